@@ -1,0 +1,80 @@
+//! Plays one seeded game between baseline bots and prints the outcome.
+//!
+//! `cargo run --release -p qe-core --example play -- [SEED] [PLAYERS] [commodities]`
+
+use qe_core::bots::{Bot, MiserBot, RandomBot};
+use qe_core::{Game, Rules, Seat};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(42);
+    let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let commodities = args.next().as_deref() == Some("commodities");
+    let rules = match if commodities {
+        Rules::commodities(players)
+    } else {
+        Rules::base(players)
+    } {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut game = Game::seeded(rules, seed);
+    let mut bots: Vec<Box<dyn Bot>> = (0..players)
+        .map(|s| -> Box<dyn Bot> {
+            if s == players - 1 {
+                Box::new(MiserBot)
+            } else {
+                Box::new(RandomBot::new(
+                    seed.wrapping_mul(31).wrapping_add(u64::from(s)),
+                ))
+            }
+        })
+        .collect();
+    let mut commands = 0;
+    while !game.is_over() {
+        let seat = game.to_act().first().expect("someone must act");
+        let command = bots[seat.index()]
+            .act(&game.view(seat))
+            .expect("bots always act");
+        game.apply(command).expect("bots play legal commands");
+        commands += 1;
+    }
+    let outcome = game.outcome().expect("the game is over");
+    println!(
+        "QE, {players} players{}, seed {seed}: {commands} commands",
+        if commodities { " with Commodities" } else { "" }
+    );
+    println!("seat nation industry            spent elim win  comp zero nat mono div comm  sub bonus total");
+    for s in outcome.seats() {
+        println!(
+            "{:>4} {:>6} {:>8} {:>16} {:>4} {:>3} {:>5} {:>4} {:>3} {:>4} {:>3} {:>4} {:>4} {:>5} {:>5}",
+            s.seat,
+            s.nation.map_or("?", |n| n.name()),
+            s.industry.map_or("?", |i| i.name()),
+            s.spent,
+            if s.eliminated { "yes" } else { "" },
+            if s.winner { "yes" } else { "" },
+            s.companies,
+            s.zero_bids,
+            s.nationalization,
+            s.monopolization,
+            s.diversification,
+            s.commodities,
+            s.subtotal,
+            s.least_spent_bonus,
+            s.total
+        );
+    }
+    let winners: Vec<String> = outcome.winners().map(|Seat(s)| s.to_string()).collect();
+    println!(
+        "winner(s): {}",
+        if winners.is_empty() {
+            "none".into()
+        } else {
+            winners.join(", ")
+        }
+    );
+}

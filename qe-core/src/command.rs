@@ -1,0 +1,65 @@
+//! [`Command`]s: what a seat (or, in external-chance mode, the caller) does (R-AUC, R-COM, R-VIS-5,
+//! R-SET-3).
+
+use crate::components::{AssetKind, Industry, TileId, TokenId};
+use crate::seat::{Seat, MAX_SEATS};
+
+/// One step of the game, as applied by [`Game::apply`](crate::Game::apply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// An opening bid, secret bid, rebid or asset rebid (R-AUC-2…9, R-COM-4).
+    Bid {
+        /// The bidding seat.
+        seat: Seat,
+        /// The amount (R-AUC-4).
+        amount: u64,
+    },
+    /// The asset taker picks the pile it takes from (R-COM-5).
+    TakeAsset {
+        /// The taker.
+        seat: Seat,
+        /// The pile.
+        kind: AssetKind,
+    },
+    /// The auctioneer picks the pile whose top token is discarded (R-COM-7).
+    DiscardAsset {
+        /// The auctioneer.
+        seat: Seat,
+        /// The pile.
+        kind: AssetKind,
+    },
+    /// The 5-player peek at the price of an awarded auction (R-VIS-5).
+    Peek {
+        /// The peeking seat.
+        seat: Seat,
+        /// The 0-based turn of the auction.
+        turn: u8,
+    },
+    /// A chance outcome, in external-chance mode (R-SET-3).
+    Chance(ChanceOutcome),
+}
+
+impl Command {
+    /// The acting seat, or `None` for a chance outcome.
+    pub fn seat(&self) -> Option<Seat> {
+        match *self {
+            Command::Bid { seat, .. }
+            | Command::TakeAsset { seat, .. }
+            | Command::DiscardAsset { seat, .. }
+            | Command::Peek { seat, .. } => Some(seat),
+            Command::Chance(_) => None,
+        }
+    }
+}
+
+/// The outcome of a chance event in external-chance mode (R-SET-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChanceOutcome {
+    /// The industry deal: a permutation of the dealt tokens (R-CMP-6); seat `i` gets entry `i`, and
+    /// with 3 players entry 3 is the token set aside. Entries past the token count are ignored.
+    Deal([Industry; MAX_SEATS]),
+    /// The tile revealed at the start of a turn (R-AUC-1).
+    Reveal(TileId),
+    /// The token that comes off a pile when an asset is taken or discarded (R-COM-5, R-COM-7).
+    Draw(TokenId),
+}

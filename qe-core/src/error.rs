@@ -1,0 +1,301 @@
+//! Errors: [`SetupError`] for rules, manifests, set-ups and records; [`CommandError`] for commands.
+//!
+//! Every variant names the rule it enforces ([`CommandError::rule`], [`SetupError::rule`]) and has a
+//! stable numeric [`code`](CommandError::code) that the C ABI and the Python binding reuse. Codes never
+//! change meaning; new variants get new numbers.
+
+use alloc::string::String;
+
+use crate::components::AssetKind;
+use crate::seat::Seat;
+
+/// Why a command was rejected. A rejected command leaves the game exactly as it was (R-AUC-12).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// The game has ended; no command is accepted (R-TRN-4).
+    #[error("the game is over")]
+    GameOver,
+    /// The seat number is not a seat of this game (R-AUC-12).
+    #[error("seat {seat} is not a seat of this game")]
+    SeatOutOfRange {
+        /// The seat named by the command.
+        seat: u8,
+    },
+    /// Only the auctioneer may bid now: it opens the auction (R-AUC-2).
+    #[error("seat {seat} may not bid now: the auctioneer opens the auction")]
+    NotAuctioneer {
+        /// The seat that tried to bid.
+        seat: u8,
+    },
+    /// This seat has already bid in this round of bidding (R-AUC-3).
+    #[error("seat {seat} has already bid")]
+    AlreadyBid {
+        /// The seat that tried to bid again.
+        seat: u8,
+    },
+    /// Only the tied seats rebid (R-AUC-6, R-COM-4).
+    #[error("seat {seat} is not one of the seats that must rebid")]
+    NotRebidding {
+        /// The seat that tried to rebid.
+        seat: u8,
+        /// `R-AUC-6` for the company, `R-COM-4` for the asset.
+        rule: &'static str,
+    },
+    /// The opening bid must be at least 1 (R-AUC-2).
+    #[error("the auctioneer's opening bid must be at least 1")]
+    OpeningBidZero,
+    /// A bid may not equal the auctioneer's opening bid (R-AUC-3).
+    #[error("bid equals the auctioneer's bid ({amount})")]
+    BidEqualsOpening {
+        /// The forbidden amount.
+        amount: u64,
+    },
+    /// A bid must be a whole number from 0 to 2^64−1 (R-AUC-4).
+    #[error("bid out of range: {text} (a bid is a whole number from 0 to 18446744073709551615)")]
+    BidOutOfRange {
+        /// The amount as it was given.
+        text: String,
+    },
+    /// It is not this seat's turn to take an asset (R-COM-5).
+    #[error("seat {seat} is not the asset taker")]
+    NotAssetTaker {
+        /// The seat that tried to take.
+        seat: u8,
+    },
+    /// It is not this seat's turn to discard an asset (R-COM-7).
+    #[error(
+        "seat {seat} may not discard: only the auctioneer discards when no one takes the asset"
+    )]
+    NotDiscarder {
+        /// The seat that tried to discard.
+        seat: u8,
+    },
+    /// The chosen pile has no token left (R-COM-5, R-COM-7).
+    #[error("the {kind} pile is empty")]
+    PileEmpty {
+        /// The empty pile.
+        kind: AssetKind,
+        /// `R-COM-5` (take) or `R-COM-7` (discard).
+        rule: &'static str,
+    },
+    /// The command is not the kind of action the game waits for now.
+    #[error("{seat} cannot do that now: the game waits for {expected}")]
+    WrongAction {
+        /// The acting seat.
+        seat: Seat,
+        /// What the game waits for, in words.
+        expected: &'static str,
+        /// The rule of the pending step.
+        rule: &'static str,
+    },
+    /// Peeks exist only in the 5-player game (R-VIS-5).
+    #[error("peeking is allowed only in the 5-player game")]
+    PeekNotAllowed,
+    /// Each seat may peek once per game (R-VIS-5).
+    #[error("seat {seat} has already peeked")]
+    PeekTwice {
+        /// The seat that peeked before.
+        seat: u8,
+    },
+    /// A peek must name an auction already awarded (R-VIS-5).
+    #[error("turn {turn} is not an awarded auction")]
+    PeekNotAwarded {
+        /// The turn named by the peek.
+        turn: u64,
+    },
+    /// A peek at a price the seat already sees is not allowed (R-VIS-5).
+    #[error("seat {seat} already sees the price of turn {turn}")]
+    PeekAlreadySeen {
+        /// The peeking seat.
+        seat: u8,
+        /// The turn named by the peek.
+        turn: u8,
+    },
+    /// A chance outcome must be supplied first (R-SET-3).
+    #[error("a chance outcome is pending: supply it first")]
+    ChancePending,
+    /// No chance outcome is pending, or this outcome is not one of the possible ones (R-SET-3).
+    #[error("invalid chance outcome: {reason}")]
+    InvalidChance {
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A recorded command that is not well formed (no action, two actions, unknown pile…) (R-AUC-12).
+    #[error("malformed command: {reason}")]
+    Malformed {
+        /// What is wrong.
+        reason: String,
+        /// The rule the malformed part breaks.
+        rule: &'static str,
+    },
+}
+
+impl CommandError {
+    /// The ID of the rule that rejects the command (for example `"R-AUC-3"`).
+    pub fn rule(&self) -> &'static str {
+        match self {
+            CommandError::GameOver => "R-TRN-4",
+            CommandError::SeatOutOfRange { .. } => "R-AUC-12",
+            CommandError::NotAuctioneer { .. } | CommandError::OpeningBidZero => "R-AUC-2",
+            CommandError::AlreadyBid { .. } | CommandError::BidEqualsOpening { .. } => "R-AUC-3",
+            CommandError::NotRebidding { rule, .. }
+            | CommandError::PileEmpty { rule, .. }
+            | CommandError::WrongAction { rule, .. }
+            | CommandError::Malformed { rule, .. } => rule,
+            CommandError::BidOutOfRange { .. } => "R-AUC-4",
+            CommandError::NotAssetTaker { .. } => "R-COM-5",
+            CommandError::NotDiscarder { .. } => "R-COM-7",
+            CommandError::PeekNotAllowed
+            | CommandError::PeekTwice { .. }
+            | CommandError::PeekNotAwarded { .. }
+            | CommandError::PeekAlreadySeen { .. } => "R-VIS-5",
+            CommandError::ChancePending | CommandError::InvalidChance { .. } => "R-SET-3",
+        }
+    }
+
+    /// A stable number for this kind of error (100–199), shared by the C ABI and Python.
+    pub fn code(&self) -> u32 {
+        match self {
+            CommandError::GameOver => 100,
+            CommandError::SeatOutOfRange { .. } => 101,
+            CommandError::NotAuctioneer { .. } => 102,
+            CommandError::AlreadyBid { .. } => 103,
+            CommandError::NotRebidding { .. } => 104,
+            CommandError::OpeningBidZero => 105,
+            CommandError::BidEqualsOpening { .. } => 106,
+            CommandError::BidOutOfRange { .. } => 107,
+            CommandError::NotAssetTaker { .. } => 108,
+            CommandError::NotDiscarder { .. } => 109,
+            CommandError::PileEmpty { .. } => 110,
+            CommandError::WrongAction { .. } => 111,
+            CommandError::PeekNotAllowed => 112,
+            CommandError::PeekTwice { .. } => 113,
+            CommandError::PeekNotAwarded { .. } => 114,
+            CommandError::PeekAlreadySeen { .. } => 115,
+            CommandError::ChancePending => 116,
+            CommandError::InvalidChance { .. } => 117,
+            CommandError::Malformed { .. } => 118,
+        }
+    }
+}
+
+/// Why rules, a manifest, a set-up or a record were rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// A name that is not a nation, industry, tile, token or pile.
+    #[error("unknown {what}: {name:?}")]
+    UnknownName {
+        /// What kind of name was expected.
+        what: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// A manifest value above 99 (R-CMP-4).
+    #[error("value of {id} out of range: {value} (0 to 99)")]
+    ValueOutOfRange {
+        /// The tile or token.
+        id: String,
+        /// The value given.
+        value: u32,
+    },
+    /// A token manifest must have 18 tokens (R-CMP-7).
+    #[error("a token manifest has 18 tokens, not {count}")]
+    TokenCount {
+        /// The number given.
+        count: usize,
+    },
+    /// A token manifest must have exactly one crypto token worth 8 (R-CMP-7).
+    #[error("a token manifest needs exactly one crypto token worth 8, found {count}")]
+    CryptoEight {
+        /// How many there are.
+        count: usize,
+    },
+    /// The removals of R-CMP-5 must leave 16 tiles (3–4 players) or 15 (5 players).
+    #[error("the {players}-player removals leave {count} tiles, not {expected}")]
+    TilesInPlay {
+        /// The player count.
+        players: u8,
+        /// Tiles left.
+        count: usize,
+        /// Tiles required.
+        expected: usize,
+    },
+    /// A game has 3, 4 or 5 players (R-SET-1).
+    #[error("a game has 3 to 5 players, not {players}")]
+    Players {
+        /// The number given.
+        players: u64,
+    },
+    /// A list has the wrong length (nations, industry tokens, deck, pile).
+    #[error("{what} has {count} entries, expected {expected}")]
+    Count {
+        /// Which list.
+        what: &'static str,
+        /// Entries given.
+        count: usize,
+        /// Entries required.
+        expected: usize,
+    },
+    /// An entry that is not allowed for this player count, or appears twice.
+    #[error("{what}: {name} {problem}")]
+    Entry {
+        /// Which list.
+        what: &'static str,
+        /// The entry.
+        name: String,
+        /// `"is not in play"` or `"appears twice"`.
+        problem: &'static str,
+        /// The rule that decides.
+        rule: &'static str,
+    },
+    /// A custom scoring table is invalid.
+    #[error("invalid scoring table {table}: {reason}")]
+    Table {
+        /// Which table.
+        table: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// Asset piles were given without the Commodities expansion, or missing with it (R-COM-1).
+    #[error("{0}")]
+    Piles(&'static str),
+    /// The record is not `qe-record/1`, or is not valid JSON, or has an unknown field value.
+    #[error("bad record: {0}")]
+    Record(String),
+}
+
+impl SetupError {
+    /// The ID of the rule (or `"RECORD"` for the record format) the input breaks.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            SetupError::UnknownName { .. } | SetupError::ValueOutOfRange { .. } => "R-CMP-4",
+            SetupError::TokenCount { .. } | SetupError::CryptoEight { .. } => "R-CMP-7",
+            SetupError::TilesInPlay { .. } => "R-CMP-5",
+            SetupError::Players { .. } => "R-SET-1",
+            SetupError::Count { .. } => "R-SET-2",
+            SetupError::Entry { rule, .. } => rule,
+            SetupError::Table { .. } => "R-SCO",
+            SetupError::Piles(_) => "R-COM-1",
+            SetupError::Record(_) => "RECORD",
+        }
+    }
+
+    /// A stable number for this kind of error (200–299), shared by the C ABI and Python.
+    pub fn code(&self) -> u32 {
+        match self {
+            SetupError::UnknownName { .. } => 200,
+            SetupError::ValueOutOfRange { .. } => 201,
+            SetupError::TokenCount { .. } => 202,
+            SetupError::CryptoEight { .. } => 203,
+            SetupError::TilesInPlay { .. } => 204,
+            SetupError::Players { .. } => 205,
+            SetupError::Count { .. } => 206,
+            SetupError::Entry { .. } => 207,
+            SetupError::Table { .. } => 208,
+            SetupError::Piles(_) => 209,
+            SetupError::Record(_) => 210,
+        }
+    }
+}

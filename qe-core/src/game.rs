@@ -1,0 +1,1284 @@
+//! [`Game`]: the state machine (RULES.md sections 3, 4 and 7). Small, `Copy`, no heap.
+
+use crate::command::{ChanceOutcome, Command};
+use crate::components::{AssetKind, Industry, Nation, TileId, TokenId, MAX_TOKENS};
+use crate::error::{CommandError, SetupError};
+use crate::event::{BidStage, Event, EventSink, Events};
+use crate::rules::Rules;
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::setup::{deal_tokens, Setup};
+
+/// "None" in the compact `u8` fields.
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "phase", rename_all = "snake_case"))]
+pub enum Phase {
+    /// External-chance mode: the caller must supply a chance outcome (R-SET-3).
+    Chance {
+        /// Which chance event.
+        chance: Chance,
+    },
+    /// The auctioneer must open (R-AUC-2).
+    OpeningBid {
+        /// The auctioneer.
+        auctioneer: Seat,
+    },
+    /// Secret bids (R-AUC-3, R-AUC-9); [`Game::to_act`] lists the seats still to bid.
+    Bidding,
+    /// The tied seats rebid for the company (R-AUC-6); `tie` is 1 or 2.
+    Rebid {
+        /// How many ties in a row so far.
+        tie: u8,
+    },
+    /// The tied seats rebid for the asset (R-COM-4); `tie` is 1 or 2.
+    AssetRebid {
+        /// How many ties in a row so far.
+        tie: u8,
+    },
+    /// The asset taker must choose a pile (R-COM-5).
+    TakeAsset {
+        /// The taker.
+        seat: Seat,
+    },
+    /// No one takes the asset: the auctioneer must choose a pile to discard from (R-COM-7).
+    DiscardAsset {
+        /// The auctioneer.
+        seat: Seat,
+    },
+    /// The game has ended (R-TRN-4).
+    GameOver,
+}
+
+/// A chance event awaiting its outcome in external-chance mode (R-SET-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Chance {
+    /// The industry-token deal.
+    Deal,
+    /// The next tile of the deck.
+    Reveal,
+    /// The top token of this pile.
+    Draw(AssetKind),
+}
+
+/// The internal step, with [`Phase`] derived from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    Deal,
+    Reveal,
+    Opening,
+    Bidding,
+    Rebid,
+    AssetRebid,
+    Take,
+    Discard,
+    /// Drawing from `draw_kind` for the taker (`taker != NONE`) or a discard.
+    Draw,
+    Over,
+}
+
+/// What happened with the asset of one turn (R-COM-3…7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum AssetFate {
+    /// No asset step (base game, or not reached yet).
+    None,
+    /// Taken by `seat`.
+    Taken,
+    /// Discarded by the auctioneer.
+    Discarded,
+}
+
+/// The compact log of one turn: what the views and scoring need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct TurnLog {
+    pub opening: u64,
+    pub price: u64,
+    pub asset_price: u64,
+    /// Winner seat or [`NONE`] (not yet awarded, or discarded on the 3-player last turn).
+    pub winner: u8,
+    pub awarded: bool,
+    pub third_tie: bool,
+    pub zero: SeatSet,
+    /// The tied seats of each company tie in a row (R-AUC-6/7).
+    pub ties: [SeatSet; 3],
+    /// The tied seats of each asset tie in a row (R-COM-4).
+    pub asset_ties: [SeatSet; 3],
+    pub asset_fate: AssetFate,
+    pub asset_seat: u8,
+    pub asset_kind: AssetKind,
+    pub asset_token: TokenId,
+    pub asset_third_tie: bool,
+}
+
+const EMPTY_LOG: TurnLog = TurnLog {
+    opening: 0,
+    price: 0,
+    asset_price: 0,
+    winner: NONE,
+    awarded: false,
+    third_tie: false,
+    zero: SeatSet::EMPTY,
+    ties: [SeatSet::EMPTY; 3],
+    asset_ties: [SeatSet::EMPTY; 3],
+    asset_fate: AssetFate::None,
+    asset_seat: NONE,
+    asset_kind: AssetKind::Gold,
+    asset_token: TokenId::new(AssetKind::Gold, 1),
+    asset_third_tie: false,
+};
+
+/// The range of bids a seat may make now (R-AUC-2…4, R-AUC-9, R-COM-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BidRange {
+    /// The smallest bid (1 for the opening bid, else 0).
+    pub min: u64,
+    /// The largest bid (always `u64::MAX`, R-AUC-4).
+    pub max: u64,
+    /// The one amount in the range that is not allowed: the auctioneer's bid (R-AUC-3).
+    pub forbidden: Option<u64>,
+}
+
+impl BidRange {
+    /// Whether `amount` is a legal bid.
+    pub fn allows(&self, amount: u64) -> bool {
+        amount >= self.min && amount <= self.max && Some(amount) != self.forbidden
+    }
+}
+
+/// What one seat may do now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Legal {
+    /// The bids it may make, if it must bid.
+    pub bid: Option<BidRange>,
+    /// The piles it may take from (R-COM-5).
+    pub take: PileSet,
+    /// The piles it may discard from (R-COM-7).
+    pub discard: PileSet,
+    /// The turns it may peek at (bit `t` = turn `t`, R-VIS-5). Optional: peeks never block the game.
+    pub peek: u16,
+}
+
+impl Legal {
+    /// Whether the seat must act now (bid, take or discard) for the game to go on.
+    pub fn must_act(&self) -> bool {
+        self.bid.is_some() || !self.take.is_empty() || !self.discard.is_empty()
+    }
+}
+
+/// A set of asset piles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct PileSet(pub u8);
+
+impl PileSet {
+    /// Whether `kind` is in the set.
+    pub fn contains(self, kind: AssetKind) -> bool {
+        self.0 & (1 << kind.index()) != 0
+    }
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// The piles in the set.
+    pub fn iter(self) -> impl Iterator<Item = AssetKind> {
+        AssetKind::ALL
+            .iter()
+            .copied()
+            .filter(move |&k| self.contains(k))
+    }
+}
+
+/// The state of one game of QE.
+///
+/// Build one with [`Game::new`] (a [`Setup`]), [`Game::seeded`] or [`Game::external_chance`], then
+/// feed it [`Command`]s with [`Game::apply`]. A rejected command leaves the game exactly as it was
+/// (R-AUC-12). The game holds no heap memory: `clone()` is a copy, so tree search is cheap.
+///
+/// ```
+/// use qe_core::{Command, Game, Phase, Rules, Seat};
+/// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+/// assert_eq!(game.phase(), Phase::OpeningBid { auctioneer: Seat(0) });
+/// game.apply(Command::Bid { seat: Seat(0), amount: 5 }).unwrap();
+/// assert!(game.apply(Command::Bid { seat: Seat(1), amount: 5 }).is_err()); // R-AUC-3
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    rules: Rules,
+    /// The set-up; in external-chance mode, filled in as chance outcomes arrive.
+    setup: Setup,
+    external: bool,
+    dealt: bool,
+    turn: u8,
+    step: Step,
+    /// Current bids of this auction (replaced by rebids).
+    bids: [u64; MAX_SEATS],
+    /// Seats that must still act in the current bidding step.
+    pending: SeatSet,
+    /// The seats contending in the current asset contest (R-COM-4).
+    group: SeatSet,
+    /// Bids set aside by the third company tie (R-AUC-7).
+    set_aside: SeatSet,
+    /// The seats still in the asset field (R-COM-3).
+    field: SeatSet,
+    ties: u8,
+    taker: u8,
+    draw_kind: AssetKind,
+    /// Tokens drawn (taken or discarded) from each pile so far.
+    drawn: [u8; 3],
+    /// In external-chance mode, which tiles have been revealed (bit per [`TileId`] index).
+    revealed: u32,
+    peeks: [u8; MAX_SEATS],
+    /// Per seat, bit `r` set when round `r` scored a zero-bid mark (R-AUC-11).
+    zero_marks: [u8; MAX_SEATS],
+    log: [TurnLog; 16],
+}
+
+impl Game {
+    /// A game from validated rules and set-up.
+    pub fn new(rules: Rules, setup: Setup) -> Result<Game, SetupError> {
+        if setup.players != rules.players() {
+            return Err(SetupError::Count {
+                what: "seats in the set-up",
+                count: setup.players as usize,
+                expected: rules.players() as usize,
+            });
+        }
+        let mut game = Game::blank(rules, setup, false);
+        game.dealt = true;
+        game.start_turn(&mut ());
+        Ok(game)
+    }
+
+    /// A game whose set-up is drawn from `seed` ([`Setup::seeded`]).
+    pub fn seeded(rules: Rules, seed: u64) -> Game {
+        let setup = Setup::seeded(&rules, seed);
+        Game::new(rules, setup).expect("a seeded set-up matches its rules")
+    }
+
+    /// A game in external-chance mode (R-SET-3): the deal, each reveal and each token drawn are
+    /// supplied by the caller with [`Command::Chance`] when [`Game::phase`] asks for them.
+    /// `nations` are the seats' nations (`None`: the default, R-SET-1).
+    pub fn external_chance(rules: Rules, nations: Option<&[Nation]>) -> Result<Game, SetupError> {
+        let n = rules.players() as usize;
+        let default_setup = Setup::seeded(&rules, 0);
+        let nations_list: &[Nation] = match nations {
+            Some(list) => list,
+            None => &Nation::ALL[..n],
+        };
+        // Validate the nations through the explicit set-up path.
+        let mut setup = Setup::new(
+            &rules,
+            Some(nations_list),
+            &deal_tokens(rules.players())[..n],
+            default_setup.deck(),
+            [
+                default_setup.pile(AssetKind::Gold),
+                default_setup.pile(AssetKind::Oil),
+                default_setup.pile(AssetKind::Crypto),
+            ],
+        )?;
+        setup.deal = [Industry::AGR; MAX_SEATS];
+        let mut game = Game::blank(rules, setup, true);
+        game.step = Step::Deal;
+        Ok(game)
+    }
+
+    fn blank(rules: Rules, setup: Setup, external: bool) -> Game {
+        Game {
+            rules,
+            setup,
+            external,
+            dealt: false,
+            turn: 0,
+            step: Step::Reveal,
+            bids: [0; MAX_SEATS],
+            pending: SeatSet::EMPTY,
+            group: SeatSet::EMPTY,
+            set_aside: SeatSet::EMPTY,
+            field: SeatSet::EMPTY,
+            ties: 0,
+            taker: NONE,
+            draw_kind: AssetKind::Gold,
+            drawn: [0; 3],
+            revealed: 0,
+            peeks: [NONE; MAX_SEATS],
+            zero_marks: [0; MAX_SEATS],
+            log: [EMPTY_LOG; 16],
+        }
+    }
+
+    /// The events a new game has already produced: each seat's deal and the first reveal (empty in
+    /// external-chance mode, where these come from chance commands).
+    pub fn opening_events(&self) -> Events {
+        let mut ev = Events::default();
+        if !self.external {
+            self.deal_events(&mut ev);
+            ev.push(self.reveal_event(0));
+        }
+        ev
+    }
+
+    fn deal_events(&self, sink: &mut impl EventSink) {
+        for s in 0..self.rules.players() {
+            sink.event(Event::Dealt {
+                seat: Seat(s),
+                industry: Some(self.setup.deal[s as usize]),
+            });
+        }
+    }
+
+    fn reveal_event(&self, turn: u8) -> Event {
+        Event::TileRevealed {
+            turn,
+            tile: self.setup.deck[turn as usize],
+            auctioneer: self.rules.auctioneer(turn),
+        }
+    }
+
+    // ----- queries -------------------------------------------------------------------------------
+
+    /// The rules.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The number of seats.
+    #[inline]
+    pub fn players(&self) -> u8 {
+        self.rules.players()
+    }
+
+    /// Whether the game is in external-chance mode (R-SET-3).
+    pub fn is_external_chance(&self) -> bool {
+        self.external
+    }
+
+    /// The current turn (0-based; equals [`Rules::turns`] once the game is over).
+    #[inline]
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// The auctioneer of the current turn (R-TRN-2).
+    pub fn auctioneer(&self) -> Option<Seat> {
+        if self.is_over() {
+            None
+        } else {
+            self.rules.auctioneer(self.turn)
+        }
+    }
+
+    /// Whether the game has ended (R-TRN-4).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.step == Step::Over
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        match self.step {
+            Step::Deal => Phase::Chance {
+                chance: Chance::Deal,
+            },
+            Step::Reveal => Phase::Chance {
+                chance: Chance::Reveal,
+            },
+            Step::Draw => Phase::Chance {
+                chance: Chance::Draw(self.draw_kind),
+            },
+            Step::Opening => Phase::OpeningBid {
+                auctioneer: self.auctioneer().expect("opening has an auctioneer"),
+            },
+            Step::Bidding => Phase::Bidding,
+            Step::Rebid => Phase::Rebid { tie: self.ties },
+            Step::AssetRebid => Phase::AssetRebid { tie: self.ties },
+            Step::Take => Phase::TakeAsset {
+                seat: Seat(self.taker),
+            },
+            Step::Discard => Phase::DiscardAsset {
+                seat: self.auctioneer().expect("discard has an auctioneer"),
+            },
+            Step::Over => Phase::GameOver,
+        }
+    }
+
+    /// The seats that must act now (several at once for sealed bids; none at a chance node or at the
+    /// end). Peeks are optional and never listed.
+    #[inline]
+    pub fn to_act(&self) -> SeatSet {
+        match self.step {
+            Step::Opening | Step::Discard => {
+                SeatSet::only(self.auctioneer().expect("step has an auctioneer"))
+            }
+            Step::Bidding | Step::Rebid | Step::AssetRebid => self.pending,
+            Step::Take => SeatSet::only(Seat(self.taker)),
+            Step::Deal | Step::Reveal | Step::Draw | Step::Over => SeatSet::EMPTY,
+        }
+    }
+
+    /// The bids `seat` may make now, if it must bid.
+    #[inline]
+    pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
+        match self.step {
+            Step::Opening if self.auctioneer() == Some(seat) => Some(BidRange {
+                min: 1,
+                max: u64::MAX,
+                forbidden: None,
+            }),
+            Step::Bidding | Step::Rebid | Step::AssetRebid if self.pending.contains(seat) => {
+                Some(BidRange {
+                    min: 0,
+                    max: u64::MAX,
+                    forbidden: self
+                        .auctioneer()
+                        .map(|_| self.log[self.turn as usize].opening),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Everything `seat` may do now.
+    pub fn legal(&self, seat: Seat) -> Legal {
+        let mut legal = Legal {
+            bid: self.bid_range(seat),
+            ..Legal::default()
+        };
+        if seat.0 >= self.players() {
+            return Legal::default();
+        }
+        let nonempty = self.nonempty_piles();
+        match self.step {
+            Step::Take if self.taker == seat.0 => legal.take = nonempty,
+            Step::Discard if self.auctioneer() == Some(seat) => legal.discard = nonempty,
+            _ => {}
+        }
+        for t in 0..self.rules.turns() {
+            if self.check_peek(seat, t).is_ok() {
+                legal.peek |= 1 << t;
+            }
+        }
+        legal
+    }
+
+    fn nonempty_piles(&self) -> PileSet {
+        let mut set = 0;
+        for k in AssetKind::ALL {
+            if self.pile_remaining(*k) > 0 {
+                set |= 1 << k.index();
+            }
+        }
+        PileSet(set)
+    }
+
+    /// How many tokens remain in a pile (R-VIS-1).
+    pub fn pile_remaining(&self, kind: AssetKind) -> usize {
+        (self.setup.pile_len[kind.index()] - self.drawn[kind.index()]) as usize
+    }
+
+    /// How many tiles remain in the deck, the revealed tile excluded (R-VIS-1).
+    pub fn deck_remaining(&self) -> usize {
+        let shown = if matches!(self.step, Step::Deal | Step::Reveal) {
+            self.turn
+        } else {
+            self.turn + 1
+        };
+        (self.setup.deck_len as usize).saturating_sub(shown as usize)
+    }
+
+    /// The tile up for auction now, if one is revealed.
+    pub fn current_tile(&self) -> Option<TileId> {
+        match self.step {
+            Step::Deal | Step::Reveal | Step::Over => None,
+            _ => Some(self.setup.deck[self.turn as usize]),
+        }
+    }
+
+    // ----- applying commands ---------------------------------------------------------------------
+
+    /// Applies a command and returns the events it produced. On error the game is unchanged.
+    pub fn apply(&mut self, command: Command) -> Result<Events, CommandError> {
+        let mut events = Events::default();
+        self.apply_to(command, &mut events)?;
+        Ok(events)
+    }
+
+    /// Applies a command, dropping its events: the fast path for simulation.
+    #[inline]
+    pub fn play(&mut self, command: Command) -> Result<(), CommandError> {
+        self.apply_to(command, &mut ())
+    }
+
+    /// Applies a command, handing each event to `sink`. On error the game is unchanged and `sink`
+    /// received nothing.
+    pub fn apply_to(
+        &mut self,
+        command: Command,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if self.step == Step::Over {
+            return Err(CommandError::GameOver);
+        }
+        if let Some(seat) = command.seat() {
+            if seat.0 >= self.players() {
+                return Err(CommandError::SeatOutOfRange { seat: seat.0 });
+            }
+        }
+        match command {
+            Command::Chance(outcome) => self.chance(outcome, sink),
+            Command::Peek { seat, turn } => {
+                self.check_peek(seat, turn)?;
+                self.peeks[seat.index()] = turn;
+                sink.event(Event::Peeked {
+                    seat,
+                    turn,
+                    price: Some(self.log[turn as usize].price),
+                });
+                Ok(())
+            }
+            _ if matches!(self.step, Step::Deal | Step::Reveal | Step::Draw) => {
+                Err(CommandError::ChancePending)
+            }
+            Command::Bid { seat, amount } => self.bid(seat, amount, sink),
+            Command::TakeAsset { seat, kind } => {
+                if self.step != Step::Take {
+                    return Err(self.wrong_action(seat, Some("R-COM-5")));
+                }
+                if self.taker != seat.0 {
+                    return Err(CommandError::NotAssetTaker { seat: seat.0 });
+                }
+                if self.pile_remaining(kind) == 0 {
+                    return Err(CommandError::PileEmpty {
+                        kind,
+                        rule: "R-COM-5",
+                    });
+                }
+                self.draw_kind = kind;
+                self.draw_or_wait(sink);
+                Ok(())
+            }
+            Command::DiscardAsset { seat, kind } => {
+                if self.step != Step::Discard {
+                    return Err(self.wrong_action(seat, Some("R-COM-7")));
+                }
+                if self.auctioneer() != Some(seat) {
+                    return Err(CommandError::NotDiscarder { seat: seat.0 });
+                }
+                if self.pile_remaining(kind) == 0 {
+                    return Err(CommandError::PileEmpty {
+                        kind,
+                        rule: "R-COM-7",
+                    });
+                }
+                self.draw_kind = kind;
+                self.draw_or_wait(sink);
+                Ok(())
+            }
+        }
+    }
+
+    /// The error for a command of the wrong kind for the current step: it names the rule of the
+    /// command's own kind when given (taking is R-COM-5, discarding R-COM-7), else the step's rule.
+    fn wrong_action(&self, seat: Seat, own_rule: Option<&'static str>) -> CommandError {
+        let (expected, rule) = match self.step {
+            Step::Opening => ("the auctioneer's opening bid", "R-AUC-2"),
+            Step::Bidding => ("secret bids", "R-AUC-3"),
+            Step::Rebid => ("rebids for the company", "R-AUC-6"),
+            Step::AssetRebid => ("rebids for the asset", "R-COM-4"),
+            Step::Take => ("the asset taker to choose a pile", "R-COM-5"),
+            Step::Discard => ("the auctioneer to choose a pile to discard from", "R-COM-7"),
+            Step::Deal | Step::Reveal | Step::Draw => ("a chance outcome", "R-SET-3"),
+            Step::Over => ("nothing: the game is over", "R-TRN-4"),
+        };
+        CommandError::WrongAction {
+            seat,
+            expected,
+            rule: own_rule.unwrap_or(rule),
+        }
+    }
+
+    /// R-VIS-5: may `seat` peek at `turn` now?
+    fn check_peek(&self, seat: Seat, turn: u8) -> Result<(), CommandError> {
+        if self.players() != 5 {
+            return Err(CommandError::PeekNotAllowed);
+        }
+        if self.step == Step::Over {
+            return Err(CommandError::GameOver);
+        }
+        if self.peeks[seat.index()] != NONE {
+            return Err(CommandError::PeekTwice { seat: seat.0 });
+        }
+        let log = self.log.get(turn as usize);
+        let Some(log) = log.filter(|l| l.awarded && turn <= self.turn) else {
+            return Err(CommandError::PeekNotAwarded { turn: turn as u64 });
+        };
+        if self.price_visible(seat, turn, log) {
+            return Err(CommandError::PeekAlreadySeen { seat: seat.0, turn });
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` sees the company price of awarded `turn` without peeking (R-VIS-2…4).
+    fn price_visible(&self, seat: Seat, turn: u8, log: &TurnLog) -> bool {
+        let auctioneer = self.rules.auctioneer(turn);
+        log.winner == seat.0
+            || auctioneer == Some(seat)
+            || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner))
+    }
+
+    fn bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        let t = self.turn as usize;
+        match self.step {
+            Step::Opening => {
+                if self.auctioneer() != Some(seat) {
+                    return Err(CommandError::NotAuctioneer { seat: seat.0 });
+                }
+                if amount == 0 {
+                    return Err(CommandError::OpeningBidZero);
+                }
+                self.bids = [0; MAX_SEATS];
+                self.bids[seat.index()] = amount;
+                self.log[t].opening = amount;
+                let mut others = SeatSet::all(self.players());
+                others.remove(seat);
+                self.pending = others;
+                self.step = Step::Bidding;
+                sink.event(Event::OpeningBid {
+                    turn: self.turn,
+                    seat,
+                    amount,
+                });
+                Ok(())
+            }
+            Step::Bidding | Step::Rebid | Step::AssetRebid => {
+                if !self.pending.contains(seat) {
+                    return Err(match self.step {
+                        Step::Bidding => CommandError::AlreadyBid { seat: seat.0 },
+                        Step::Rebid if !self.group.contains(seat) => CommandError::NotRebidding {
+                            seat: seat.0,
+                            rule: "R-AUC-6",
+                        },
+                        Step::AssetRebid if !self.group.contains(seat) => {
+                            CommandError::NotRebidding {
+                                seat: seat.0,
+                                rule: "R-COM-4",
+                            }
+                        }
+                        _ => CommandError::AlreadyBid { seat: seat.0 },
+                    });
+                }
+                let auctioneer = self.auctioneer();
+                if auctioneer.is_some() && amount == self.log[t].opening {
+                    return Err(CommandError::BidEqualsOpening { amount });
+                }
+                self.bids[seat.index()] = amount;
+                self.pending.remove(seat);
+                let stage = match self.step {
+                    Step::Bidding => BidStage::Secret,
+                    Step::Rebid => BidStage::Rebid(self.ties),
+                    _ => BidStage::AssetRebid(self.ties),
+                };
+                let mut seen_by = SeatSet::only(seat);
+                if let Some(a) = auctioneer {
+                    seen_by.insert(a);
+                }
+                sink.event(Event::Bid {
+                    turn: self.turn,
+                    seat,
+                    stage,
+                    amount: Some(amount),
+                    seen_by,
+                });
+                if self.pending.is_empty() {
+                    if self.step == Step::AssetRebid {
+                        self.settle_asset(sink);
+                    } else {
+                        self.settle_company(sink);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(self.wrong_action(seat, None)),
+        }
+    }
+
+    /// The seats of `among` holding the highest bid, and that bid.
+    #[inline]
+    fn top(&self, among: SeatSet) -> (u64, SeatSet) {
+        let mut best = 0;
+        let mut holders = SeatSet::EMPTY;
+        for i in 0..self.players() {
+            let s = Seat(i);
+            if !among.contains(s) {
+                continue;
+            }
+            let b = self.bids[i as usize];
+            if holders.is_empty() || b > best {
+                best = b;
+                holders = SeatSet::only(s);
+            } else if b == best {
+                holders.insert(s);
+            }
+        }
+        (best, holders)
+    }
+
+    /// The seat of `among` holding the highest bid value that exactly one seat of `among` holds
+    /// (R-AUC-7, R-COM-4), and the seats whose values are shared (set aside).
+    fn highest_unique(&self, among: SeatSet) -> (Option<Seat>, SeatSet) {
+        let mut shared = SeatSet::EMPTY;
+        let mut best: Option<Seat> = None;
+        for s in among.iter() {
+            let b = self.bids[s.index()];
+            let dup = among.iter().any(|o| o != s && self.bids[o.index()] == b);
+            if dup {
+                shared.insert(s);
+            } else if best.is_none_or(|w| b > self.bids[w.index()]) {
+                best = Some(s);
+            }
+        }
+        (best, shared)
+    }
+
+    /// Evaluates the company auction after all pending bids are in (R-AUC-5…7, R-AUC-9).
+    fn settle_company(&mut self, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let all = SeatSet::all(self.players());
+        let (_, holders) = self.top(all);
+        if holders.len() == 1 {
+            self.award(holders.first(), false, sink);
+            return;
+        }
+        if self.auctioneer().is_none() {
+            // R-AUC-9: a tie on the 3-player last tile discards it; no rebid, no asset (R-COM-7a).
+            self.log[t].ties[0] = holders;
+            self.award(None, false, sink);
+            return;
+        }
+        self.ties += 1;
+        self.log[t].ties[self.ties as usize - 1] = holders;
+        if self.ties == 3 {
+            // R-AUC-7: the highest bid value that exactly one seat holds wins.
+            let (winner, shared) = self.highest_unique(all);
+            self.set_aside = shared;
+            self.award(winner, true, sink);
+        } else {
+            // R-AUC-6: exactly the tied seats rebid.
+            self.pending = holders;
+            self.group = holders;
+            self.step = Step::Rebid;
+            sink.event(Event::RebidRequired {
+                turn: self.turn,
+                seats: holders,
+                tie: self.ties,
+                asset: false,
+            });
+        }
+    }
+
+    /// Awards the tile (R-AUC-10), reveals zero bids (R-AUC-11), then starts the asset step (R-COM-3)
+    /// or the next turn.
+    fn award(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let auctioneer = self.auctioneer();
+        let tile = self.setup.deck[t];
+        let log = &mut self.log[t];
+        log.awarded = true;
+        log.third_tie = third_tie;
+        let mut seen_by = SeatSet::EMPTY;
+        if let Some(w) = winner {
+            log.winner = w.0;
+            log.price = self.bids[w.index()];
+            seen_by.insert(w);
+        }
+        if let Some(a) = auctioneer {
+            seen_by.insert(a);
+            if winner == Some(a) {
+                seen_by = SeatSet::all(self.rules.players()); // R-VIS-4
+            }
+        }
+        sink.event(Event::Awarded {
+            turn: self.turn,
+            tile,
+            winner,
+            price: winner.map(|w| self.bids[w.index()]),
+            third_tie,
+            seen_by,
+        });
+        if self.rules.reveals_zero_bids() {
+            let mut zero = SeatSet::EMPTY;
+            let mut marked = SeatSet::EMPTY;
+            let round_bit = 1u8 << self.rules.round(self.turn);
+            for i in 0..self.players() {
+                if self.bids[i as usize] == 0 && auctioneer != Some(Seat(i)) {
+                    zero.insert(Seat(i));
+                    // R-AUC-11: at most once per round; none with Commodities (R-COM-2).
+                    if self.rules.zero_bid_vp > 0 && self.zero_marks[i as usize] & round_bit == 0 {
+                        self.zero_marks[i as usize] |= round_bit;
+                        marked.insert(Seat(i));
+                    }
+                }
+            }
+            self.log[t].zero = zero;
+            sink.event(Event::ZeroBids {
+                turn: self.turn,
+                seats: zero,
+                marked,
+            });
+        }
+        if self.rules.has_commodities() && winner.is_some() {
+            // R-COM-3: the field is everyone but the winner and the bids set aside (R-AUC-7).
+            let mut field = SeatSet::all(self.players());
+            if let Some(w) = winner {
+                field.remove(w);
+            }
+            self.field = SeatSet::from_bits(field.bits() & !self.set_aside.bits());
+            self.ties = 0;
+            let (_, holders) = self.top(self.field);
+            match holders.len() {
+                0 => self.no_taker(sink),
+                1 => self.set_taker(holders.first().expect("one holder"), false, sink),
+                _ => {
+                    // R-COM-4: the tie for second counts as the first tie.
+                    self.ties = 1;
+                    self.log[t].asset_ties[0] = holders;
+                    self.group = holders;
+                    self.pending = holders;
+                    self.step = Step::AssetRebid;
+                    sink.event(Event::RebidRequired {
+                        turn: self.turn,
+                        seats: holders,
+                        tie: 1,
+                        asset: true,
+                    });
+                }
+            }
+        } else {
+            self.next_turn(sink);
+        }
+    }
+
+    /// Evaluates the asset contest after the tied seats rebid (R-COM-4).
+    fn settle_asset(&mut self, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let (_, holders) = self.top(self.group);
+        if holders.len() == 1 {
+            self.set_taker(holders.first().expect("one holder"), false, sink);
+            return;
+        }
+        self.ties += 1;
+        self.log[t].asset_ties[self.ties as usize - 1] = holders;
+        if self.ties == 3 {
+            // The tied bids are ignored; the highest value held by exactly one seat of the field.
+            let (taker, _) = self.highest_unique(self.field);
+            match taker {
+                Some(s) => self.set_taker(s, true, sink),
+                None => self.no_taker(sink),
+            }
+        } else {
+            self.pending = holders;
+            self.step = Step::AssetRebid;
+            sink.event(Event::RebidRequired {
+                turn: self.turn,
+                seats: holders,
+                tie: self.ties,
+                asset: true,
+            });
+        }
+    }
+
+    fn set_taker(&mut self, seat: Seat, third_tie: bool, sink: &mut impl EventSink) {
+        self.taker = seat.0;
+        self.log[self.turn as usize].asset_third_tie = third_tie;
+        self.step = Step::Take;
+        sink.event(Event::AssetTaker {
+            turn: self.turn,
+            seat,
+            third_tie,
+        });
+    }
+
+    /// R-COM-7 / R-COM-7a: no taker; the auctioneer discards, or nothing happens without one.
+    fn no_taker(&mut self, sink: &mut impl EventSink) {
+        self.taker = NONE;
+        sink.event(Event::NoTaker { turn: self.turn });
+        if self.auctioneer().is_some() {
+            self.step = Step::Discard;
+        } else {
+            self.next_turn(sink);
+        }
+    }
+
+    /// After a pile is chosen: draw its top token now, or wait for the chance outcome.
+    fn draw_or_wait(&mut self, sink: &mut impl EventSink) {
+        if self.external {
+            self.step = Step::Draw;
+        } else {
+            let k = self.draw_kind;
+            let token = self.setup.pile(k)[self.drawn[k.index()] as usize];
+            self.finish_draw(token, sink);
+        }
+    }
+
+    /// The token `token` came off the pile `draw_kind`: give it to the taker or discard it.
+    fn finish_draw(&mut self, token: TokenId, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let k = self.draw_kind;
+        self.drawn[k.index()] += 1;
+        let auctioneer = self.auctioneer();
+        let log = &mut self.log[t];
+        log.asset_kind = k;
+        log.asset_token = token;
+        if self.taker == NONE {
+            log.asset_fate = AssetFate::Discarded;
+            let seat = auctioneer.expect("discard has an auctioneer");
+            log.asset_seat = seat.0;
+            sink.event(Event::AssetDiscarded {
+                turn: self.turn,
+                seat,
+                kind: k,
+            });
+        } else {
+            let seat = Seat(self.taker);
+            let price = self.bids[seat.index()];
+            log.asset_fate = AssetFate::Taken;
+            log.asset_seat = seat.0;
+            log.asset_price = price;
+            let mut price_seen_by = SeatSet::only(seat);
+            if let Some(a) = auctioneer {
+                price_seen_by.insert(a);
+                if a == seat {
+                    price_seen_by = SeatSet::all(self.rules.players());
+                }
+            }
+            sink.event(Event::AssetTaken {
+                turn: self.turn,
+                seat,
+                kind: k,
+                token: Some(token),
+                value: self.rules.manifest().token_value(token),
+                price: Some(price),
+                token_seen_by: SeatSet::only(seat),
+                price_seen_by,
+            });
+        }
+        self.next_turn(sink);
+    }
+
+    fn next_turn(&mut self, sink: &mut impl EventSink) {
+        self.turn += 1;
+        if self.turn >= self.rules.turns() {
+            self.step = Step::Over;
+            sink.event(Event::GameOver);
+            return;
+        }
+        if self.external {
+            self.step = Step::Reveal;
+        } else {
+            self.start_turn(sink);
+            sink.event(self.reveal_event(self.turn));
+        }
+    }
+
+    /// Starts the auction of the current turn's (revealed) tile.
+    fn start_turn(&mut self, _sink: &mut impl EventSink) {
+        self.ties = 0;
+        self.pending = SeatSet::EMPTY;
+        self.group = SeatSet::EMPTY;
+        self.set_aside = SeatSet::EMPTY;
+        self.field = SeatSet::EMPTY;
+        self.taker = NONE;
+        self.bids = [0; MAX_SEATS];
+        if self.auctioneer().is_some() {
+            self.step = Step::Opening;
+        } else {
+            // R-AUC-9: everyone bids secretly, no opening bid.
+            self.step = Step::Bidding;
+            self.pending = SeatSet::all(self.players());
+        }
+    }
+
+    // ----- external chance (R-SET-3) -------------------------------------------------------------
+
+    /// The possible outcomes of the pending chance event, each equally likely (R-SET-3); empty when
+    /// none is pending.
+    pub fn chance_outcomes(&self) -> alloc::vec::Vec<ChanceOutcome> {
+        let mut out = alloc::vec::Vec::new();
+        match self.step {
+            Step::Deal => {
+                let tokens = deal_tokens(self.players());
+                let mut perm = [Industry::AGR; MAX_SEATS];
+                permutations(tokens, &mut perm, 0, 0, &mut |p| {
+                    out.push(ChanceOutcome::Deal(*p));
+                });
+            }
+            Step::Reveal => {
+                for tile in self.rules.manifest().tiles_in_play(self.players()).iter() {
+                    if self.revealed & (1 << tile.index()) == 0 {
+                        out.push(ChanceOutcome::Reveal(tile));
+                    }
+                }
+            }
+            Step::Draw => {
+                let k = self.draw_kind;
+                let drawn = &self.setup.pile(k)[..self.drawn[k.index()] as usize];
+                for token in self.rules.manifest().tokens_in_play(self.players()) {
+                    if token.kind() == k && !drawn.contains(&token) {
+                        out.push(ChanceOutcome::Draw(token));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn chance(
+        &mut self,
+        outcome: ChanceOutcome,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        match (self.step, outcome) {
+            (Step::Deal, ChanceOutcome::Deal(deal)) => {
+                let tokens = deal_tokens(self.players());
+                let n = tokens.len();
+                let ok = tokens.iter().all(|t| deal[..n].contains(t))
+                    && (0..n).all(|i| !deal[..i].contains(&deal[i]));
+                if !ok {
+                    return Err(CommandError::InvalidChance {
+                        reason: "a deal is a permutation of the dealt industry tokens",
+                    });
+                }
+                self.setup.deal[..n].copy_from_slice(&deal[..n]);
+                self.dealt = true;
+                self.step = Step::Reveal;
+                self.deal_events(sink);
+                Ok(())
+            }
+            (Step::Reveal, ChanceOutcome::Reveal(tile)) => {
+                let in_play = self.rules.manifest().tiles_in_play(self.players());
+                if !in_play.contains(tile) || self.revealed & (1 << tile.index()) != 0 {
+                    return Err(CommandError::InvalidChance {
+                        reason: "the tile is not in the deck",
+                    });
+                }
+                self.revealed |= 1 << tile.index();
+                self.place_revealed(tile);
+                self.start_turn(sink);
+                sink.event(self.reveal_event(self.turn));
+                Ok(())
+            }
+            (Step::Draw, ChanceOutcome::Draw(token)) => {
+                let k = self.draw_kind;
+                let possible = token.kind() == k
+                    && self
+                        .rules
+                        .manifest()
+                        .tokens_in_play(self.players())
+                        .any(|t| t == token)
+                    && !self.setup.pile(k)[..self.drawn[k.index()] as usize].contains(&token);
+                if !possible {
+                    return Err(CommandError::InvalidChance {
+                        reason: "the token is not in that pile",
+                    });
+                }
+                self.place_drawn(token);
+                self.finish_draw(token, sink);
+                Ok(())
+            }
+            _ => Err(CommandError::InvalidChance {
+                reason: "no such chance event is pending",
+            }),
+        }
+    }
+
+    /// Keeps the set-up's deck consistent in external-chance mode: the revealed tile moves to the
+    /// current position (the rest keep their relative order).
+    fn place_revealed(&mut self, tile: TileId) {
+        let t = self.turn as usize;
+        let deck = &mut self.setup.deck[..self.setup.deck_len as usize];
+        if let Some(p) = deck.iter().position(|&x| x == tile) {
+            deck[t..=p].rotate_right(1);
+        }
+    }
+
+    /// Like [`Self::place_revealed`], for the pile being drawn from.
+    fn place_drawn(&mut self, token: TokenId) {
+        let k = self.draw_kind.index();
+        let start: usize = self.setup.pile_len[..k].iter().map(|&l| l as usize).sum();
+        let len = self.setup.pile_len[k] as usize;
+        let d = self.drawn[k] as usize;
+        let pile = &mut self.setup.piles[start..start + len];
+        if let Some(p) = pile.iter().position(|&x| x == token) {
+            pile[d..=p].rotate_right(1);
+        }
+    }
+
+    // ----- crate-internal access for views, scoring and records ----------------------------------
+
+    pub(crate) fn setup_ref(&self) -> &Setup {
+        &self.setup
+    }
+
+    pub(crate) fn log(&self, turn: u8) -> &TurnLog {
+        &self.log[turn as usize]
+    }
+
+    pub(crate) fn current_bids(&self) -> &[u64; MAX_SEATS] {
+        &self.bids
+    }
+
+    pub(crate) fn peek_of(&self, seat: Seat) -> Option<u8> {
+        let p = self.peeks[seat.index()];
+        (p != NONE).then_some(p)
+    }
+
+    pub(crate) fn zero_marks(&self, seat: Seat) -> u8 {
+        self.zero_marks[seat.index()]
+    }
+
+    pub(crate) fn is_dealt(&self) -> bool {
+        self.dealt
+    }
+
+    /// Seats that have bid in the current bidding step (R-VIS-1: which seats, not the amounts).
+    pub(crate) fn has_bid(&self) -> SeatSet {
+        match self.step {
+            Step::Bidding | Step::Rebid | Step::AssetRebid => {
+                let base = if self.step == Step::Bidding {
+                    let mut all = SeatSet::all(self.players());
+                    if let Some(a) = self.auctioneer() {
+                        all.remove(a);
+                    }
+                    all
+                } else {
+                    self.group
+                };
+                SeatSet::from_bits(base.bits() & !self.pending.bits())
+            }
+            _ => SeatSet::EMPTY,
+        }
+    }
+
+    /// The turns so far whose tile is revealed: `0..turn`, plus the current one if revealed.
+    pub(crate) fn turns_started(&self) -> u8 {
+        if matches!(self.step, Step::Deal | Step::Reveal) || self.step == Step::Over {
+            self.turn
+        } else {
+            self.turn + 1
+        }
+    }
+
+    /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
+    pub fn spent(&self, seat: Seat) -> i128 {
+        let mut total: i128 = 0;
+        for turn in 0..self.turns_started() {
+            let log = &self.log[turn as usize];
+            if log.winner == seat.0 {
+                total += log.price as i128;
+            }
+            if log.asset_fate == AssetFate::Taken {
+                if log.asset_seat == seat.0 {
+                    total += log.asset_price as i128;
+                }
+                // R-COM-6: the auctioneer records the taker's price as a credit.
+                if self.rules.auctioneer(turn) == Some(seat) && log.asset_seat != seat.0 {
+                    total -= log.asset_price as i128;
+                }
+            }
+        }
+        total
+    }
+
+    /// The nation of `seat`.
+    pub fn nation(&self, seat: Seat) -> Nation {
+        self.setup.nations[seat.index()]
+    }
+
+    /// The tile revealed on `turn`, if that turn has started.
+    pub fn tile_of_turn(&self, turn: u8) -> Option<TileId> {
+        (turn < self.turns_started()).then(|| self.setup.deck[turn as usize])
+    }
+}
+
+/// Visits every permutation of `items` (Heap-free simple recursion; at most 5! = 120).
+fn permutations(
+    items: &[Industry],
+    perm: &mut [Industry; MAX_SEATS],
+    used: u8,
+    depth: usize,
+    visit: &mut impl FnMut(&[Industry; MAX_SEATS]),
+) {
+    if depth == items.len() {
+        visit(perm);
+        return;
+    }
+    for (i, &item) in items.iter().enumerate() {
+        if used & (1 << i) == 0 {
+            perm[depth] = item;
+            permutations(items, perm, used | (1 << i), depth + 1, visit);
+        }
+    }
+}
+
+#[allow(dead_code)]
+const _SIZE_CHECK: () = {
+    // Keep the state small: see the benchmark notes in the README.
+    assert!(core::mem::size_of::<TokenId>() == 2);
+    assert!(MAX_TOKENS == 18);
+};
+
+impl Game {
+    /// What `seat` holds now: the input of [`scoring::score`](crate::scoring::score).
+    pub fn holdings(&self, seat: Seat) -> crate::scoring::Holdings {
+        let mut h = crate::scoring::Holdings {
+            nation: Some(self.nation(seat)),
+            industry: self.dealt.then(|| self.setup.deal[seat.index()]),
+            zero_rounds: self.zero_marks[seat.index()].count_ones() as u8,
+            spent: self.spent(seat),
+            ..Default::default()
+        };
+        for turn in 0..self.turns_started() {
+            let log = &self.log[turn as usize];
+            if log.winner == seat.0 {
+                h.tiles |= 1 << self.setup.deck[turn as usize].index();
+            }
+            if log.asset_fate == AssetFate::Taken && log.asset_seat == seat.0 {
+                h.tokens[h.token_count as usize] = Some(log.asset_token);
+                h.token_count += 1;
+            }
+        }
+        h
+    }
+
+    /// The outcome (RULES.md section 8), once the game is over.
+    pub fn outcome(&self) -> Option<crate::scoring::Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let n = self.players() as usize;
+        let mut holdings = [crate::scoring::Holdings::default(); MAX_SEATS];
+        for (i, h) in holdings.iter_mut().enumerate().take(n) {
+            *h = self.holdings(Seat(i as u8));
+        }
+        let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
+        Some(crate::scoring::score(
+            &self.rules,
+            &holdings[..n],
+            gold_empty,
+        ))
+    }
+}

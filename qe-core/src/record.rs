@@ -1,0 +1,554 @@
+//! Game records, `qe-record/1` (`RECORD.md`): read, write and replay.
+//!
+//! [`Record`] is plain data; JSON reading and writing ([`Record::from_json`], [`Record::to_json`])
+//! need the `serde` feature.
+
+use alloc::vec::Vec;
+
+use crate::command::Command;
+use crate::components::{AssetKind, Industry, Manifest, Nation, TileId, TokenId};
+use crate::error::{CommandError, SetupError};
+use crate::game::Game;
+use crate::rules::{Rules, RulesBuilder};
+use crate::session::Match;
+use crate::setup::Setup;
+
+/// The format tag of this version of the record format.
+pub const FORMAT: &str = "qe-record/1";
+
+/// A game record: rules, set-up and every command played (`RECORD.md`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// 3, 4 or 5.
+    pub players: u8,
+    /// Whether the Commodities expansion is on.
+    pub commodities: bool,
+    /// Each seat's nation (`None`: the default of R-SET-1).
+    pub nations: Option<Vec<Nation>>,
+    /// Each seat's industry token.
+    pub industry_tokens: Vec<Industry>,
+    /// The deck, top first.
+    pub deck: Vec<TileId>,
+    /// Each pile (gold, oil, crypto), top first; empty without Commodities.
+    pub piles: [Vec<TokenId>; 3],
+    /// A custom manifest (`None`: the default).
+    pub manifest: Option<Manifest>,
+    /// Provenance: the seed of the set-up, if it came from one. Replay ignores it.
+    pub seed: Option<u64>,
+    /// The commands in order. A command that was malformed in the JSON is kept as its error, so that
+    /// replay reports it at its index (`RECORD.md`, "Replaying").
+    pub commands: Vec<Result<Command, CommandError>>,
+}
+
+/// Why a replay stopped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The record itself is malformed; no command ran.
+    #[error("bad record: {0}")]
+    Setup(#[from] SetupError),
+    /// Command `index` (0-based) was rejected.
+    #[error("command {index}: {}: {error}", error.rule())]
+    Command {
+        /// The index of the rejected command.
+        index: usize,
+        /// Why.
+        error: CommandError,
+    },
+}
+
+impl Record {
+    /// The record of `game` after `commands` (chance commands are folded into the deck and piles).
+    /// `None` in external-chance mode before the deal.
+    pub fn of(game: &Game, commands: &[Command], seed: Option<u64>) -> Option<Record> {
+        if !game.is_dealt() {
+            return None;
+        }
+        let rules = game.rules();
+        let setup = game.setup_ref();
+        let manifest = (*rules.manifest() != Manifest::default()).then(|| *rules.manifest());
+        Some(Record {
+            players: rules.players(),
+            commodities: rules.has_commodities(),
+            nations: Some(setup.nations().to_vec()),
+            industry_tokens: setup.industries().to_vec(),
+            deck: setup.deck().to_vec(),
+            piles: if rules.has_commodities() {
+                [
+                    setup.pile(AssetKind::Gold).to_vec(),
+                    setup.pile(AssetKind::Oil).to_vec(),
+                    setup.pile(AssetKind::Crypto).to_vec(),
+                ]
+            } else {
+                [Vec::new(), Vec::new(), Vec::new()]
+            },
+            manifest,
+            seed,
+            commands: commands
+                .iter()
+                .filter(|c| !matches!(c, Command::Chance(_)))
+                .map(|&c| Ok(c))
+                .collect(),
+        })
+    }
+
+    /// The rules the record describes.
+    pub fn rules(&self) -> Result<Rules, SetupError> {
+        let mut b = RulesBuilder::new(self.players).commodities(self.commodities);
+        if let Some(m) = self.manifest {
+            b = b.manifest(m);
+        }
+        b.build()
+    }
+
+    /// The validated set-up.
+    pub fn setup(&self, rules: &Rules) -> Result<Setup, SetupError> {
+        Setup::new(
+            rules,
+            self.nations.as_deref(),
+            &self.industry_tokens,
+            &self.deck,
+            [&self.piles[0], &self.piles[1], &self.piles[2]],
+        )
+    }
+
+    /// Replays the record (`RECORD.md`, "Replaying"): a malformed record fails before any command;
+    /// an illegal command stops the replay with its index and rule.
+    ///
+    /// ```
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 5);
+    /// m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+    /// let mut record = m.record().unwrap();
+    /// record.commands.push(Ok(Command::Bid { seat: Seat(1), amount: 2 }));
+    /// let err = record.replay().unwrap_err();
+    /// assert_eq!(err.to_string(), "command 1: R-AUC-3: bid equals the auctioneer's bid (2)");
+    /// ```
+    pub fn replay(&self) -> Result<Match, ReplayError> {
+        let rules = self.rules()?;
+        let setup = self.setup(&rules)?;
+        let mut m = Match::with_setup(rules, setup)?;
+        m.set_seed(self.seed);
+        for (index, c) in self.commands.iter().enumerate() {
+            let command = c
+                .clone()
+                .map_err(|error| ReplayError::Command { index, error })?;
+            m.apply(command)
+                .map_err(|error| ReplayError::Command { index, error })?;
+        }
+        Ok(m)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod json {
+    //! JSON reading and writing of records, by hand over `serde_json::Value` so that every error
+    //! is precise and malformed commands are kept for replay to report at their index.
+
+    use alloc::collections::BTreeMap;
+    use alloc::format;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use serde_json::Value;
+
+    use super::{Record, FORMAT};
+    use crate::command::Command;
+    use crate::components::{AssetKind, Manifest, TileId, TokenId};
+    use crate::error::{CommandError, SetupError};
+    use crate::seat::Seat;
+
+    fn bad(msg: impl Into<String>) -> SetupError {
+        SetupError::Record(msg.into())
+    }
+
+    fn list<T: core::str::FromStr<Err = SetupError>>(
+        v: &Value,
+        field: &str,
+    ) -> Result<Vec<T>, SetupError> {
+        let arr = v
+            .as_array()
+            .ok_or_else(|| bad(format!("`{field}` must be a list of names")))?;
+        arr.iter()
+            .map(|x| {
+                x.as_str()
+                    .ok_or_else(|| bad(format!("`{field}` must be a list of names")))?
+                    .parse()
+            })
+            .collect()
+    }
+
+    /// Reads one command; a malformed one becomes its error (`RECORD.md`).
+    fn command(v: &Value) -> Result<Command, CommandError> {
+        let malformed =
+            |reason: String, rule: &'static str| CommandError::Malformed { reason, rule };
+        let obj = v
+            .as_object()
+            .ok_or_else(|| malformed("a command is a JSON object".into(), "R-AUC-12"))?;
+        let seat = match obj.get("seat") {
+            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
+            Some(other) => {
+                return Err(malformed(
+                    format!("seat must be a whole number, not {other}"),
+                    "R-AUC-12",
+                ))
+            }
+            None => return Err(malformed("a command names its seat".into(), "R-AUC-12")),
+        };
+        let seat =
+            u8::try_from(seat).map_err(|_| CommandError::SeatOutOfRange { seat: u8::MAX })?;
+        let actions: Vec<(&String, &Value)> = obj.iter().filter(|(k, _)| *k != "seat").collect();
+        let [(name, value)] = actions.as_slice() else {
+            return Err(malformed(
+                format!("a command has exactly one action, found {}", actions.len()),
+                "R-AUC-12",
+            ));
+        };
+        let seat = Seat(seat);
+        match name.as_str() {
+            "bid" => match value {
+                Value::Number(n) => match n.as_u64() {
+                    Some(amount) => Ok(Command::Bid { seat, amount }),
+                    None => Err(CommandError::BidOutOfRange {
+                        text: n.to_string(),
+                    }),
+                },
+                other => Err(CommandError::BidOutOfRange {
+                    text: other.to_string(),
+                }),
+            },
+            "take_asset" | "discard_asset" => {
+                let rule = if name.as_str() == "take_asset" {
+                    "R-COM-5"
+                } else {
+                    "R-COM-7"
+                };
+                let kind: AssetKind = value
+                    .as_str()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| malformed(format!("unknown pile {value}"), rule))?;
+                Ok(if rule == "R-COM-5" {
+                    Command::TakeAsset { seat, kind }
+                } else {
+                    Command::DiscardAsset { seat, kind }
+                })
+            }
+            "peek" => match value.as_u64() {
+                Some(turn) => Ok(Command::Peek {
+                    seat,
+                    turn: u8::try_from(turn).map_err(|_| CommandError::PeekNotAwarded { turn })?,
+                }),
+                None => Err(malformed(
+                    format!("peek takes a turn number, not {value}"),
+                    "R-VIS-5",
+                )),
+            },
+            other => Err(malformed(format!("unknown action `{other}`"), "R-AUC-12")),
+        }
+    }
+
+    fn manifest(v: &Value) -> Result<Manifest, SetupError> {
+        let obj = v
+            .as_object()
+            .ok_or_else(|| bad("`manifest` must be an object"))?;
+        for key in obj.keys() {
+            if key != "tiles" && key != "tokens" {
+                return Err(bad(format!("unknown manifest field `{key}`")));
+            }
+        }
+        let value_of = |id: &str, v: &Value| -> Result<u8, SetupError> {
+            v.as_u64()
+                .and_then(|x| u8::try_from(x).ok())
+                .filter(|&x| x <= crate::components::MAX_VALUE)
+                .ok_or_else(|| SetupError::ValueOutOfRange {
+                    id: id.into(),
+                    value: v
+                        .as_u64()
+                        .map_or(u32::MAX, |x| x.min(u32::MAX as u64) as u32),
+                })
+        };
+        let default = Manifest::default();
+        let mut tiles = default.tile_values();
+        if let Some(t) = obj.get("tiles") {
+            let t = t
+                .as_object()
+                .ok_or_else(|| bad("`manifest.tiles` must be an object"))?;
+            if t.len() != TileId::COUNT {
+                return Err(bad("`manifest.tiles` must list all 21 tiles"));
+            }
+            for (id, v) in t {
+                let tile: TileId = id.parse()?;
+                tiles[tile.index()] = value_of(id, v)?;
+            }
+        }
+        let mut kinds: [BTreeMap<u8, u8>; 3] = Default::default();
+        let tokens: [Vec<u8>; 3] = if let Some(t) = obj.get("tokens") {
+            let t = t
+                .as_object()
+                .ok_or_else(|| bad("`manifest.tokens` must be an object"))?;
+            for (id, v) in t {
+                let token: TokenId = id.parse()?;
+                kinds[token.kind().index()].insert(token.number(), value_of(id, v)?);
+            }
+            let mut out: [Vec<u8>; 3] = Default::default();
+            for (k, map) in kinds.iter().enumerate() {
+                for (i, (&num, &val)) in map.iter().enumerate() {
+                    if num as usize != i + 1 {
+                        return Err(bad(format!(
+                            "`manifest.tokens`: {} tokens must be numbered from 1 without gaps",
+                            AssetKind::ALL[k]
+                        )));
+                    }
+                    out[k].push(val);
+                }
+            }
+            out
+        } else {
+            core::array::from_fn(|k| default.token_values(AssetKind::ALL[k]).to_vec())
+        };
+        Manifest::new(tiles, [&tokens[0], &tokens[1], &tokens[2]])
+    }
+
+    impl Record {
+        /// Reads a `qe-record/1` JSON document. Malformed records are rejected with a clear
+        /// message; malformed commands are kept for [`Record::replay`] to report at their index.
+        pub fn from_json(text: &str) -> Result<Record, SetupError> {
+            let v: Value =
+                serde_json::from_str(text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
+            Record::from_value(&v)
+        }
+
+        /// Reads a record from a parsed JSON value.
+        pub fn from_value(v: &Value) -> Result<Record, SetupError> {
+            let obj = v
+                .as_object()
+                .ok_or_else(|| bad("a record is a JSON object"))?;
+            const FIELDS: [&str; 10] = [
+                "format",
+                "players",
+                "expansions",
+                "nations",
+                "industry_tokens",
+                "deck",
+                "piles",
+                "manifest",
+                "seed",
+                "commands",
+            ];
+            if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+                return Err(bad(format!("unknown field `{k}`")));
+            }
+            let need = |k: &str| {
+                obj.get(k)
+                    .ok_or_else(|| bad(format!("missing field `{k}`")))
+            };
+            match need("format")?.as_str() {
+                Some(FORMAT) => {}
+                _ => return Err(bad(format!("`format` must be \"{FORMAT}\""))),
+            }
+            let players = need("players")?
+                .as_u64()
+                .ok_or_else(|| bad("`players` must be a whole number"))?;
+            if !(3..=5).contains(&players) {
+                return Err(SetupError::Players { players });
+            }
+            let mut commodities = false;
+            if let Some(e) = obj.get("expansions") {
+                let arr = e
+                    .as_array()
+                    .ok_or_else(|| bad("`expansions` must be a list"))?;
+                for x in arr {
+                    match x.as_str() {
+                        Some("commodities") if !commodities => commodities = true,
+                        Some("commodities") => return Err(bad("`commodities` listed twice")),
+                        _ => return Err(bad(format!("unknown expansion {x}"))),
+                    }
+                }
+            }
+            let nations = match obj.get("nations") {
+                Some(v) => Some(list(v, "nations")?),
+                None => None,
+            };
+            let industry_tokens = list(need("industry_tokens")?, "industry_tokens")?;
+            let deck = list(need("deck")?, "deck")?;
+            let mut piles: [Vec<TokenId>; 3] = Default::default();
+            match obj.get("piles") {
+                Some(p) => {
+                    let p = p
+                        .as_object()
+                        .ok_or_else(|| bad("`piles` must be an object"))?;
+                    for (name, list_v) in p {
+                        let kind: AssetKind = name.parse()?;
+                        let tokens: Vec<TokenId> = list(list_v, "piles")?;
+                        if tokens.iter().any(|t| t.kind() != kind) {
+                            return Err(bad(format!(
+                                "the {kind} pile holds tokens of another kind"
+                            )));
+                        }
+                        piles[kind.index()] = tokens;
+                    }
+                    if commodities && p.len() != 3 {
+                        return Err(bad("`piles` must have the gold, oil and crypto piles"));
+                    }
+                }
+                None if commodities => {
+                    return Err(bad("missing field `piles` (Commodities is on)"))
+                }
+                None => {}
+            }
+            let manifest = match obj.get("manifest") {
+                Some(m) => Some(manifest(m)?),
+                None => None,
+            };
+            let seed = match obj.get("seed") {
+                Some(s) => Some(
+                    s.as_u64()
+                        .ok_or_else(|| bad("`seed` must be a whole number"))?,
+                ),
+                None => None,
+            };
+            let commands = need("commands")?
+                .as_array()
+                .ok_or_else(|| bad("`commands` must be a list"))?
+                .iter()
+                .map(command)
+                .collect();
+            let record = Record {
+                players: players as u8,
+                commodities,
+                nations,
+                industry_tokens,
+                deck,
+                piles,
+                manifest,
+                seed,
+                commands,
+            };
+            // Validate rules and set-up now, so a malformed record fails before any command.
+            let rules = record.rules()?;
+            record.setup(&rules)?;
+            Ok(record)
+        }
+
+        /// Writes the record as compact JSON (field order as in `RECORD.md`).
+        pub fn to_json(&self) -> String {
+            serde_json::to_string(&self.to_value()).expect("a record serializes")
+        }
+
+        /// Writes the record as indented JSON.
+        pub fn to_json_pretty(&self) -> String {
+            serde_json::to_string_pretty(&self.to_value()).expect("a record serializes")
+        }
+
+        /// The record as a JSON value.
+        pub fn to_value(&self) -> Value {
+            serde_json::to_value(self.out()).expect("a record serializes")
+        }
+
+        fn out(&self) -> Out<'_> {
+            let strings = |xs: &mut dyn Iterator<Item = String>| xs.collect::<Vec<_>>();
+            let manifest = self.manifest.as_ref().map(|man| OutManifest {
+                tiles: TileId::ALL
+                    .iter()
+                    .map(|t| (t.to_string(), man.tile_value(*t)))
+                    .collect(),
+                tokens: man
+                    .tokens()
+                    .map(|t| (t.to_string(), man.token_value(t).unwrap_or(0)))
+                    .collect(),
+            });
+            Out {
+                format: FORMAT,
+                players: self.players,
+                expansions: if self.commodities {
+                    alloc::vec!["commodities"]
+                } else {
+                    Vec::new()
+                },
+                nations: self
+                    .nations
+                    .as_ref()
+                    .map(|n| strings(&mut n.iter().map(ToString::to_string))),
+                industry_tokens: strings(&mut self.industry_tokens.iter().map(ToString::to_string)),
+                deck: strings(&mut self.deck.iter().map(ToString::to_string)),
+                piles: self.commodities.then(|| OutPiles {
+                    gold: strings(&mut self.piles[0].iter().map(ToString::to_string)),
+                    oil: strings(&mut self.piles[1].iter().map(ToString::to_string)),
+                    crypto: strings(&mut self.piles[2].iter().map(ToString::to_string)),
+                }),
+                manifest,
+                seed: self.seed,
+                commands: self.commands.iter().map(OutCommand::of).collect(),
+            }
+        }
+    }
+
+    #[derive(serde::Serialize)]
+    struct Out<'a> {
+        format: &'static str,
+        players: u8,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        expansions: Vec<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nations: Option<Vec<String>>,
+        industry_tokens: Vec<String>,
+        deck: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        piles: Option<OutPiles>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        manifest: Option<OutManifest>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
+        commands: Vec<OutCommand<'a>>,
+    }
+
+    #[derive(serde::Serialize)]
+    struct OutPiles {
+        gold: Vec<String>,
+        oil: Vec<String>,
+        crypto: Vec<String>,
+    }
+
+    #[derive(serde::Serialize)]
+    struct OutManifest {
+        tiles: BTreeMap<String, u8>,
+        tokens: BTreeMap<String, u8>,
+    }
+
+    #[derive(serde::Serialize, Default)]
+    struct OutCommand<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        bid: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        take_asset: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        discard_asset: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        peek: Option<u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        malformed: Option<String>,
+        #[serde(skip)]
+        _life: core::marker::PhantomData<&'a ()>,
+    }
+
+    impl OutCommand<'_> {
+        fn of(c: &Result<Command, CommandError>) -> Self {
+            let mut o = OutCommand::default();
+            match c {
+                Ok(c) => {
+                    o.seat = c.seat().map(|s| s.0);
+                    match *c {
+                        Command::Bid { amount, .. } => o.bid = Some(amount),
+                        Command::TakeAsset { kind, .. } => o.take_asset = Some(kind.name()),
+                        Command::DiscardAsset { kind, .. } => o.discard_asset = Some(kind.name()),
+                        Command::Peek { turn, .. } => o.peek = Some(turn),
+                        Command::Chance(_) => {}
+                    }
+                }
+                Err(e) => o.malformed = Some(e.to_string()),
+            }
+            o
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! [`Rules`]: the player count, the expansion, the manifest and every scoring table, as data
+//! (R-SCO, R-COM).
+
+use crate::components::Manifest;
+use crate::error::SetupError;
+
+/// A scoring table: `score(n)` for a count `n`, where counts beyond the last entry score the last
+/// entry (R-SCO-6, R-SCO-7: "a count beyond a table scores the table's top entry").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Table {
+    len: u8,
+    values: [u8; 8],
+}
+
+impl Table {
+    /// A table from its entries for counts `0, 1, 2, …` (1 to 8 entries, each at most 99, and never
+    /// decreasing).
+    pub fn new(name: &'static str, entries: &[u8]) -> Result<Table, SetupError> {
+        if entries.is_empty() || entries.len() > 8 {
+            return Err(SetupError::Table {
+                table: name,
+                reason: "a table has 1 to 8 entries",
+            });
+        }
+        if entries.iter().any(|&v| v > 99) {
+            return Err(SetupError::Table {
+                table: name,
+                reason: "entries are at most 99",
+            });
+        }
+        if entries.windows(2).any(|w| w[1] < w[0]) {
+            return Err(SetupError::Table {
+                table: name,
+                reason: "entries never decrease",
+            });
+        }
+        let mut values = [0; 8];
+        values[..entries.len()].copy_from_slice(entries);
+        Ok(Table {
+            len: entries.len() as u8,
+            values,
+        })
+    }
+
+    const fn of(entries: [u8; 8], len: u8) -> Table {
+        Table {
+            len,
+            values: entries,
+        }
+    }
+
+    /// The score for a count; counts past the end score the top entry.
+    #[inline]
+    pub fn score(&self, count: usize) -> u32 {
+        let last = self.len as usize - 1;
+        self.values[count.min(last)] as u32
+    }
+
+    /// The entries, for counts `0, 1, 2, …`.
+    pub fn entries(&self) -> &[u8] {
+        &self.values[..self.len as usize]
+    }
+}
+
+/// The rules of one game: player count, expansion, manifest and scoring tables.
+///
+/// Use a preset ([`Rules::base`], [`Rules::commodities`]) or the validated [`RulesBuilder`].
+///
+/// ```
+/// use qe_core::Rules;
+/// let rules = Rules::base(4).unwrap();
+/// assert_eq!(rules.turns(), 16);
+/// assert_eq!(rules.nationalization.score(3), 6); // R-SCO-6
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    players: u8,
+    commodities: bool,
+    manifest: Manifest,
+    /// R-SCO-6: VP by the number of own-nation tiles.
+    pub nationalization: Table,
+    /// R-SCO-7: VP per industry by the count of its tiles (+1 for the matching industry token).
+    pub monopolization: Table,
+    /// R-SCO-8: VP per set by its size (sizes below 3 never score).
+    pub diversification: Table,
+    /// R-SCO-3: the least-spent bonus.
+    pub least_spent_bonus: u8,
+    /// R-SCO-5 / R-AUC-11: VP per round with a zero-bid mark (0 with Commodities, R-COM-2).
+    pub zero_bid_vp: u8,
+    /// R-COM-9: VP each gold token loses if the gold pile is empty at game end.
+    pub gold_crash: u8,
+    /// R-COM-9: VP shared by the seats holding the most oil tokens.
+    pub oil_majority: u8,
+}
+
+impl Rules {
+    /// The base game for 3, 4 or 5 players with the default manifest.
+    pub fn base(players: u8) -> Result<Rules, SetupError> {
+        RulesBuilder::new(players).build()
+    }
+
+    /// The game with the Commodities expansion for 3, 4 or 5 players with the default manifest.
+    pub fn commodities(players: u8) -> Result<Rules, SetupError> {
+        RulesBuilder::new(players).commodities(true).build()
+    }
+
+    /// The number of seats.
+    #[inline]
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// Whether the Commodities expansion is enabled.
+    #[inline]
+    pub fn has_commodities(&self) -> bool {
+        self.commodities
+    }
+
+    /// The manifest of tile and token values.
+    #[inline]
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The number of turns (R-TRN-1): 16 with 3 or 4 players, 15 with 5.
+    #[inline]
+    pub fn turns(&self) -> u8 {
+        if self.players == 5 {
+            15
+        } else {
+            16
+        }
+    }
+
+    /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).
+    #[inline]
+    pub fn auctioneer(&self, turn: u8) -> Option<crate::Seat> {
+        if self.players == 3 && turn == 15 {
+            None
+        } else {
+            Some(crate::Seat(turn % self.players))
+        }
+    }
+
+    /// The round of `turn` (R-TRN-2).
+    #[inline]
+    pub fn round(&self, turn: u8) -> u8 {
+        turn / self.players
+    }
+
+    /// Whether zero bids are revealed after each award (R-AUC-11: 4–5 players).
+    #[inline]
+    pub fn reveals_zero_bids(&self) -> bool {
+        self.players >= 4
+    }
+}
+
+/// An unvalidated description of [`Rules`]; [`RulesBuilder::build`] validates it.
+#[derive(Clone, Copy, Debug)]
+pub struct RulesBuilder {
+    players: u8,
+    commodities: bool,
+    manifest: Manifest,
+    nationalization: Option<Table>,
+    monopolization: Option<Table>,
+    diversification: Option<Table>,
+    least_spent_bonus: Option<u8>,
+    zero_bid_vp: Option<u8>,
+    gold_crash: u8,
+    oil_majority: u8,
+}
+
+impl RulesBuilder {
+    /// Starts from the preset for `players` (validated by [`build`](Self::build)).
+    pub fn new(players: u8) -> RulesBuilder {
+        RulesBuilder {
+            players,
+            commodities: false,
+            manifest: Manifest::default(),
+            nationalization: None,
+            monopolization: None,
+            diversification: None,
+            least_spent_bonus: None,
+            zero_bid_vp: None,
+            gold_crash: 3,
+            oil_majority: 5,
+        }
+    }
+
+    /// Enables or disables the Commodities expansion.
+    pub fn commodities(mut self, on: bool) -> Self {
+        self.commodities = on;
+        self
+    }
+
+    /// Uses a caller-supplied manifest (R-CMP-4).
+    pub fn manifest(mut self, manifest: Manifest) -> Self {
+        self.manifest = manifest;
+        self
+    }
+
+    /// Replaces the nationalization table (R-SCO-6).
+    pub fn nationalization(mut self, table: Table) -> Self {
+        self.nationalization = Some(table);
+        self
+    }
+
+    /// Replaces the monopolization table (R-SCO-7).
+    pub fn monopolization(mut self, table: Table) -> Self {
+        self.monopolization = Some(table);
+        self
+    }
+
+    /// Replaces the diversification table (R-SCO-8; entries for sizes 0–2 must be 0).
+    pub fn diversification(mut self, table: Table) -> Self {
+        self.diversification = Some(table);
+        self
+    }
+
+    /// Replaces the least-spent bonus (R-SCO-3).
+    pub fn least_spent_bonus(mut self, vp: u8) -> Self {
+        self.least_spent_bonus = Some(vp);
+        self
+    }
+
+    /// Replaces the VP of a zero-bid round (R-SCO-5).
+    pub fn zero_bid_vp(mut self, vp: u8) -> Self {
+        self.zero_bid_vp = Some(vp);
+        self
+    }
+
+    /// Replaces the gold crash penalty and the oil majority bonus (R-COM-9).
+    pub fn commodity_bonuses(mut self, gold_crash: u8, oil_majority: u8) -> Self {
+        self.gold_crash = gold_crash;
+        self.oil_majority = oil_majority;
+        self
+    }
+
+    /// Validates and returns the rules.
+    pub fn build(self) -> Result<Rules, SetupError> {
+        if !(3..=5).contains(&self.players) {
+            return Err(SetupError::Players {
+                players: self.players as u64,
+            });
+        }
+        let five = self.players == 5;
+        let nationalization = self.nationalization.unwrap_or(if five {
+            Table::of([0, 3, 6, 10, 0, 0, 0, 0], 4)
+        } else {
+            Table::of([0, 1, 3, 6, 10, 0, 0, 0], 5)
+        });
+        let monopolization = self.monopolization.unwrap_or(if five {
+            Table::of([0, 0, 6, 10, 16, 0, 0, 0], 5)
+        } else {
+            Table::of([0, 0, 3, 6, 10, 0, 0, 0], 5)
+        });
+        let diversification = self.diversification.unwrap_or(if five {
+            Table::of([0, 0, 0, 8, 12, 17, 0, 0], 6)
+        } else {
+            Table::of([0, 0, 0, 4, 8, 0, 0, 0], 5)
+        });
+        if diversification.entries().iter().take(3).any(|&v| v != 0) {
+            return Err(SetupError::Table {
+                table: "diversification",
+                reason: "sets of fewer than 3 industries score 0",
+            });
+        }
+        let zero_default = if self.commodities { 0 } else { 2 };
+        Ok(Rules {
+            players: self.players,
+            commodities: self.commodities,
+            manifest: self.manifest,
+            nationalization,
+            monopolization,
+            diversification,
+            least_spent_bonus: self.least_spent_bonus.unwrap_or(if five { 6 } else { 7 }),
+            zero_bid_vp: self.zero_bid_vp.unwrap_or(zero_default),
+            gold_crash: self.gold_crash,
+            oil_majority: self.oil_majority,
+        })
+    }
+}

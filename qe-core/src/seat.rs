@@ -1,0 +1,165 @@
+//! Seats (R-SET-1), sets of seats, and per-seat storage.
+
+use core::fmt;
+use core::ops::{Index, IndexMut};
+
+/// The most seats a game can have (R-SET-1).
+pub const MAX_SEATS: usize = 5;
+
+/// A seat at the table, `0..players`, clockwise from the First Auctioneer (R-SET-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat number as an index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// A set of seats, as a bit mask (bit `i` is seat `i`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(into = "alloc::vec::Vec<u8>", try_from = "alloc::vec::Vec<u8>")
+)]
+pub struct SeatSet(u8);
+
+impl SeatSet {
+    /// The empty set.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// Every seat of a game of `players` seats.
+    #[inline]
+    pub const fn all(players: u8) -> SeatSet {
+        SeatSet(((1u16 << players) - 1) as u8)
+    }
+
+    /// The set holding only `seat`.
+    #[inline]
+    pub const fn only(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.0)
+    }
+
+    /// The raw bit mask.
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set with these bits (bits past seat 4 are dropped).
+    #[inline]
+    pub const fn from_bits(bits: u8) -> SeatSet {
+        SeatSet(bits & 0x1f)
+    }
+
+    /// Whether `seat` is in the set.
+    #[inline]
+    pub const fn contains(self, seat: Seat) -> bool {
+        seat.0 < 8 && self.0 & (1 << seat.0) != 0
+    }
+
+    /// Adds `seat`.
+    #[inline]
+    pub fn insert(&mut self, seat: Seat) {
+        self.0 |= 1 << seat.0;
+    }
+
+    /// Removes `seat`.
+    #[inline]
+    pub fn remove(&mut self, seat: Seat) {
+        self.0 &= !(1 << seat.0);
+    }
+
+    /// How many seats are in the set.
+    #[inline]
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The lowest seat of the set, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Seat> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Seat(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The seats, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Seat)
+    }
+}
+
+impl fmt::Debug for SeatSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter().map(|s| s.0)).finish()
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Self {
+        let mut set = SeatSet::EMPTY;
+        for s in iter {
+            set.insert(s);
+        }
+        set
+    }
+}
+
+impl From<SeatSet> for alloc::vec::Vec<u8> {
+    fn from(set: SeatSet) -> Self {
+        set.iter().map(|s| s.0).collect()
+    }
+}
+
+impl TryFrom<alloc::vec::Vec<u8>> for SeatSet {
+    type Error = &'static str;
+    fn try_from(v: alloc::vec::Vec<u8>) -> Result<Self, Self::Error> {
+        let mut set = SeatSet::EMPTY;
+        for s in v {
+            if s as usize >= MAX_SEATS {
+                return Err("seat out of range");
+            }
+            set.insert(Seat(s));
+        }
+        Ok(set)
+    }
+}
+
+/// One value per seat, in fixed storage for up to five seats (no heap).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PerSeat<T>(pub [T; MAX_SEATS]);
+
+impl<T> Index<Seat> for PerSeat<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, seat: Seat) -> &T {
+        &self.0[seat.index()]
+    }
+}
+
+impl<T> IndexMut<Seat> for PerSeat<T> {
+    #[inline]
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.0[seat.index()]
+    }
+}

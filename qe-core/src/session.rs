@@ -1,0 +1,101 @@
+//! [`Match`]: a [`Game`] with its history: every command and every event, the per-seat event
+//! streams (R-VIS-8), and the game record.
+
+use alloc::vec::Vec;
+
+use crate::command::Command;
+use crate::error::{CommandError, SetupError};
+use crate::event::{Event, Events};
+use crate::game::Game;
+use crate::record::Record;
+use crate::rules::Rules;
+use crate::seat::Seat;
+use crate::setup::Setup;
+
+/// A game plus its history. Use [`Game`] alone in hot loops; use a `Match` when you need the record
+/// or the event streams.
+///
+/// ```
+/// use qe_core::{Command, Match, Rules, Seat};
+/// let mut m = Match::seeded(Rules::base(3).unwrap(), 9);
+/// m.apply(Command::Bid { seat: Seat(0), amount: 3 }).unwrap();
+/// // Seat 1 sees the public opening bid; the deal of seat 2 is hidden from it.
+/// assert!(m.events_for(Seat(1)).count() >= 5);
+/// let record = m.record().unwrap();
+/// assert_eq!(record.replay().unwrap().game(), m.game());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    game: Game,
+    commands: Vec<Command>,
+    events: Vec<Event>,
+    seed: Option<u64>,
+}
+
+impl Match {
+    /// A match around a new game.
+    pub fn new(game: Game) -> Match {
+        let events = game.opening_events().as_slice().to_vec();
+        Match {
+            game,
+            commands: Vec::new(),
+            events,
+            seed: None,
+        }
+    }
+
+    /// A match from a seed ([`Game::seeded`]); the seed is kept in the record as provenance.
+    pub fn seeded(rules: Rules, seed: u64) -> Match {
+        let mut m = Match::new(Game::seeded(rules, seed));
+        m.seed = Some(seed);
+        m
+    }
+
+    /// A match from an explicit set-up.
+    pub fn with_setup(rules: Rules, setup: Setup) -> Result<Match, SetupError> {
+        Ok(Match::new(Game::new(rules, setup)?))
+    }
+
+    pub(crate) fn set_seed(&mut self, seed: Option<u64>) {
+        self.seed = seed;
+    }
+
+    /// The seed the set-up came from, if any.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The commands applied so far.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// Every event so far, unredacted (the god's-eye log).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The event stream of `seat`: every event, as that seat may see it (R-VIS-8).
+    pub fn events_for(&self, seat: Seat) -> impl Iterator<Item = Event> + '_ {
+        self.events.iter().map(move |e| e.visible_to(seat))
+    }
+
+    /// Applies a command; on error nothing changes.
+    pub fn apply(&mut self, command: Command) -> Result<Events, CommandError> {
+        let events = self.game.apply(command)?;
+        self.commands.push(command);
+        self.events.extend_from_slice(events.as_slice());
+        Ok(events)
+    }
+
+    /// The game record (`qe-record/1`) of the match so far, finished or not. `None` in
+    /// external-chance mode before the deal.
+    pub fn record(&self) -> Option<Record> {
+        Record::of(&self.game, &self.commands, self.seed)
+    }
+}

@@ -1,0 +1,272 @@
+//! [`SeatView`]: everything one seat may know (R-VIS-1…7), built by one function,
+//! [`Game::view`]. A spectator view ([`Game::public_view`]) holds the public part only.
+//!
+//! Views are the only door to hidden information: bots, tensors, the CLI and every binding read a
+//! view, never the game's internals (R-VIS-8).
+
+use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
+use crate::game::{AssetFate, Game, Legal, Phase, NONE};
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+
+/// What a seat knows of another seat (or of itself).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeatInfo {
+    /// Its nation (public, R-VIS-1).
+    pub nation: Option<Nation>,
+    /// Its industry token: own only, all at game end (R-VIS-2, R-VIS-7).
+    pub industry: Option<Industry>,
+    /// The tiles it holds, face up (bit per [`TileId::index`], R-VIS-1).
+    pub tiles: u32,
+    /// Bit `r` set when round `r` gave it a zero-bid mark (R-VIS-1).
+    pub zero_marks: u8,
+    /// How many asset tokens of each kind (gold, oil, crypto) it took (R-VIS-1).
+    pub assets: [u8; 3],
+    /// The turn it peeked at, if it did (R-VIS-1, R-VIS-5).
+    pub peeked: Option<u8>,
+    /// Its total spent, when the viewer knows it: its own, everyone's at game end (R-VIS-2, R-VIS-7).
+    pub spent: Option<i128>,
+}
+
+/// What a seat knows of the asset step of one auction (R-COM, R-VIS-1…3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AssetView {
+    /// `true` once an asset was taken (public).
+    pub taken: bool,
+    /// `true` once a token was discarded (public).
+    pub discarded: bool,
+    /// The taker, or the auctioneer who discarded.
+    pub seat: Option<Seat>,
+    /// The pile (public).
+    pub kind: Option<AssetKind>,
+    /// The token taken: the taker only, all at game end (R-COM-5, R-VIS-7).
+    pub token: Option<TokenId>,
+    /// Its VP value, under the same rule as `token`.
+    pub value: Option<u8>,
+    /// Its price: the taker and the auctioneer (credit), public if the auctioneer took it (R-VIS-1…3).
+    pub price: Option<u64>,
+    /// The seats tied for the asset, per tie in a row (public, R-COM-4).
+    pub ties: [SeatSet; 3],
+    /// Whether the taker was decided by the third tie (public).
+    pub third_tie: bool,
+}
+
+/// What a seat knows of one auction (one turn).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AuctionView {
+    /// The turn.
+    pub turn: u8,
+    /// The tile (public once revealed).
+    pub tile: Option<TileId>,
+    /// The auctioneer (`None` on the 3-player last turn).
+    pub auctioneer: Option<Seat>,
+    /// The public opening bid, once made (R-VIS-1).
+    pub opening: Option<u64>,
+    /// Whether the auction is settled.
+    pub awarded: bool,
+    /// The winner (public, R-VIS-1); `None` if not awarded yet or discarded (R-AUC-9).
+    pub winner: Option<Seat>,
+    /// The price, when the viewer sees it (R-VIS-2…5, R-VIS-7).
+    pub price: Option<u64>,
+    /// The seats tied at the top, per tie in a row (public, R-VIS-1).
+    pub ties: [SeatSet; 3],
+    /// Whether the winner was decided by the third tie (R-AUC-7).
+    pub third_tie: bool,
+    /// The seats whose final bid was 0 (public when revealed, R-AUC-11).
+    pub zero_bids: SeatSet,
+    /// The asset step (Commodities).
+    pub asset: AssetView,
+}
+
+/// Everything one seat may know, and nothing more (R-VIS-1…8).
+///
+/// ```
+/// use qe_core::{Game, Rules, Seat};
+/// let game = Game::seeded(Rules::base(4).unwrap(), 3);
+/// let view = game.view(Seat(1));
+/// assert!(view.seats[1].industry.is_some()); // own token (R-VIS-2)
+/// assert!(view.seats[2].industry.is_none()); // not others' (R-VIS-8)
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeatView {
+    /// The viewing seat; `None` for a spectator.
+    pub seat: Option<Seat>,
+    /// The number of seats.
+    pub players: u8,
+    /// Whether the Commodities expansion is on.
+    pub commodities: bool,
+    /// The number of turns of the game.
+    pub turns: u8,
+    /// The current turn (equals `turns` at the end).
+    pub turn: u8,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// The seats that must act now.
+    pub to_act: SeatSet,
+    /// What the viewer may do now (empty for a spectator).
+    pub legal: Legal,
+    /// The auctioneer of the current turn.
+    pub auctioneer: Option<Seat>,
+    /// The tile up for auction.
+    pub tile: Option<TileId>,
+    /// How many tiles remain in the deck (R-VIS-1).
+    pub deck_remaining: u8,
+    /// How many tokens remain in each pile (R-VIS-1).
+    pub piles_remaining: [u8; 3],
+    /// The seats that have bid in the current bidding step (R-VIS-1, not the amounts).
+    pub has_bid: SeatSet,
+    /// The current standing bids the viewer sees: its own; all of them if it is the auctioneer
+    /// (R-VIS-2, R-VIS-3); all at the end (R-VIS-7).
+    pub bids: [Option<u64>; MAX_SEATS],
+    /// Per seat.
+    pub seats: [SeatInfo; MAX_SEATS],
+    /// Per started turn (`auctions[..turns_started]`).
+    pub auctions: [AuctionView; 16],
+    /// How many entries of `auctions` are filled.
+    pub turns_started: u8,
+    /// The industry token set aside (3 players), revealed at game end (R-VIS-6, R-VIS-7).
+    pub set_aside: Option<Industry>,
+    /// Whether the game is over (everything is revealed, R-VIS-7).
+    pub game_over: bool,
+}
+
+impl SeatView {
+    /// The started auctions.
+    pub fn auctions(&self) -> &[AuctionView] {
+        &self.auctions[..self.turns_started as usize]
+    }
+}
+
+impl Game {
+    /// The view of `seat`: everything it may know (R-VIS-1…7).
+    pub fn view(&self, seat: Seat) -> SeatView {
+        build(self, Some(seat))
+    }
+
+    /// The spectator view: public information only (R-VIS-1), everything at game end (R-VIS-7).
+    pub fn public_view(&self) -> SeatView {
+        build(self, None)
+    }
+}
+
+/// The one function that decides what a viewer sees.
+fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
+    let rules = game.rules();
+    let n = rules.players();
+    let over = game.is_over();
+    let is = |s: Seat| viewer == Some(s);
+    let sees_all = over; // R-VIS-7
+    let setup = game.setup_ref();
+    let auctioneer = game.auctioneer();
+
+    let mut view = SeatView {
+        seat: viewer,
+        players: n,
+        commodities: rules.has_commodities(),
+        turns: rules.turns(),
+        turn: game.turn(),
+        phase: game.phase(),
+        to_act: game.to_act(),
+        legal: viewer.map(|s| game.legal(s)).unwrap_or_default(),
+        auctioneer,
+        tile: game.current_tile(),
+        deck_remaining: game.deck_remaining() as u8,
+        piles_remaining: core::array::from_fn(|k| game.pile_remaining(AssetKind::ALL[k]) as u8),
+        has_bid: game.has_bid(),
+        bids: [None; MAX_SEATS],
+        seats: [SeatInfo::default(); MAX_SEATS],
+        auctions: [AuctionView::default(); 16],
+        turns_started: game.turns_started(),
+        set_aside: if over { setup.set_aside() } else { None },
+        game_over: over,
+    };
+
+    // Current bids: a seat's own, and all of them for the auctioneer (R-VIS-2, R-VIS-3).
+    let known = match game.phase() {
+        Phase::OpeningBid { .. } | Phase::GameOver => SeatSet::EMPTY,
+        Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !game.to_act().bits()),
+        Phase::Chance { .. } if game.current_tile().is_none() => SeatSet::EMPTY,
+        _ => SeatSet::all(n),
+    };
+    for s in known.iter() {
+        if is(s) || (auctioneer.is_some() && viewer == auctioneer) {
+            view.bids[s.index()] = Some(game.current_bids()[s.index()]);
+        }
+    }
+
+    for i in 0..n {
+        let s = Seat(i);
+        let h = game.holdings(s);
+        let info = &mut view.seats[i as usize];
+        info.nation = Some(game.nation(s));
+        if game.is_dealt() && (is(s) || sees_all) {
+            info.industry = h.industry;
+        }
+        info.tiles = h.tiles;
+        info.zero_marks = game.zero_marks(s);
+        info.peeked = game.peek_of(s);
+        if is(s) || sees_all {
+            info.spent = Some(h.spent);
+        }
+        for t in h.tokens() {
+            info.assets[t.kind().index()] += 1;
+        }
+    }
+
+    for turn in 0..game.turns_started() {
+        let log = game.log(turn);
+        let a = rules.auctioneer(turn);
+        let winner = (log.winner != NONE).then_some(Seat(log.winner));
+        let opened = a.is_some()
+            && (turn < game.turn() || !matches!(game.phase(), Phase::OpeningBid { .. }));
+        let peeked = viewer.is_some_and(|v| game.peek_of(v) == Some(turn));
+        let sees_price = sees_all
+            || viewer.is_some_and(|v| winner == Some(v) || a == Some(v))
+            || (a.is_some() && winner == a)
+            || peeked;
+        let mut asset = AssetView {
+            ties: log.asset_ties,
+            third_tie: log.asset_third_tie,
+            ..AssetView::default()
+        };
+        match log.asset_fate {
+            AssetFate::None => {}
+            AssetFate::Discarded => {
+                asset.discarded = true;
+                asset.seat = Some(Seat(log.asset_seat));
+                asset.kind = Some(log.asset_kind);
+            }
+            AssetFate::Taken => {
+                let taker = Seat(log.asset_seat);
+                asset.taken = true;
+                asset.seat = Some(taker);
+                asset.kind = Some(log.asset_kind);
+                if is(taker) || sees_all {
+                    asset.token = Some(log.asset_token);
+                    asset.value = rules.manifest().token_value(log.asset_token);
+                }
+                let price_public = a == Some(taker);
+                if is(taker) || sees_all || price_public || (a.is_some() && viewer == a) {
+                    asset.price = Some(log.asset_price);
+                }
+            }
+        }
+        view.auctions[turn as usize] = AuctionView {
+            turn,
+            tile: game.tile_of_turn(turn),
+            auctioneer: a,
+            opening: opened.then_some(log.opening),
+            awarded: log.awarded,
+            winner,
+            price: (log.awarded && winner.is_some() && sees_price).then_some(log.price),
+            ties: log.ties,
+            third_tie: log.third_tie,
+            zero_bids: log.zero,
+            asset,
+        };
+    }
+    view
+}
