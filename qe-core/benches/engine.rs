@@ -1,1 +1,115 @@
-fn main() {}
+//! Engine benchmarks (divan): full random games, `Game` clone, building a `SeatView`.
+//!
+//! `cargo bench -p qe-core` — numbers are reported in the issue notes.
+
+use divan::{black_box, Bencher};
+use qe_core::{AssetKind, Command, Game, Phase, Rules, Seat};
+
+fn main() {
+    println!("size_of::<Game>() = {} bytes", std::mem::size_of::<Game>());
+    divan::main();
+}
+
+/// A tiny xorshift generator: the bench measures the engine, not the RNG.
+struct Rng(u64);
+impl Rng {
+    #[inline]
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A random legal command for the first seat to act: a bid of 0..8 (stepping over the forbidden
+/// value) or a random non-empty pile.
+#[inline]
+fn random_command(game: &Game, rng: &mut Rng) -> Command {
+    let seat = game.to_act().first().unwrap_or(Seat(0));
+    let r = rng.next();
+    if let Some(range) = game.bid_range(seat) {
+        let mut amount = range.min + (r & 7);
+        if Some(amount) == range.forbidden {
+            amount += 1;
+        }
+        return Command::Bid { seat, amount };
+    }
+    let mut kind = AssetKind::ALL[(r % 3) as usize];
+    while game.pile_remaining(kind) == 0 {
+        kind = AssetKind::ALL[(kind.index() + 1) % 3];
+    }
+    if matches!(game.phase(), Phase::DiscardAsset { .. }) {
+        Command::DiscardAsset { seat, kind }
+    } else {
+        Command::TakeAsset { seat, kind }
+    }
+}
+
+/// Plays one full game with random legal commands and returns the winner count, so nothing is
+/// optimised away.
+#[inline]
+fn random_game(rules: Rules, seed: u64, rng: &mut Rng) -> usize {
+    let mut game = Game::seeded(rules, seed);
+    while !game.is_over() {
+        game.play(random_command(&game, rng)).expect("legal");
+    }
+    game.outcome().map_or(0, |o| o.winners().count())
+}
+
+#[divan::bench(args = [(4, false), (5, true), (3, true)])]
+fn full_random_game(bencher: Bencher, (players, commodities): (u8, bool)) {
+    let rules = if commodities {
+        Rules::commodities(players).unwrap()
+    } else {
+        Rules::base(players).unwrap()
+    };
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut seed = 0;
+    bencher.bench_local(|| {
+        seed += 1;
+        random_game(black_box(rules), seed, &mut rng)
+    });
+}
+
+#[divan::bench]
+fn game_clone(bencher: Bencher) {
+    let game = mid_game();
+    bencher.bench_local(|| black_box(*black_box(&game)));
+}
+
+#[divan::bench]
+fn seat_view(bencher: Bencher) {
+    let game = mid_game();
+    bencher.bench_local(|| black_box(black_box(&game).view(Seat(1))));
+}
+
+#[divan::bench]
+fn outcome(bencher: Bencher) {
+    let mut game = Game::seeded(Rules::commodities(5).unwrap(), 3);
+    let mut rng = Rng(7);
+    while !game.is_over() {
+        game.play(random_command(&game, &mut rng)).unwrap();
+    }
+    bencher.bench_local(|| black_box(black_box(&game).outcome()));
+}
+
+#[divan::bench]
+fn seeded_setup(bencher: Bencher) {
+    let rules = Rules::commodities(4).unwrap();
+    let mut seed = 0;
+    bencher.bench_local(|| {
+        seed += 1;
+        black_box(Game::seeded(black_box(rules), seed))
+    });
+}
+
+/// A 4-player commodities game eight turns in.
+fn mid_game() -> Game {
+    let mut game = Game::seeded(Rules::commodities(4).unwrap(), 11);
+    let mut rng = Rng(3);
+    while game.turn() < 8 {
+        game.play(random_command(&game, &mut rng)).unwrap();
+    }
+    game
+}

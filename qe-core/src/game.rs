@@ -229,6 +229,8 @@ pub struct Game {
     field: SeatSet,
     ties: u8,
     taker: u8,
+    /// The auctioneer of the current turn, or [`NONE`] (3-player last turn, game over).
+    auct: u8,
     draw_kind: AssetKind,
     /// Tokens drawn (taken or discarded) from each pile so far.
     drawn: [u8; 3],
@@ -305,6 +307,7 @@ impl Game {
             field: SeatSet::EMPTY,
             ties: 0,
             taker: NONE,
+            auct: rules.auctioneer(0).map_or(NONE, |s| s.0),
             draw_kind: AssetKind::Gold,
             drawn: [0; 3],
             revealed: 0,
@@ -368,12 +371,9 @@ impl Game {
     }
 
     /// The auctioneer of the current turn (R-TRN-2).
+    #[inline]
     pub fn auctioneer(&self) -> Option<Seat> {
-        if self.is_over() {
-            None
-        } else {
-            self.rules.auctioneer(self.turn)
-        }
+        (self.auct != NONE).then_some(Seat(self.auct))
     }
 
     /// Whether the game has ended (R-TRN-4).
@@ -719,21 +719,20 @@ impl Game {
     #[inline]
     fn top(&self, among: SeatSet) -> (u64, SeatSet) {
         let mut best = 0;
-        let mut holders = SeatSet::EMPTY;
-        for i in 0..self.players() {
-            let s = Seat(i);
-            if !among.contains(s) {
-                continue;
-            }
-            let b = self.bids[i as usize];
-            if holders.is_empty() || b > best {
+        let mut holders = 0u8;
+        let mut bits = among.bits();
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let b = self.bids[i];
+            if holders == 0 || b > best {
                 best = b;
-                holders = SeatSet::only(s);
+                holders = 1 << i;
             } else if b == best {
-                holders.insert(s);
+                holders |= 1 << i;
             }
         }
-        (best, holders)
+        (best, SeatSet::from_bits(holders))
     }
 
     /// The seat of `among` holding the highest bid value that exactly one seat of `among` holds
@@ -980,7 +979,9 @@ impl Game {
 
     fn next_turn(&mut self, sink: &mut impl EventSink) {
         self.turn += 1;
+        self.auct = self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0);
         if self.turn >= self.rules.turns() {
+            self.auct = NONE;
             self.step = Step::Over;
             sink.event(Event::GameOver);
             return;
@@ -1272,7 +1273,29 @@ impl Game {
         let n = self.players() as usize;
         let mut holdings = [crate::scoring::Holdings::default(); MAX_SEATS];
         for (i, h) in holdings.iter_mut().enumerate().take(n) {
-            *h = self.holdings(Seat(i as u8));
+            h.nation = Some(self.setup.nations[i]);
+            h.industry = Some(self.setup.deal[i]);
+            h.zero_rounds = self.zero_marks[i].count_ones() as u8;
+        }
+        // One pass over the turns (R-SCO-1, R-COM-8), as in `holdings` and `spent`.
+        for turn in 0..self.rules.turns() {
+            let log = &self.log[turn as usize];
+            if log.winner != NONE {
+                let h = &mut holdings[log.winner as usize];
+                h.tiles |= 1 << self.setup.deck[turn as usize].index();
+                h.spent += log.price as i128;
+            }
+            if log.asset_fate == AssetFate::Taken {
+                let h = &mut holdings[log.asset_seat as usize];
+                h.tokens[h.token_count as usize] = Some(log.asset_token);
+                h.token_count += 1;
+                h.spent += log.asset_price as i128;
+                if let Some(a) = self.rules.auctioneer(turn) {
+                    if a.0 != log.asset_seat {
+                        holdings[a.index()].spent -= log.asset_price as i128;
+                    }
+                }
+            }
         }
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
         Some(crate::scoring::score(

@@ -218,21 +218,25 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
         o.nation = h.nation;
         o.industry = h.industry;
         o.spent = h.spent;
+        // One pass over the tiles for R-SCO-4, R-SCO-6 and the industry counts of R-SCO-7/8.
+        let mut companies = 0u32;
+        let mut own = 0usize;
+        let mut counts = [0u8; 5];
+        let mut bits = h.tiles;
+        while bits != 0 {
+            let t = TileId::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            companies += rules.manifest().tile_value(t) as u32;
+            own += usize::from(Some(t.nation()) == h.nation);
+            counts[t.industry().index()] += 1;
+        }
         // R-SCO-4
-        o.companies = h
-            .tiles()
-            .map(|t| rules.manifest().tile_value(t) as u32)
-            .sum();
+        o.companies = companies;
         // R-SCO-5
         o.zero_bids = h.zero_rounds as u32 * rules.zero_bid_vp as u32;
         // R-SCO-6
-        let own = h.tiles().filter(|t| Some(t.nation()) == h.nation).count();
         o.nationalization = rules.nationalization.score(own);
-        // R-SCO-7 and R-SCO-8 share the industry counts (tiles + the token).
-        let mut counts = [0u8; 5];
-        for t in h.tiles() {
-            counts[t.industry().index()] += 1;
-        }
+        // R-SCO-7 and R-SCO-8 count the industry token too.
         if let Some(ind) = h.industry {
             counts[ind.index()] += 1;
         }
