@@ -1,0 +1,285 @@
+//! Property tests of the engine's invariants (proptest):
+//! - random legal games end within the turn limit and never panic (R-TRN-1, R-TRN-4);
+//! - a rejected command leaves the state unchanged (R-AUC-12);
+//! - same seed ⇒ same game (R-SET-2);
+//! - record → replay → same record and outcome (RECORD.md);
+//! - no leaks (R-VIS-8): games that differ only in what a seat may not see give that seat identical
+//!   views and event streams.
+
+use proptest::prelude::*;
+use qe_core::{
+    AssetKind, Command, Game, Industry, Match, Phase, Record, Rules, Seat, Setup, TokenId,
+};
+
+/// A small deterministic generator for the policies below (proptest drives the seeds).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn rules_of(players: u8, commodities: bool) -> Rules {
+    if commodities {
+        Rules::commodities(players).unwrap()
+    } else {
+        Rules::base(players).unwrap()
+    }
+}
+
+fn variant() -> impl Strategy<Value = (u8, bool)> {
+    (3u8..=5, any::<bool>())
+}
+
+/// A random legal command for the game, from `seat`'s legal actions. Bids mix small values (ties and
+/// zeros are frequent), and, unless `secret_seat` is the bidder or runs the auction, "high" bids in
+/// 1000..2000. Seats other than `no_peek` peek now and then.
+fn random_command(game: &Game, rng: &mut Rng, no_peek: Option<Seat>) -> Command {
+    let acting = game.to_act();
+    let seat = acting
+        .iter()
+        .nth(rng.below(acting.len() as u64) as usize)
+        .unwrap();
+    // Sometimes a peek by any seat that may.
+    if game.players() == 5 && rng.below(10) == 0 {
+        let peeker = Seat(rng.below(5) as u8);
+        let legal = game.legal(peeker);
+        if legal.peek != 0 && Some(peeker) != no_peek {
+            let turn = (0..16u8).find(|t| legal.peek & (1 << t) != 0).unwrap();
+            return Command::Peek { seat: peeker, turn };
+        }
+    }
+    let legal = game.legal(seat);
+    if let Some(range) = legal.bid {
+        let opening = matches!(game.phase(), Phase::OpeningBid { .. });
+        let high = !opening && Some(seat) != no_peek && game.auctioneer() != no_peek;
+        let mut amount = if high && rng.below(3) == 0 {
+            1000 + rng.below(1000)
+        } else if rng.below(40) == 0 {
+            u64::MAX - rng.below(2)
+        } else {
+            rng.below(6)
+        };
+        amount = amount.max(range.min);
+        if Some(amount) == range.forbidden {
+            amount = if amount == u64::MAX {
+                amount - 1
+            } else {
+                amount + 1
+            };
+        }
+        return Command::Bid { seat, amount };
+    }
+    let piles: Vec<AssetKind> = legal.take.iter().chain(legal.discard.iter()).collect();
+    let kind = piles[rng.below(piles.len() as u64) as usize];
+    if legal.take.is_empty() {
+        Command::DiscardAsset { seat, kind }
+    } else {
+        Command::TakeAsset { seat, kind }
+    }
+}
+
+/// Plays a whole random game as a match.
+fn random_match(players: u8, commodities: bool, seed: u64, policy_seed: u64) -> Match {
+    let mut m = Match::seeded(rules_of(players, commodities), seed);
+    let mut rng = Rng(policy_seed);
+    let mut steps = 0;
+    while !m.game().is_over() {
+        let c = random_command(m.game(), &mut rng, None);
+        m.apply(c)
+            .unwrap_or_else(|e| panic!("generated an illegal command {c:?}: {e}"));
+        steps += 1;
+        assert!(steps < 2000, "game does not end");
+    }
+    m
+}
+
+/// A random command that may well be illegal: any seat (even out of range), any action.
+fn wild_command(rng: &mut Rng, game: &Game) -> Command {
+    let seat = Seat(rng.below(game.players() as u64 + 2) as u8);
+    match rng.below(5) {
+        0 | 1 => Command::Bid {
+            seat,
+            amount: [0, 1, 2, 3, u64::MAX][rng.below(5) as usize],
+        },
+        2 => Command::TakeAsset {
+            seat,
+            kind: AssetKind::ALL[rng.below(3) as usize],
+        },
+        3 => Command::DiscardAsset {
+            seat,
+            kind: AssetKind::ALL[rng.below(3) as usize],
+        },
+        _ => Command::Peek {
+            seat,
+            turn: rng.below(20) as u8,
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// R-TRN-1, R-TRN-4: random legal games end after the right number of turns, with an outcome.
+    #[test]
+    fn random_games_end((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>()) {
+        let m = random_match(players, commodities, seed, policy);
+        prop_assert_eq!(m.game().turn(), m.game().rules().turns());
+        let outcome = m.game().outcome().unwrap();
+        prop_assert_eq!(outcome.seats().len(), players as usize);
+        // Totals in the outcome agree with the game's own bookkeeping (R-SCO-1, R-COM-8).
+        for s in outcome.seats() {
+            prop_assert_eq!(s.spent, m.game().spent(Seat(s.seat)));
+            prop_assert_eq!(s.total, s.subtotal + s.least_spent_bonus);
+        }
+    }
+
+    /// R-AUC-12: a rejected command leaves the whole state unchanged; an accepted one keeps the
+    /// invariants (to_act holds valid seats, legal actions agree with to_act).
+    #[test]
+    fn rejected_commands_change_nothing((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>()) {
+        let mut game = Game::seeded(rules_of(players, commodities), seed);
+        let mut rng = Rng(policy);
+        while !game.is_over() {
+            for _ in 0..3 {
+                let wild = wild_command(&mut rng, &game);
+                let before = game;
+                if game.apply(wild).is_err() {
+                    prop_assert_eq!(game, before);
+                }
+            }
+            if game.is_over() {
+                break;
+            }
+            for seat in game.to_act().iter() {
+                prop_assert!(seat.0 < players);
+                prop_assert!(game.legal(seat).must_act());
+            }
+            let c = random_command(&game, &mut rng, None);
+            game.apply(c).unwrap();
+        }
+        let before = game;
+        let late = game.apply(Command::Bid { seat: Seat(0), amount: 1 });
+        prop_assert!(late.is_err());
+        prop_assert_eq!(game, before);
+    }
+
+    /// R-SET-2: the same seed and the same commands give the same game and events.
+    #[test]
+    fn same_seed_same_game((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>()) {
+        let a = random_match(players, commodities, seed, policy);
+        let b = random_match(players, commodities, seed, policy);
+        prop_assert_eq!(a.game(), b.game());
+        prop_assert_eq!(a.events(), b.events());
+    }
+
+    /// RECORD.md: record → JSON → record → replay gives the same record, game and outcome, for
+    /// finished and unfinished games.
+    #[test]
+    fn records_round_trip((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>(), cut in 0usize..200) {
+        let full = random_match(players, commodities, seed, policy);
+        let mut m = Match::seeded(rules_of(players, commodities), seed);
+        for c in full.commands().iter().take(cut) {
+            m.apply(*c).unwrap();
+        }
+        let record = m.record().unwrap();
+        let json = record.to_json();
+        let back = Record::from_json(&json).unwrap();
+        prop_assert_eq!(&back, &record);
+        let replayed = back.replay().unwrap();
+        prop_assert_eq!(replayed.game(), m.game());
+        prop_assert_eq!(replayed.record().unwrap().to_json(), json);
+        prop_assert_eq!(replayed.game().outcome(), m.game().outcome());
+    }
+
+    /// R-VIS-8: change what seat `s` may not see — others' secret bids and asset rebids (in auctions
+    /// `s` does not run), the unrevealed deck, others' industry tokens (and the set-aside one), the
+    /// order of every pile except the tokens `s` drew — and `s`'s views and event stream stay the same
+    /// until the game ends (when everything is revealed, R-VIS-7).
+    #[test]
+    fn no_leaks((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>(), viewer in 0u8..5, cut in 1usize..400, shuffle in any::<u64>()) {
+        let s = Seat(viewer % players);
+        let rules = rules_of(players, commodities);
+        // Game A: random play in which `s` never peeks.
+        let mut a = Match::seeded(rules, seed);
+        let mut rng = Rng(policy);
+        while !a.game().is_over() && a.commands().len() < cut {
+            let c = random_command(a.game(), &mut rng, Some(s));
+            a.apply(c).unwrap();
+        }
+        let ga = *a.game();
+        let setup_a = Setup::seeded(&rules, seed);
+        let mut shuffler = Rng(shuffle);
+
+        // Others' industry tokens (with 3 players, the set-aside one too) permuted among themselves.
+        let mut tokens: Vec<Industry> = setup_a.industries().to_vec();
+        let mut pool: Vec<Industry> = tokens.iter().enumerate().filter(|(i, _)| *i != s.index()).map(|(_, t)| *t).collect();
+        if let Some(aside) = setup_a.set_aside() {
+            pool.push(aside);
+        }
+        fisher_yates(&mut pool, &mut shuffler);
+        let mut next = pool.into_iter();
+        for (i, t) in tokens.iter_mut().enumerate() {
+            if i != s.index() {
+                *t = next.next().unwrap();
+            }
+        }
+        // The deck: revealed tiles stay, the rest is shuffled.
+        let revealed = ga.view(s).turns_started as usize;
+        let mut deck = setup_a.deck().to_vec();
+        fisher_yates(&mut deck[revealed..], &mut shuffler);
+        // Piles: tokens drawn by `s` stay in place; all other positions are shuffled.
+        let mine: Vec<TokenId> = ga.view(s).auctions().iter().filter(|x| x.asset.seat == Some(s) && x.asset.taken).filter_map(|x| x.asset.token).collect();
+        let mut piles: [Vec<TokenId>; 3] = Default::default();
+        for k in AssetKind::ALL {
+            let pile = setup_a.pile(*k).to_vec();
+            let free: Vec<usize> = (0..pile.len()).filter(|&i| !mine.contains(&pile[i])).collect();
+            let mut values: Vec<TokenId> = free.iter().map(|&i| pile[i]).collect();
+            fisher_yates(&mut values, &mut shuffler);
+            let mut out = pile.clone();
+            for (slot, v) in free.iter().zip(values) {
+                out[*slot] = v;
+            }
+            piles[k.index()] = out;
+        }
+        let setup_b = Setup::new(&rules, Some(setup_a.nations()), &tokens, &deck, [&piles[0], &piles[1], &piles[2]]).unwrap();
+        // Game B: the same commands, with others' high secret bids moved up (order-preserving, and
+        // above every value `s` can see) in auctions `s` does not run.
+        let mut b = Match::with_setup(rules, setup_b).unwrap();
+        let mut replay = Match::seeded(rules, seed);
+        for (i, &c) in a.commands().iter().enumerate() {
+            let cb = match c {
+                Command::Bid { seat, amount } if seat != s
+                    && replay.game().auctioneer() != Some(s)
+                    && !matches!(replay.game().phase(), Phase::OpeningBid { .. })
+                    && (1000..u64::MAX - 1).contains(&amount) => Command::Bid { seat, amount: amount + 5000 },
+                other => other,
+            };
+            replay.apply(c).unwrap();
+            b.apply(cb).unwrap_or_else(|e| panic!("command {i} {cb:?} illegal in the twin game: {e}"));
+            if replay.game().is_over() {
+                break;
+            }
+            prop_assert_eq!(replay.game().view(s), b.game().view(s), "view differs after command {}", i);
+        }
+        // The event streams are identical, to the end (the final reveal is in the views, R-VIS-7).
+        let ea: Vec<_> = a.events_for(s).collect();
+        let eb: Vec<_> = b.events_for(s).collect();
+        prop_assert_eq!(ea, eb);
+    }
+}
+
+fn fisher_yates<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}

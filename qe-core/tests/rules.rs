@@ -1,0 +1,1234 @@
+//! One test (at least) per rule of RULES.md, named by its ID.
+
+use qe_core::scoring::{diversification, score, Holdings};
+use qe_core::{
+    AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
+    Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, TileId, TokenId,
+};
+
+fn tile(s: &str) -> TileId {
+    s.parse().unwrap()
+}
+
+fn bid(game: &mut Game, seat: u8, amount: u64) -> Vec<Event> {
+    game.apply(Command::Bid {
+        seat: Seat(seat),
+        amount,
+    })
+    .unwrap_or_else(|e| panic!("seat {seat} bid {amount}: {e}"))
+    .as_slice()
+    .to_vec()
+}
+
+fn bid_err(game: &mut Game, seat: u8, amount: u64) -> CommandError {
+    let before = *game;
+    let e = game
+        .apply(Command::Bid {
+            seat: Seat(seat),
+            amount,
+        })
+        .unwrap_err();
+    assert_eq!(
+        *game, before,
+        "a rejected command changes nothing (R-AUC-12)"
+    );
+    e
+}
+
+/// Plays one auction: the auctioneer's opening bid then the others' bids in seat order.
+fn auction(game: &mut Game, bids: &[(u8, u64)]) {
+    for &(s, a) in bids {
+        bid(game, s, a);
+    }
+}
+
+fn base(players: u8) -> Game {
+    Game::seeded(Rules::base(players).unwrap(), 1)
+}
+
+fn commodities(players: u8) -> Game {
+    Game::seeded(Rules::commodities(players).unwrap(), 1)
+}
+
+/// Plays every remaining auction with the auctioneer bidding 1 and the others 0 (4–5 players), or
+/// the given fill for 3 players, taking/discarding from the first non-empty pile.
+fn finish(game: &mut Game) {
+    while !game.is_over() {
+        let seat = game.to_act().first().unwrap();
+        let cmd = match game.phase() {
+            Phase::TakeAsset { .. } => Command::TakeAsset {
+                seat,
+                kind: first_pile(game),
+            },
+            Phase::DiscardAsset { .. } => Command::DiscardAsset {
+                seat,
+                kind: first_pile(game),
+            },
+            _ => {
+                let r = game.bid_range(seat).unwrap();
+                let amount = if r.min == 1 { 1 } else { u64::from(seat.0) + 2 };
+                Command::Bid { seat, amount }
+            }
+        };
+        game.apply(cmd).unwrap();
+    }
+}
+
+fn first_pile(game: &Game) -> AssetKind {
+    AssetKind::ALL
+        .iter()
+        .copied()
+        .find(|&k| game.pile_remaining(k) > 0)
+        .unwrap()
+}
+
+// ----- 1. Components -------------------------------------------------------------------------
+
+#[test]
+fn r_cmp_1_nations() {
+    let names: Vec<&str> = Nation::ALL.iter().map(|n| n.name()).collect();
+    assert_eq!(names, ["US", "EU", "CN", "JP", "UK"]);
+    // UK is a player nation only with 5 players.
+    let rules = Rules::base(4).unwrap();
+    let setup = Setup::seeded(&rules, 0);
+    let err = Setup::new(
+        &rules,
+        Some(&[Nation::UK, Nation::EU, Nation::CN, Nation::JP]),
+        setup.industries(),
+        setup.deck(),
+        [&[], &[], &[]],
+    )
+    .unwrap_err();
+    assert_eq!(err.rule(), "R-SET-1");
+}
+
+#[test]
+fn r_cmp_2_industries_gov_only_with_five() {
+    let names: Vec<&str> = Industry::ALL.iter().map(|n| n.name()).collect();
+    assert_eq!(names, ["AGR", "HOU", "FIN", "MAN", "GOV"]);
+    let rules = Rules::base(4).unwrap();
+    let setup = Setup::seeded(&rules, 0);
+    let err = Setup::new(
+        &rules,
+        None,
+        &[Industry::GOV, Industry::HOU, Industry::FIN, Industry::MAN],
+        setup.deck(),
+        [&[], &[], &[]],
+    )
+    .unwrap_err();
+    assert_eq!(err.rule(), "R-CMP-6");
+}
+
+#[test]
+fn r_cmp_3_tiles_unique_ids() {
+    assert_eq!(TileId::ALL.len(), 21);
+    for t in TileId::ALL {
+        let text = t.to_string();
+        assert_eq!(text.parse::<TileId>().unwrap(), t);
+        assert_eq!(TileId::of(t.nation(), t.industry()), Some(t));
+    }
+    assert!("UK-HOU".parse::<TileId>().is_err());
+}
+
+#[test]
+fn r_cmp_4_default_values_and_manifest_validation() {
+    let m = Manifest::default();
+    assert_eq!(m.tile_value(tile("US-MAN")), 4);
+    assert_eq!(m.tile_value(tile("UK-FIN")), 2);
+    assert_eq!(
+        TileId::ALL
+            .iter()
+            .filter(|&&t| m.tile_value(t) == 1)
+            .count(),
+        4
+    );
+    let mut values = m.tile_values();
+    values[0] = 100;
+    let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();
+    assert!(matches!(err, SetupError::ValueOutOfRange { .. }));
+    assert_eq!(err.rule(), "R-CMP-4");
+}
+
+#[test]
+fn r_cmp_5_tiles_in_play() {
+    let m = Manifest::default();
+    let four = m.tiles_in_play(4);
+    assert_eq!(four.len(), 16);
+    assert!(!four.contains(tile("JP-GOV")) && !four.contains(tile("UK-AGR")));
+    let five = m.tiles_in_play(5);
+    assert_eq!(five.len(), 15);
+    assert!(!five.contains(tile("JP-AGR")) && !five.contains(tile("CN-FIN")));
+    assert!(!five.contains(tile("US-AGR"))); // worth 1
+                                             // A manifest whose 5-player removals leave 14 tiles is rejected.
+    let mut values = m.tile_values();
+    values[tile("UK-FIN").index()] = 1;
+    let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();
+    assert_eq!(err.rule(), "R-CMP-5");
+}
+
+#[test]
+fn r_cmp_6_industry_tokens_dealt() {
+    for (players, dealt) in [(3, 3), (4, 4), (5, 5)] {
+        let setup = Setup::seeded(&Rules::base(players).unwrap(), 5);
+        assert_eq!(setup.industries().len(), dealt);
+        assert_eq!(setup.set_aside().is_some(), players == 3);
+        if let Some(aside) = setup.set_aside() {
+            assert!(!setup.industries().contains(&aside));
+            assert_ne!(aside, Industry::GOV);
+        }
+    }
+}
+
+#[test]
+fn r_cmp_7_commodity_tokens() {
+    let m = Manifest::default();
+    assert_eq!(m.tokens().count(), 18);
+    assert_eq!(m.token_values(AssetKind::Crypto), &[0, 2, 4, 6, 8, 10]);
+    assert_eq!(m.tokens_in_play(4).count(), 18);
+    let five: Vec<TokenId> = m.tokens_in_play(5).collect();
+    assert_eq!(five.len(), 17);
+    assert!(!five.contains(&"crypto5".parse().unwrap()));
+    // Exactly one crypto token worth 8.
+    let err = Manifest::new(m.tile_values(), [&[6; 6], &[4; 6], &[8, 8, 1, 2, 3, 4]]).unwrap_err();
+    assert_eq!(err.rule(), "R-CMP-7");
+    // Any split of the 18 is accepted.
+    let ok = Manifest::new(
+        m.tile_values(),
+        [&[6; 4], &[4; 4], &[0, 1, 2, 3, 8, 9, 9, 9, 9, 9]],
+    );
+    assert!(ok.is_ok());
+}
+
+// ----- 2. Set-up --------------------------------------------------------------------------------
+
+#[test]
+fn r_set_1_seats_and_default_nations() {
+    let game = base(5);
+    for (i, n) in Nation::ALL.iter().enumerate() {
+        assert_eq!(game.nation(Seat(i as u8)), *n);
+    }
+    assert_eq!(game.auctioneer(), Some(Seat(0)));
+    assert!(Rules::base(6).is_err());
+    assert!(Rules::base(2).is_err());
+}
+
+#[test]
+fn r_set_2_same_seed_same_game_and_explicit_setup() {
+    let rules = Rules::commodities(4).unwrap();
+    assert_eq!(Setup::seeded(&rules, 42), Setup::seeded(&rules, 42));
+    assert_ne!(Setup::seeded(&rules, 42), Setup::seeded(&rules, 43));
+    // The seeded shuffle is portable: pinned values for seed 42.
+    let s = Setup::seeded(&rules, 42);
+    let pinned = Setup::seeded(&rules, 42);
+    assert_eq!(s.deck(), pinned.deck());
+    // An explicit set-up reproduces the same game.
+    let explicit = Setup::new(
+        &rules,
+        Some(s.nations()),
+        s.industries(),
+        s.deck(),
+        [
+            s.pile(AssetKind::Gold),
+            s.pile(AssetKind::Oil),
+            s.pile(AssetKind::Crypto),
+        ],
+    )
+    .unwrap();
+    assert_eq!(explicit, s);
+}
+
+#[test]
+fn r_set_2_seeded_deck_is_pinned() {
+    // Guards portability: if the generator or the shuffle changed, every stored seed would change.
+    let s = Setup::seeded(&Rules::base(4).unwrap(), 42);
+    let deck: Vec<String> = s.deck().iter().map(ToString::to_string).collect();
+    assert_eq!(deck.join(" "), PINNED_DECK_42);
+}
+
+/// The deck of seed 42 (4 players), written down once from this implementation.
+const PINNED_DECK_42: &str =
+    "EU-MAN EU-FIN JP-FIN US-HOU US-AGR CN-MAN JP-HOU CN-AGR EU-HOU JP-MAN EU-AGR CN-HOU JP-AGR US-FIN CN-FIN US-MAN";
+
+#[test]
+fn r_set_3_external_chance() {
+    let rules = Rules::commodities(3).unwrap();
+    let mut game = Game::external_chance(rules, None).unwrap();
+    assert!(matches!(game.phase(), Phase::Chance { .. }));
+    let deals = game.chance_outcomes();
+    assert_eq!(deals.len(), 24); // 4! ways to deal 3 of 4 tokens and set one aside
+    assert_eq!(
+        game.apply(Command::Bid {
+            seat: Seat(0),
+            amount: 1
+        })
+        .unwrap_err(),
+        CommandError::ChancePending
+    );
+    game.apply(Command::Chance(deals[5])).unwrap();
+    let reveals = game.chance_outcomes();
+    assert_eq!(reveals.len(), 16);
+    game.apply(Command::Chance(ChanceOutcome::Reveal(tile("JP-MAN"))))
+        .unwrap();
+    assert_eq!(game.current_tile(), Some(tile("JP-MAN")));
+    auction(&mut game, &[(0, 5), (1, 3), (2, 2)]);
+    // Seat 1 is second: it takes an asset, and the token drawn is a chance outcome.
+    game.apply(Command::TakeAsset {
+        seat: Seat(1),
+        kind: AssetKind::Crypto,
+    })
+    .unwrap();
+    let draws = game.chance_outcomes();
+    assert_eq!(draws.len(), 6);
+    let crypto8: TokenId = "crypto5".parse().unwrap();
+    game.apply(Command::Chance(ChanceOutcome::Draw(crypto8)))
+        .unwrap();
+    // The same token cannot come off the pile twice, and a tile cannot be revealed twice.
+    assert!(game
+        .apply(Command::Chance(ChanceOutcome::Reveal(tile("JP-MAN"))))
+        .is_err());
+    let view = game.view(Seat(1));
+    assert_eq!(view.auctions()[0].asset.value, Some(8));
+}
+
+// ----- 3. Turns and rounds ------------------------------------------------------------------
+
+#[test]
+fn r_trn_1_number_of_turns() {
+    assert_eq!(Rules::base(3).unwrap().turns(), 16);
+    assert_eq!(Rules::base(4).unwrap().turns(), 16);
+    assert_eq!(Rules::base(5).unwrap().turns(), 15);
+    let mut game = base(5);
+    finish(&mut game);
+    assert_eq!(game.turn(), 15);
+}
+
+#[test]
+fn r_trn_2_auctioneer_rotates() {
+    let mut game = base(4);
+    for t in 0..6u8 {
+        assert_eq!(game.auctioneer(), Some(Seat(t % 4)));
+        assert_eq!(game.rules().round(t), t / 4);
+        let a = t % 4;
+        let mut bids = vec![(a, 1)];
+        bids.extend((0..4).filter(|&s| s != a).map(|s| (s, 0)));
+        auction(&mut game, &bids);
+    }
+}
+
+#[test]
+fn r_trn_3_three_player_last_tile_has_no_auctioneer() {
+    let rules = Rules::base(3).unwrap();
+    assert_eq!(rules.auctioneer(15), None);
+    let mut game = base(3);
+    while game.turn() < 15 {
+        let a = game.auctioneer().unwrap().0;
+        let mut bids = vec![(a, 1)];
+        bids.extend((0..3).filter(|&s| s != a).map(|s| (s, 0)));
+        auction(&mut game, &bids);
+    }
+    assert_eq!(game.phase(), Phase::Bidding);
+    assert_eq!(game.to_act(), SeatSet::all(3));
+}
+
+#[test]
+fn r_trn_4_game_ends_and_rejects_commands() {
+    let mut game = base(4);
+    finish(&mut game);
+    assert!(game.is_over());
+    assert!(game.outcome().is_some());
+    assert_eq!(bid_err(&mut game, 0, 1), CommandError::GameOver);
+    assert_eq!(CommandError::GameOver.rule(), "R-TRN-4");
+}
+
+// ----- 4. The auction ----------------------------------------------------------------------------
+
+#[test]
+fn r_auc_1_reveal() {
+    let game = base(4);
+    let setup = Setup::seeded(game.rules(), 1);
+    assert_eq!(game.current_tile(), Some(setup.deck()[0]));
+    assert_eq!(game.deck_remaining(), 15);
+    let events = game.opening_events();
+    assert!(events
+        .as_slice()
+        .iter()
+        .any(|e| matches!(e, Event::TileRevealed { turn: 0, .. })));
+}
+
+#[test]
+fn r_auc_2_opening_bid() {
+    let mut game = base(4);
+    assert_eq!(bid_err(&mut game, 1, 3).rule(), "R-AUC-2"); // not the auctioneer
+    assert_eq!(bid_err(&mut game, 0, 0), CommandError::OpeningBidZero);
+    let ev = bid(&mut game, 0, 3);
+    assert!(matches!(ev[0], Event::OpeningBid { amount: 3, .. }));
+    assert_eq!(game.view(Seat(2)).auctions()[0].opening, Some(3)); // public
+}
+
+#[test]
+fn r_auc_3_secret_bids() {
+    let mut game = base(4);
+    bid(&mut game, 0, 3);
+    assert_eq!(
+        bid_err(&mut game, 1, 3),
+        CommandError::BidEqualsOpening { amount: 3 }
+    );
+    bid(&mut game, 2, 0); // any order
+    assert_eq!(
+        bid_err(&mut game, 2, 5),
+        CommandError::AlreadyBid { seat: 2 }
+    );
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b1010));
+}
+
+#[test]
+fn r_auc_4_amounts() {
+    let mut game = base(4);
+    bid(&mut game, 0, u64::MAX - 1);
+    bid(&mut game, 1, u64::MAX);
+    bid(&mut game, 2, u64::MAX);
+    bid(&mut game, 3, 0);
+    // Rebid: seat 1 and 2 tied at u64::MAX.
+    bid(&mut game, 1, u64::MAX);
+    bid(&mut game, 2, 7);
+    assert_eq!(game.spent(Seat(1)), u64::MAX as i128);
+    // A record bid above 2^64-1 or negative is rejected at its index (see tests/conformance.rs).
+    assert_eq!(
+        CommandError::BidOutOfRange { text: "-1".into() }.rule(),
+        "R-AUC-4"
+    );
+}
+
+#[test]
+fn r_auc_5_highest_bid_wins_and_pays() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 0), (3, 4)]);
+    assert_eq!(game.spent(Seat(1)), 9);
+    assert_eq!(game.spent(Seat(3)), 0); // losing bids cost nothing
+                                        // The auctioneer can win.
+    auction(&mut game, &[(1, 8), (0, 2), (2, 3), (3, 7)]);
+    assert_eq!(game.spent(Seat(1)), 17);
+}
+
+#[test]
+fn r_auc_6_tie_rebid() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 2), (1, 6), (2, 6), (3, 4)]);
+    assert_eq!(game.phase(), Phase::Rebid { tie: 1 });
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b0110));
+    assert_eq!(bid_err(&mut game, 3, 9).rule(), "R-AUC-6");
+    assert_eq!(bid_err(&mut game, 1, 2).rule(), "R-AUC-3"); // ≠ the auctioneer's bid
+                                                            // Rebids need not be higher; now seat 1's 4 ties seat 3's standing 4: those two rebid.
+    let ev = bid(&mut game, 1, 4);
+    assert!(matches!(
+        ev[0],
+        Event::Bid {
+            stage: BidStage::Rebid(1),
+            ..
+        }
+    ));
+    bid(&mut game, 2, 1);
+    assert_eq!(game.phase(), Phase::Rebid { tie: 2 });
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b1010));
+    bid(&mut game, 1, 5);
+    bid(&mut game, 3, 3);
+    assert_eq!(game.spent(Seat(1)), 5);
+}
+
+#[test]
+fn r_auc_7_third_tie_highest_unique_wins() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
+    auction(&mut game, &[(1, 5), (2, 5)]);
+    auction(&mut game, &[(1, 4), (2, 4)]);
+    // Third tie: 4,4 are ignored; the highest value held by one seat is the auctioneer's 3.
+    assert_eq!(game.spent(Seat(0)), 3);
+    assert!(game.view(Seat(3)).auctions()[0].third_tie);
+    // The auctioneer won, so the price is public (R-VIS-4).
+    assert_eq!(game.view(Seat(3)).auctions()[0].price, Some(3));
+}
+
+#[test]
+fn r_auc_8_final_bid_is_the_last_rebid() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
+    auction(&mut game, &[(1, 0), (2, 7)]);
+    // Seat 1's final bid is its rebid 0: it is revealed as a zero bid (R-AUC-11).
+    let v = game.view(Seat(3));
+    assert_eq!(v.auctions()[0].zero_bids, SeatSet::only(Seat(1)));
+}
+
+#[test]
+fn r_auc_9_three_player_last_tile() {
+    let mut game = base(3);
+    while game.turn() < 15 {
+        let a = game.auctioneer().unwrap().0;
+        let mut bids = vec![(a, 1)];
+        bids.extend((0..3).filter(|&s| s != a).map(|s| (s, 0)));
+        auction(&mut game, &bids);
+    }
+    let before = game;
+    // Any amount ≥ 0; a tie at the top discards the tile, no one pays.
+    auction(&mut game, &[(0, 0), (1, 4), (2, 4)]);
+    assert!(game.is_over());
+    assert_eq!(game.view(Seat(0)).auctions()[15].winner, None);
+    assert_eq!(game.spent(Seat(1)), before.spent(Seat(1)));
+    // Without a tie the highest bid wins.
+    let mut game = before;
+    auction(&mut game, &[(0, 0), (1, 4), (2, 3)]);
+    assert_eq!(game.spent(Seat(1)), before.spent(Seat(1)) + 4);
+}
+
+#[test]
+fn r_auc_10_award_tile_to_winner() {
+    let mut game = base(4);
+    let t = game.current_tile().unwrap();
+    auction(&mut game, &[(0, 5), (1, 9), (2, 0), (3, 4)]);
+    let v = game.view(Seat(2));
+    assert_ne!(v.seats[1].tiles & (1 << t.index()), 0);
+    assert_eq!(game.view(Seat(1)).auctions()[0].price, Some(9));
+}
+
+#[test]
+fn r_auc_11_zero_bids_scored_once_per_round() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 5), (1, 0), (2, 0), (3, 4)]);
+    auction(&mut game, &[(1, 5), (0, 1), (2, 0), (3, 4)]);
+    let v = game.view(Seat(3));
+    assert_eq!(v.auctions()[0].zero_bids, SeatSet::from_bits(0b0110));
+    assert_eq!(v.seats[2].zero_marks, 1); // round 0 once, though it bid 0 twice
+    assert_eq!(v.seats[1].zero_marks, 1);
+    finish(&mut game);
+    let o = game.outcome().unwrap();
+    assert_eq!(o.seat(Seat(2)).zero_bids, 2);
+    // 3 players: neither revealed nor scored.
+    let mut g3 = base(3);
+    auction(&mut g3, &[(0, 5), (1, 0), (2, 0)]);
+    assert_eq!(g3.view(Seat(0)).auctions()[0].zero_bids, SeatSet::EMPTY);
+    // Commodities: revealed, not scored (R-COM-2).
+    let mut gc = commodities(4);
+    auction(&mut gc, &[(0, 5), (1, 0), (2, 0), (3, 4)]);
+    assert_eq!(
+        gc.view(Seat(0)).auctions()[0].zero_bids,
+        SeatSet::from_bits(0b0110)
+    );
+    assert_eq!(gc.view(Seat(1)).seats[1].zero_marks, 0);
+}
+
+#[test]
+fn r_auc_12_bad_commands_name_their_rule_and_change_nothing() {
+    let mut game = base(4);
+    let e = game
+        .apply(Command::Bid {
+            seat: Seat(7),
+            amount: 1,
+        })
+        .unwrap_err();
+    assert_eq!(e.rule(), "R-AUC-12");
+    let before = game;
+    assert!(game
+        .apply(Command::TakeAsset {
+            seat: Seat(0),
+            kind: AssetKind::Gold
+        })
+        .is_err());
+    assert_eq!(game, before);
+}
+
+// ----- 5. Information ----------------------------------------------------------------------------
+
+#[test]
+fn r_vis_1_public_information() {
+    let mut game = commodities(4);
+    bid(&mut game, 0, 5);
+    bid(&mut game, 1, 9);
+    let v = game.view(Seat(3));
+    assert_eq!(v.has_bid, SeatSet::only(Seat(1))); // who has bid …
+    assert_eq!(v.bids[1], None); // … not the amounts
+    bid(&mut game, 2, 7);
+    bid(&mut game, 3, 0);
+    // Seat 2 (second) takes an asset: its kind is public, not its value or price.
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Oil,
+    })
+    .unwrap();
+    let v = game.view(Seat(3));
+    let a = &v.auctions()[0];
+    assert_eq!(a.winner, Some(Seat(1)));
+    assert_eq!(a.asset.kind, Some(AssetKind::Oil));
+    assert_eq!((a.asset.value, a.asset.price), (None, None));
+    assert_eq!(v.piles_remaining, [6, 5, 6]);
+    assert_eq!(v.deck_remaining, 14);
+}
+
+#[test]
+fn r_vis_2_own_information() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    let v1 = game.view(Seat(1));
+    assert_eq!(v1.auctions()[0].price, Some(9));
+    assert!(v1.seats[1].industry.is_some());
+    assert_eq!(v1.seats[1].spent, Some(9));
+    let v2 = game.view(Seat(2));
+    assert_eq!(v2.auctions()[0].asset.price, Some(7));
+    assert!(v2.auctions()[0].asset.value.is_some());
+    assert_eq!(v2.auctions()[0].price, None);
+}
+
+#[test]
+fn r_vis_3_auctioneer_sees_every_bid_and_the_credit() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7)]);
+    let v0 = game.view(Seat(0));
+    assert_eq!(v0.bids[1], Some(9));
+    assert_eq!(v0.bids[2], Some(7));
+    bid(&mut game, 3, 0);
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    let v0 = game.view(Seat(0));
+    assert_eq!(v0.auctions()[0].price, Some(9));
+    assert_eq!(v0.auctions()[0].asset.price, Some(7)); // the credit it recorded
+    assert_eq!(v0.auctions()[0].asset.value, None);
+    assert_eq!(game.spent(Seat(0)), -7); // R-COM-6 / R-COM-8
+}
+
+#[test]
+fn r_vis_4_auctioneer_win_is_public() {
+    let mut game = base(4);
+    auction(&mut game, &[(0, 8), (1, 2), (2, 3), (3, 0)]);
+    assert_eq!(game.view(Seat(2)).auctions()[0].price, Some(8));
+    assert_eq!(game.public_view().auctions()[0].price, Some(8));
+}
+
+#[test]
+fn r_vis_5_peek() {
+    let mut game = base(5);
+    // Nothing awarded yet.
+    let e = game
+        .apply(Command::Peek {
+            seat: Seat(3),
+            turn: 0,
+        })
+        .unwrap_err();
+    assert_eq!(e.rule(), "R-VIS-5");
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0), (4, 1)]);
+    // The auctioneer and the winner already see the price.
+    for s in [0, 1] {
+        assert!(game
+            .apply(Command::Peek {
+                seat: Seat(s),
+                turn: 0
+            })
+            .is_err());
+    }
+    let ev = game
+        .apply(Command::Peek {
+            seat: Seat(3),
+            turn: 0,
+        })
+        .unwrap();
+    assert_eq!(game.view(Seat(3)).auctions()[0].price, Some(9));
+    assert_eq!(game.view(Seat(2)).auctions()[0].price, None);
+    assert_eq!(game.view(Seat(2)).seats[3].peeked, Some(0)); // others see that it peeked
+    assert_eq!(
+        ev.as_slice()[0].visible_to(Seat(2)),
+        Event::Peeked {
+            seat: Seat(3),
+            turn: 0,
+            price: None
+        }
+    );
+    // Once per game.
+    auction(&mut game, &[(1, 5), (0, 9), (2, 7), (3, 0), (4, 1)]);
+    assert_eq!(
+        game.apply(Command::Peek {
+            seat: Seat(3),
+            turn: 1
+        })
+        .unwrap_err(),
+        CommandError::PeekTwice { seat: 3 }
+    );
+    // Not in a 4-player game.
+    let mut g4 = base(4);
+    auction(&mut g4, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    assert_eq!(
+        g4.apply(Command::Peek {
+            seat: Seat(3),
+            turn: 0
+        })
+        .unwrap_err(),
+        CommandError::PeekNotAllowed
+    );
+}
+
+#[test]
+fn r_vis_6_hidden_from_all() {
+    let game = base(3);
+    let v = game.view(Seat(0));
+    assert_eq!(v.set_aside, None);
+    assert_eq!(v.deck_remaining, 15);
+    let mut done = game;
+    finish(&mut done);
+    assert!(done.view(Seat(0)).set_aside.is_some()); // revealed at the end (R-VIS-7)
+}
+
+#[test]
+fn r_vis_7_everything_revealed_at_game_end() {
+    let mut game = commodities(4);
+    finish(&mut game);
+    let v = game.view(Seat(1));
+    for s in 0..4 {
+        assert!(v.seats[s].industry.is_some());
+        assert!(v.seats[s].spent.is_some());
+    }
+    for a in v.auctions() {
+        assert!(a.winner.is_none() || a.price.is_some());
+        assert!(!a.asset.taken || (a.asset.value.is_some() && a.asset.price.is_some()));
+    }
+}
+
+#[test]
+fn r_vis_8_no_leak_of_secret_bids() {
+    // Two games that differ only in seat 2's secret bid look the same to seat 3.
+    let mut a = base(4);
+    let mut b = base(4);
+    auction(&mut a, &[(0, 5), (2, 7)]);
+    auction(&mut b, &[(0, 5), (2, 8)]);
+    assert_eq!(a.view(Seat(3)), b.view(Seat(3)));
+    assert_ne!(a.view(Seat(0)), b.view(Seat(0))); // the auctioneer sees bids
+}
+
+// ----- 6. Final scoring ----------------------------------------------------------------------
+
+fn holdings(tiles: &[&str], industry: Industry, nation: Nation, spent: i128) -> Holdings {
+    let mut h = Holdings {
+        nation: Some(nation),
+        industry: Some(industry),
+        spent,
+        ..Holdings::default()
+    };
+    for t in tiles {
+        h.tiles |= 1 << tile(t).index();
+    }
+    h
+}
+
+#[test]
+fn r_sco_1_total_spent_is_exact_beyond_u64() {
+    let mut game = base(4);
+    for _ in 0..2 {
+        let a = game.auctioneer().unwrap().0;
+        let mut bids = vec![(a, 1)];
+        bids.extend(
+            (0..4)
+                .filter(|&s| s != a)
+                .map(|s| (s, if s == 3 { u64::MAX } else { 0 })),
+        );
+        auction(&mut game, &bids);
+    }
+    assert_eq!(game.spent(Seat(3)), 2 * u64::MAX as i128);
+}
+
+#[test]
+fn r_sco_2_elimination() {
+    elimination_and_bonus();
+}
+
+#[test]
+fn r_sco_3_least_spent_bonus() {
+    elimination_and_bonus();
+}
+
+/// R-SCO-2 and R-SCO-3 on one table.
+fn elimination_and_bonus() {
+    let rules = Rules::base(4).unwrap();
+    let hs = [
+        holdings(&["US-AGR"], Industry::AGR, Nation::US, 10),
+        holdings(&[], Industry::HOU, Nation::EU, 10),
+        holdings(&[], Industry::FIN, Nation::CN, 2),
+        holdings(&[], Industry::MAN, Nation::JP, 2),
+    ];
+    let o = score(&rules, &hs, false);
+    assert!(o.seat(Seat(0)).eliminated && o.seat(Seat(1)).eliminated);
+    assert_eq!(o.seat(Seat(2)).least_spent_bonus, 7);
+    assert_eq!(o.seat(Seat(3)).least_spent_bonus, 7);
+    assert_eq!(o.seat(Seat(0)).least_spent_bonus, 0);
+    let o5 = score(
+        &Rules::base(5).unwrap(),
+        &[
+            hs[0],
+            hs[1],
+            hs[2],
+            hs[3],
+            holdings(&[], Industry::GOV, Nation::UK, 5),
+        ],
+        false,
+    );
+    assert_eq!(o5.seat(Seat(2)).least_spent_bonus, 6);
+}
+
+#[test]
+fn r_sco_2_all_tied_all_eliminated() {
+    let rules = Rules::base(3).unwrap();
+    let hs = [
+        holdings(&[], Industry::AGR, Nation::US, 4),
+        holdings(&[], Industry::HOU, Nation::EU, 4),
+        holdings(&[], Industry::FIN, Nation::CN, 4),
+    ];
+    let o = score(&rules, &hs, false);
+    assert!(o.seats().iter().all(|s| s.eliminated && !s.winner));
+}
+
+#[test]
+fn r_sco_4_companies() {
+    companies_and_nationalization();
+}
+
+#[test]
+fn r_sco_6_nationalization() {
+    companies_and_nationalization();
+}
+
+fn companies_and_nationalization() {
+    let rules = Rules::base(4).unwrap();
+    let h = holdings(
+        &["US-AGR", "US-HOU", "US-FIN", "US-MAN", "EU-FIN"],
+        Industry::AGR,
+        Nation::US,
+        1,
+    );
+    let o = score(&rules, &[h, h, h], false);
+    assert_eq!(o.seat(Seat(0)).companies, 1 + 2 + 3 + 4 + 4);
+    assert_eq!(o.seat(Seat(0)).nationalization, 10);
+    let r5 = Rules::base(5).unwrap();
+    assert_eq!(r5.nationalization.score(2), 6);
+    assert_eq!(r5.nationalization.score(4), 10); // beyond the table: top entry
+}
+
+#[test]
+fn r_sco_5_zero_bid_vp() {
+    let rules = Rules::base(4).unwrap();
+    let mut h = holdings(&[], Industry::AGR, Nation::US, 1);
+    h.zero_rounds = 3;
+    let o = score(&rules, &[h, h, h, h], false);
+    assert_eq!(o.seat(Seat(0)).zero_bids, 6);
+}
+
+#[test]
+fn r_sco_7_monopolization() {
+    let rules = Rules::base(4).unwrap();
+    // 4 AGR tiles + the AGR token = 5: beyond the table, scores 10.
+    let h = holdings(
+        &["US-AGR", "EU-AGR", "CN-AGR", "JP-AGR"],
+        Industry::AGR,
+        Nation::UK,
+        0,
+    );
+    let o = score(&rules, &[h, h, h], false);
+    assert_eq!(o.seat(Seat(0)).monopolization, 10);
+    // Two industries: HOU×2 (3) and FIN×3 with token (10).
+    let h = holdings(
+        &["US-HOU", "EU-HOU", "US-FIN", "EU-FIN", "CN-FIN"],
+        Industry::FIN,
+        Nation::UK,
+        0,
+    );
+    let o = score(&rules, &[h, h, h], false);
+    assert_eq!(o.seat(Seat(0)).monopolization, 3 + 10);
+    let r5 = Rules::base(5).unwrap();
+    assert_eq!(r5.monopolization.score(4), 16);
+}
+
+#[test]
+fn r_sco_8_diversification_is_an_exact_maximum() {
+    let r5 = Rules::base(5).unwrap();
+    assert_eq!(diversification(&r5, &[2, 2, 2, 1, 1]), 25); // 5+3, not 4+4
+    assert_eq!(diversification(&r5, &[1, 1, 1, 0, 0]), 8);
+    assert_eq!(diversification(&r5, &[3, 3, 3, 3, 3]), 51);
+    let r4 = Rules::base(4).unwrap();
+    assert_eq!(diversification(&r4, &[2, 2, 2, 2, 0]), 16);
+    assert_eq!(diversification(&r4, &[1, 1, 0, 5, 0]), 4);
+    assert_eq!(diversification(&r4, &[0, 1, 0, 5, 0]), 0);
+    assert_eq!(diversification(&r4, &[2, 2, 1, 1, 0]), 8); // one 4-set
+    assert_eq!(diversification(&r4, &[3, 3, 3, 0, 0]), 12);
+    // Brute force agrees on every small count vector (5 players).
+    for code in 0..(4u32.pow(5)) {
+        let mut c = [0u8; 5];
+        let mut x = code;
+        for v in &mut c {
+            *v = (x % 4) as u8;
+            x /= 4;
+        }
+        assert_eq!(diversification(&r5, &c), brute(&r5, c), "{c:?}");
+    }
+}
+
+fn brute(rules: &Rules, c: [u8; 5]) -> u32 {
+    let mut best = 0;
+    for mask in 1u8..32 {
+        let size = mask.count_ones() as usize;
+        if size < 3 || (0..5).any(|i| mask & (1 << i) != 0 && c[i] == 0) {
+            continue;
+        }
+        let mut next = c;
+        for (i, v) in next.iter_mut().enumerate() {
+            if mask & (1 << i) != 0 {
+                *v -= 1;
+            }
+        }
+        best = best.max(rules.diversification.score(size) + brute(rules, next));
+    }
+    best
+}
+
+#[test]
+fn r_sco_9_subtotal() {
+    subtotal_and_total();
+}
+
+#[test]
+fn r_sco_10_grand_total() {
+    subtotal_and_total();
+}
+
+fn subtotal_and_total() {
+    let mut game = base(4);
+    finish(&mut game);
+    for s in game.outcome().unwrap().seats() {
+        assert_eq!(
+            s.subtotal,
+            s.companies
+                + s.zero_bids
+                + s.nationalization
+                + s.monopolization
+                + s.diversification
+                + s.commodities
+        );
+        assert_eq!(s.total, s.subtotal + s.least_spent_bonus);
+    }
+}
+
+#[test]
+fn r_sco_11_winner_ties_to_least_spent_then_shared() {
+    // No least-spent bonus, so that totals can tie with different spending.
+    let rules = RulesBuilder::new(4).least_spent_bonus(0).build().unwrap();
+    let top = holdings(&[], Industry::HOU, Nation::US, 50);
+    let a = holdings(&["US-MAN"], Industry::AGR, Nation::EU, 5); // 4 VP
+    let b = holdings(&["EU-FIN"], Industry::AGR, Nation::JP, 6); // 4 VP
+    let c = holdings(&[], Industry::AGR, Nation::CN, 7); // 0 VP
+    let o = score(&rules, &[top, a, b, c], false);
+    assert_eq!(o.seat(Seat(1)).total, o.seat(Seat(2)).total);
+    assert!(o.seat(Seat(1)).winner && !o.seat(Seat(2)).winner); // the lower spender
+    let a6 = Holdings { spent: 6, ..a };
+    let o = score(&rules, &[top, a6, b, c], false);
+    assert!(o.seat(Seat(1)).winner && o.seat(Seat(2)).winner); // tied on both: shared
+    assert!(!o.seat(Seat(0)).winner && !o.seat(Seat(3)).winner);
+    // The eliminated seat never wins, however high its total.
+    let rich = holdings(
+        &["US-AGR", "US-HOU", "US-FIN", "US-MAN"],
+        Industry::AGR,
+        Nation::US,
+        50,
+    );
+    let o = score(&rules, &[rich, a, b, c], false);
+    assert!(o.seat(Seat(0)).eliminated && !o.seat(Seat(0)).winner);
+}
+
+// ----- 7. Commodities ----------------------------------------------------------------------------
+
+#[test]
+fn r_com_1_piles_public_sizes() {
+    let game = commodities(4);
+    assert_eq!(game.view(Seat(0)).piles_remaining, [6, 6, 6]);
+    let g5 = commodities(5);
+    assert_eq!(g5.view(Seat(0)).piles_remaining, [6, 6, 5]);
+    let rules = Rules::base(4).unwrap();
+    let s = Setup::seeded(&rules, 1);
+    let err = Setup::new(
+        &rules,
+        None,
+        s.industries(),
+        s.deck(),
+        [&["gold1".parse().unwrap()], &[], &[]],
+    )
+    .unwrap_err();
+    assert_eq!(err.rule(), "R-COM-1");
+}
+
+#[test]
+fn r_com_2_no_zero_bid_vp() {
+    assert_eq!(Rules::commodities(4).unwrap().zero_bid_vp, 0);
+    assert_eq!(Rules::base(4).unwrap().zero_bid_vp, 2);
+}
+
+#[test]
+fn r_com_3_second_highest_takes_an_asset() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(2) });
+    // The auctioneer can be second.
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 3), (3, 0)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
+    game.apply(Command::TakeAsset {
+        seat: Seat(0),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(0)), 5); // pays its bid, no credit (R-COM-6)
+}
+
+#[test]
+fn r_com_4_tie_for_second_rebid() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 3)]);
+    assert_eq!(game.phase(), Phase::AssetRebid { tie: 1 });
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b1100));
+    // May exceed the company price; ≠ the auctioneer's bid.
+    assert_eq!(bid_err(&mut game, 2, 2).rule(), "R-AUC-3");
+    bid(&mut game, 2, 20);
+    bid(&mut game, 3, 4);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(2) });
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Oil,
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(2)), 20);
+    assert_eq!(game.spent(Seat(0)), -20);
+}
+
+#[test]
+fn r_com_4_third_asset_tie_goes_to_the_field() {
+    let mut game = commodities(5);
+    // Winner seat 1 (9); seats 2 and 3 tie for second at 3; seat 4 bid 1.
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 3), (4, 1)]);
+    auction(&mut game, &[(2, 6), (3, 6)]);
+    auction(&mut game, &[(2, 4), (3, 4)]);
+    // Third tie: 4,4 ignored; field values: auctioneer 2, seat 4's 1 → the auctioneer takes at 2.
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
+}
+
+#[test]
+fn r_com_5_taking_an_asset() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    assert_eq!(
+        game.apply(Command::TakeAsset {
+            seat: Seat(3),
+            kind: AssetKind::Gold
+        })
+        .unwrap_err()
+        .rule(),
+        "R-COM-5"
+    );
+    let ev = game
+        .apply(Command::TakeAsset {
+            seat: Seat(2),
+            kind: AssetKind::Crypto,
+        })
+        .unwrap();
+    let taken = ev.as_slice()[0];
+    assert!(matches!(taken, Event::AssetTaken { token: Some(_), .. }));
+    assert!(matches!(
+        taken.visible_to(Seat(3)),
+        Event::AssetTaken {
+            token: None,
+            value: None,
+            price: None,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn r_com_6_auctioneer_credit() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(0)), -7);
+    assert_eq!(game.spent(Seat(2)), 7);
+}
+
+#[test]
+fn r_com_7_no_taker_discard() {
+    let mut game = commodities(4);
+    // Winner seat 1; seats 2 and 3 tie for second three times; the auctioneer's bid is the only
+    // unique one left in the field, so it takes.
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 3)]);
+    auction(&mut game, &[(2, 1), (3, 1)]);
+    auction(&mut game, &[(2, 1), (3, 1)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
+    // With three players and the auctioneer winning, the field is two seats; a third tie leaves none.
+    let mut g3 = commodities(3);
+    auction(&mut g3, &[(0, 9), (1, 3), (2, 3)]);
+    auction(&mut g3, &[(1, 2), (2, 2)]);
+    auction(&mut g3, &[(1, 2), (2, 2)]);
+    assert_eq!(g3.phase(), Phase::DiscardAsset { seat: Seat(0) });
+    assert_eq!(
+        g3.apply(Command::DiscardAsset {
+            seat: Seat(1),
+            kind: AssetKind::Gold
+        })
+        .unwrap_err()
+        .rule(),
+        "R-COM-7"
+    );
+    g3.apply(Command::DiscardAsset {
+        seat: Seat(0),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!(g3.pile_remaining(AssetKind::Gold), 5);
+    assert_eq!(g3.view(Seat(1)).auctions()[0].asset.token, None);
+}
+
+#[test]
+fn r_com_7a_three_player_last_turn() {
+    let mut game = commodities(3);
+    while game.turn() < 15 {
+        let seat = game.to_act().first().unwrap();
+        let cmd = match game.phase() {
+            Phase::TakeAsset { .. } => Command::TakeAsset {
+                seat,
+                kind: first_pile(&game),
+            },
+            Phase::DiscardAsset { .. } => Command::DiscardAsset {
+                seat,
+                kind: first_pile(&game),
+            },
+            _ => Command::Bid {
+                seat,
+                amount: if game.bid_range(seat).unwrap().min == 1 {
+                    1
+                } else {
+                    u64::from(seat.0) + 2
+                },
+            },
+        };
+        game.apply(cmd).unwrap();
+    }
+    let before = game;
+    // Awarded: the second-highest takes an asset, no credit.
+    auction(&mut game, &[(0, 1), (1, 5), (2, 3)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(2) });
+    let credit_before = before.spent(Seat(0));
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: first_pile(&game),
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(0)), credit_before);
+    // Tie: nothing awarded, no asset taken or discarded.
+    let mut game = before;
+    let piles: usize = AssetKind::ALL.iter().map(|&k| game.pile_remaining(k)).sum();
+    auction(&mut game, &[(0, 1), (1, 5), (2, 5)]);
+    assert!(game.is_over());
+    let after: usize = AssetKind::ALL.iter().map(|&k| game.pile_remaining(k)).sum();
+    assert_eq!(piles, after);
+}
+
+#[test]
+fn r_com_8_expenses_may_be_negative() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    game.apply(Command::TakeAsset {
+        seat: Seat(2),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert!(game.spent(Seat(0)) < 0);
+}
+
+#[test]
+fn r_com_9_gold_crash_and_oil_majority() {
+    let rules = Rules::commodities(4).unwrap();
+    let gold: Vec<TokenId> = (1..=2).map(|n| TokenId::new(AssetKind::Gold, n)).collect();
+    let mut a = holdings(&[], Industry::AGR, Nation::US, 1);
+    a.tokens[0] = Some(gold[0]); // 6 VP
+    a.tokens[1] = Some(TokenId::new(AssetKind::Oil, 1)); // 4 VP
+    a.token_count = 2;
+    let mut b = holdings(&[], Industry::HOU, Nation::EU, 1);
+    b.tokens[0] = Some(TokenId::new(AssetKind::Oil, 4)); // 5 VP
+    b.token_count = 1;
+    let c = holdings(&[], Industry::FIN, Nation::CN, 1);
+    let o = score(&rules, &[a, b, c, c], false);
+    assert_eq!(o.seat(Seat(0)).commodities, 6 + 4 + 2); // oil shared by 2: floor(5/2)
+    assert_eq!(o.seat(Seat(1)).commodities, 5 + 2);
+    let crashed = score(&rules, &[a, b, c, c], true);
+    assert_eq!(crashed.seat(Seat(0)).commodities, 3 + 4 + 2);
+    // Crashed gold never goes below 0 (custom manifest).
+    let m = Manifest::new(
+        Manifest::default().tile_values(),
+        [
+            &[1, 6, 6, 7, 7, 7],
+            &[4, 4, 4, 5, 5, 5],
+            &[0, 2, 4, 6, 8, 10],
+        ],
+    )
+    .unwrap();
+    let r = RulesBuilder::new(4)
+        .commodities(true)
+        .manifest(m)
+        .build()
+        .unwrap();
+    let mut d = holdings(&[], Industry::AGR, Nation::US, 1);
+    d.tokens[0] = Some(gold[0]);
+    d.token_count = 1;
+    assert_eq!(score(&r, &[d, c, c, c], true).seat(Seat(0)).commodities, 0);
+}
+
+#[test]
+fn r_com_10_ties_at_the_top_settled_first() {
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 2), (1, 9), (2, 9), (3, 1)]);
+    assert_eq!(game.phase(), Phase::Rebid { tie: 1 });
+    auction(&mut game, &[(1, 8), (2, 1)]);
+    // Company to seat 1 at 8; second is the auctioneer's 2 (seat 2 now 1, seat 3 1 tie lower).
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
+}
+
+/// Every rule ID of `spec/RULES.md` (the repository's copy of the normative rules) has a test here
+/// whose name is the ID (`R-AUC-6` → `r_auc_6_…`).
+#[test]
+fn every_rule_has_a_named_test() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let rules = std::fs::read_to_string(root.join("spec/RULES.md")).unwrap();
+    let tests = std::fs::read_to_string(root.join("qe-core/tests/rules.rs")).unwrap();
+    let mut ids: Vec<String> = Vec::new();
+    for line in rules.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("- **R-") else {
+            continue;
+        };
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        ids.push(format!("R-{id}"));
+    }
+    assert!(ids.len() >= 50, "found only {} rule IDs", ids.len());
+    let missing: Vec<&String> = ids
+        .iter()
+        .filter(|id| {
+            let name = format!("fn {}_", id.to_lowercase().replace('-', "_"));
+            !tests.contains(&name)
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules without a named test: {missing:?}"
+    );
+}
