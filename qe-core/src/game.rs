@@ -231,6 +231,8 @@ pub struct Game {
     taker: u8,
     /// The auctioneer of the current turn, or [`NONE`] (3-player last turn, game over).
     auct: u8,
+    /// The current auction's opening bid (R-AUC-2).
+    opening: u64,
     draw_kind: AssetKind,
     /// Tokens drawn (taken or discarded) from each pile so far.
     drawn: [u8; 3],
@@ -308,6 +310,7 @@ impl Game {
             ties: 0,
             taker: NONE,
             auct: rules.auctioneer(0).map_or(NONE, |s| s.0),
+            opening: 0,
             draw_kind: AssetKind::Gold,
             drawn: [0; 3],
             revealed: 0,
@@ -634,84 +637,105 @@ impl Game {
             || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner))
     }
 
+    /// A bid of any stage. The common case (a pending seat bids) is kept small and inlined; the
+    /// opening bid, the errors and the settling live in their own functions.
+    #[inline]
     fn bid(
         &mut self,
         seat: Seat,
         amount: u64,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        let t = self.turn as usize;
+        if !matches!(self.step, Step::Bidding | Step::Rebid | Step::AssetRebid) {
+            return if self.step == Step::Opening {
+                self.open(seat, amount, sink)
+            } else {
+                Err(self.wrong_action(seat, None))
+            };
+        }
+        if !self.pending.contains(seat) {
+            return Err(self.not_pending(seat));
+        }
+        // R-AUC-3: never the auctioneer's bid (no restriction without an auctioneer, R-AUC-9).
+        if self.auct != NONE && amount == self.opening {
+            return Err(CommandError::BidEqualsOpening { amount });
+        }
+        self.bids[seat.index()] = amount;
+        self.pending.remove(seat);
+        let stage = match self.step {
+            Step::Bidding => BidStage::Secret,
+            Step::Rebid => BidStage::Rebid(self.ties),
+            _ => BidStage::AssetRebid(self.ties),
+        };
+        let mut seen_by = SeatSet::only(seat);
+        if self.auct != NONE {
+            seen_by.insert(Seat(self.auct));
+        }
+        sink.event(Event::Bid {
+            turn: self.turn,
+            seat,
+            stage,
+            amount: Some(amount),
+            seen_by,
+        });
+        if self.pending.is_empty() {
+            self.settle(sink);
+        }
+        Ok(())
+    }
+
+    /// R-AUC-2: the auctioneer's public opening bid, at least 1.
+    fn open(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if self.auct != seat.0 {
+            return Err(CommandError::NotAuctioneer { seat: seat.0 });
+        }
+        if amount == 0 {
+            return Err(CommandError::OpeningBidZero);
+        }
+        self.bids = [0; MAX_SEATS];
+        self.bids[seat.index()] = amount;
+        self.opening = amount;
+        self.log[self.turn as usize].opening = amount;
+        let mut others = SeatSet::all(self.players());
+        others.remove(seat);
+        self.pending = others;
+        self.step = Step::Bidding;
+        sink.event(Event::OpeningBid {
+            turn: self.turn,
+            seat,
+            amount,
+        });
+        Ok(())
+    }
+
+    /// The error for a bid by a seat that is not among the pending bidders.
+    #[cold]
+    fn not_pending(&self, seat: Seat) -> CommandError {
         match self.step {
-            Step::Opening => {
-                if self.auctioneer() != Some(seat) {
-                    return Err(CommandError::NotAuctioneer { seat: seat.0 });
-                }
-                if amount == 0 {
-                    return Err(CommandError::OpeningBidZero);
-                }
-                self.bids = [0; MAX_SEATS];
-                self.bids[seat.index()] = amount;
-                self.log[t].opening = amount;
-                let mut others = SeatSet::all(self.players());
-                others.remove(seat);
-                self.pending = others;
-                self.step = Step::Bidding;
-                sink.event(Event::OpeningBid {
-                    turn: self.turn,
-                    seat,
-                    amount,
-                });
-                Ok(())
-            }
-            Step::Bidding | Step::Rebid | Step::AssetRebid => {
-                if !self.pending.contains(seat) {
-                    return Err(match self.step {
-                        Step::Bidding => CommandError::AlreadyBid { seat: seat.0 },
-                        Step::Rebid if !self.group.contains(seat) => CommandError::NotRebidding {
-                            seat: seat.0,
-                            rule: "R-AUC-6",
-                        },
-                        Step::AssetRebid if !self.group.contains(seat) => {
-                            CommandError::NotRebidding {
-                                seat: seat.0,
-                                rule: "R-COM-4",
-                            }
-                        }
-                        _ => CommandError::AlreadyBid { seat: seat.0 },
-                    });
-                }
-                let auctioneer = self.auctioneer();
-                if auctioneer.is_some() && amount == self.log[t].opening {
-                    return Err(CommandError::BidEqualsOpening { amount });
-                }
-                self.bids[seat.index()] = amount;
-                self.pending.remove(seat);
-                let stage = match self.step {
-                    Step::Bidding => BidStage::Secret,
-                    Step::Rebid => BidStage::Rebid(self.ties),
-                    _ => BidStage::AssetRebid(self.ties),
-                };
-                let mut seen_by = SeatSet::only(seat);
-                if let Some(a) = auctioneer {
-                    seen_by.insert(a);
-                }
-                sink.event(Event::Bid {
-                    turn: self.turn,
-                    seat,
-                    stage,
-                    amount: Some(amount),
-                    seen_by,
-                });
-                if self.pending.is_empty() {
-                    if self.step == Step::AssetRebid {
-                        self.settle_asset(sink);
-                    } else {
-                        self.settle_company(sink);
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(self.wrong_action(seat, None)),
+            Step::Rebid if !self.group.contains(seat) => CommandError::NotRebidding {
+                seat: seat.0,
+                rule: "R-AUC-6",
+            },
+            Step::AssetRebid if !self.group.contains(seat) => CommandError::NotRebidding {
+                seat: seat.0,
+                rule: "R-COM-4",
+            },
+            _ => CommandError::AlreadyBid { seat: seat.0 },
+        }
+    }
+
+    /// Every pending bid is in: evaluate the company or the asset contest.
+    #[inline(never)]
+    fn settle(&mut self, sink: &mut impl EventSink) {
+        if self.step == Step::AssetRebid {
+            self.settle_asset(sink);
+        } else {
+            self.settle_company(sink);
         }
     }
 

@@ -153,6 +153,10 @@ pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
         return 0;
     }
     let total: usize = counts.iter().map(|&c| c as usize).sum();
+    if total < 6 {
+        // Room for one set only; the table never decreases, so it takes every industry.
+        return rules.diversification.score(distinct);
+    }
     let mut sizes = [0u8; 16];
     let mut best = 0;
     search_sizes(rules, *counts, distinct, total, &mut sizes, 0, 0, &mut best);
