@@ -58,7 +58,9 @@ pub enum ReplayError {
 
 impl Record {
     /// The record of `game` after `commands` (chance commands are folded into the deck and piles).
-    /// `None` in external-chance mode before the deal.
+    /// `None` in external-chance mode before the deal, and when the rules cannot be recorded: a
+    /// record holds the player count, the expansion and the manifest, so custom scoring tables or
+    /// bonuses ([`RulesBuilder`]) would not replay to the same game (`RECORD.md`).
     pub fn of(game: &Game, commands: &[Command], seed: Option<u64>) -> Option<Record> {
         if !game.is_dealt() {
             return None;
@@ -66,6 +68,13 @@ impl Record {
         let rules = game.rules();
         let setup = game.setup_ref();
         let manifest = (*rules.manifest() != Manifest::default()).then(|| *rules.manifest());
+        let mut recorded = RulesBuilder::new(rules.players()).commodities(rules.has_commodities());
+        if let Some(m) = manifest {
+            recorded = recorded.manifest(m);
+        }
+        if recorded.build().ok() != Some(*rules) {
+            return None;
+        }
         Some(Record {
             players: rules.players(),
             commodities: rules.has_commodities(),

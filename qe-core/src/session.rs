@@ -94,7 +94,8 @@ impl Match {
     }
 
     /// The game record (`qe-record/1`) of the match so far, finished or not. `None` in
-    /// external-chance mode before the deal.
+    /// external-chance mode before the deal, and for rules a record cannot hold (custom scoring
+    /// tables or bonuses, see [`Record::of`]).
     pub fn record(&self) -> Option<Record> {
         Record::of(&self.game, &self.commands, self.seed)
     }

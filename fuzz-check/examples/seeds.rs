@@ -1,0 +1,108 @@
+//! Writes the seed corpora of the fuzz targets from the conformance cases:
+//! `fuzz/seeds/record/` gets case files (JSON records) and `fuzz/seeds/engine/` their encoding in the
+//! engine target's input format, plus synthetic inputs that play whole games through the guided ops.
+//!
+//! Run from the repository root: `cargo run -p qe-fuzz-check --example seeds` (or `scripts/fuzz seeds`).
+
+use std::fs;
+use std::path::Path;
+
+use qe_core::Record;
+use qe_fuzz_check::engine::{encode, input_of_record, Amount, CustomRules, Input, Op, SetupInput, TokensInput};
+use qe_fuzz_check::Rng;
+
+/// How many generated conformance cases become record seeds (all named cases do).
+const GENERATED_RECORDS: usize = 12;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let seeds = root.join("fuzz/seeds");
+    for target in ["engine", "record"] {
+        let dir = seeds.join(target);
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("create the seed directory");
+    }
+    let mut records = 0;
+    let mut engines = 0;
+    for (folder, record_limit) in [("named", usize::MAX), ("generated", GENERATED_RECORDS)] {
+        let mut cases: Vec<_> = fs::read_dir(root.join("conformance").join(folder))
+            .expect("conformance cases")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.ends_with(".json") && !name.ends_with(".expect.json")
+            })
+            .collect();
+        cases.sort();
+        for (i, path) in cases.iter().enumerate() {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = fs::read_to_string(path).expect("read a case");
+            if i < record_limit {
+                fs::write(seeds.join("record").join(format!("{folder}-{stem}.json")), &text)
+                    .expect("write a record seed");
+                records += 1;
+            }
+            if let Ok(record) = Record::from_json(&text) {
+                let input = input_of_record(&record, i as u8, i as u64);
+                fs::write(seeds.join("engine").join(format!("{folder}-{stem}.bin")), encode(&input))
+                    .expect("write an engine seed");
+                engines += 1;
+            }
+        }
+    }
+    // Synthetic whole games through the guided ops: every player count, with and without
+    // Commodities, each kind of set-up, and a custom rule set.
+    let mut rng = Rng(0x5EED);
+    for players in 3..=5u8 {
+        for commodities in [false, true] {
+            for mode in 0..4 {
+                let setup = match mode {
+                    0 => SetupInput::Seeded(rng.next()),
+                    1 => SetupInput::Shuffled { seed: rng.next(), nations: true },
+                    2 => SetupInput::External { nations: Some(rng.next()) },
+                    _ => SetupInput::Seeded(rng.next()),
+                };
+                let custom = (mode == 3).then(|| CustomRules {
+                    tiles: Some((false, std::array::from_fn(|_| rng.next() as u8))),
+                    tokens: Some(TokensInput::Shaped {
+                        split: (rng.next() as u8, rng.next() as u8),
+                        values: std::array::from_fn(|_| rng.next() as u8),
+                        eight: rng.next() as u8,
+                    }),
+                    tables: [Some(vec![0, 2, 5, 9]), None, Some(vec![0, 0, 0, 7, 11, 20])],
+                    least_spent_bonus: Some(5),
+                    zero_bid_vp: Some(1),
+                    bonuses: Some((2, 4)),
+                });
+                let ops = (0..400)
+                    .map(|_| match rng.below(12) {
+                        0 => Op::GuidedPeek { seat: rng.next() as u8, pick: rng.next() as u8 },
+                        k => Op::Guided {
+                            pick: rng.next() as u8,
+                            amount: match k {
+                                1 => Amount::High(rng.next() as u16),
+                                2 => Amount::Huge(rng.next() as u8),
+                                3 => Amount::NearOpening(rng.below(5) as i8 - 2),
+                                _ => Amount::Small(rng.below(6) as u8),
+                            },
+                        },
+                    })
+                    .collect();
+                let input = Input {
+                    players,
+                    commodities,
+                    custom,
+                    setup,
+                    viewer: rng.next() as u8,
+                    shift: rng.next() as u32,
+                    shuffle: rng.next(),
+                    ops,
+                };
+                let name = format!("synthetic-{players}p-{}-{mode}.bin", if commodities { "com" } else { "base" });
+                fs::write(seeds.join("engine").join(name), encode(&input)).expect("write a seed");
+                engines += 1;
+            }
+        }
+    }
+    println!("wrote {records} record seeds and {engines} engine seeds under fuzz/seeds/");
+}

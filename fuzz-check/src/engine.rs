@@ -1,0 +1,1201 @@
+//! The `engine` target: arbitrary rules + set-up + command stream applied to `qe-core`.
+//!
+//! Checked:
+//! - nothing panics (rules and set-up validation included: a bad one is a clear [`SetupError`]);
+//! - after every accepted command the state is coherent ([`check_state`]): exactly one phase, and
+//!   `to_act`, `legal`, `bid_range`, `chance_outcomes`, `is_over` and `outcome` agree with it; the
+//!   seats to act are valid seats with actions they must take; the totals agree (the seats' spent
+//!   add up to the prices paid plus the asset prices minus the auctioneers' credits, R-SCO-1,
+//!   R-COM-8; the outcome's spent is the game's); each view shows its own seat's total and hides the
+//!   others' until the end;
+//! - every rejected command leaves the game unchanged (R-AUC-12) and names a rule;
+//! - no leak (R-VIS-8): a twin game that differs from the played one only in what one seat may not
+//!   see (others' industry tokens, the unrevealed deck, the tokens it did not draw, others' secret
+//!   bid amounts in auctions it does not run, shifted order-preservingly) gives that seat the same
+//!   view after every command and the same event stream.
+//!
+//! The input format (any byte string is an input; missing bytes read as 0) is described in
+//! `fuzz/README.md`; [`encode`] writes it.
+
+use qe_core::{
+    deal_tokens, nations_in_play, AssetKind, Chance, ChanceOutcome, Command, Event, Game, Industry,
+    Manifest, Match, Nation, Phase, Record, Rules, RulesBuilder, Seat, SeatSet, Setup, Table,
+    TileId, TokenId, MAX_TOKENS,
+};
+
+use crate::{Bytes, Rng};
+
+/// The most commands one input applies.
+pub const MAX_COMMANDS: usize = 1200;
+
+/// How the set-up is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupInput {
+    /// [`Setup::seeded`].
+    Seeded(u64),
+    /// [`Setup::new`] from valid lists, permuted by a seed; `nations` permutes the nations too.
+    Shuffled {
+        /// The permutation seed.
+        seed: u64,
+        /// Whether to give nations (a permutation of the nations in play) or the default.
+        nations: bool,
+    },
+    /// [`Setup::new`] from raw lists of indices (often invalid: a set-up error is expected then).
+    Raw {
+        /// Nation indices (`None`: default).
+        nations: Option<Vec<u8>>,
+        /// Industry indices.
+        industries: Vec<u8>,
+        /// Tile indices.
+        deck: Vec<u8>,
+        /// Token numbers per pile (gold, oil, crypto).
+        piles: [Vec<u8>; 3],
+    },
+    /// [`Game::external_chance`]; `nations` permutes the nations by a seed.
+    External {
+        /// A permutation seed for the nations, or the default nations.
+        nations: Option<u64>,
+    },
+}
+
+/// A custom rule set for [`RulesBuilder`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CustomRules {
+    /// Raw tile values (`raw`), or shaped into a valid manifest (`!raw`).
+    pub tiles: Option<(bool, [u8; 21])>,
+    /// Raw token value lists, or a shaped split and values.
+    pub tokens: Option<TokensInput>,
+    /// Table entries.
+    pub tables: [Option<Vec<u8>>; 3],
+    /// The least-spent bonus.
+    pub least_spent_bonus: Option<u8>,
+    /// The VP of a zero-bid round.
+    pub zero_bid_vp: Option<u8>,
+    /// Gold crash and oil majority.
+    pub bonuses: Option<(u8, u8)>,
+}
+
+/// Token values for a custom manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokensInput {
+    /// The lists as given.
+    Raw([Vec<u8>; 3]),
+    /// A split of the 18 tokens and their values, with exactly one crypto token worth 8.
+    Shaped {
+        /// Gold and oil counts (crypto gets the rest).
+        split: (u8, u8),
+        /// Values, `% 100`.
+        values: [u8; 18],
+        /// Which crypto token is worth 8.
+        eight: u8,
+    },
+}
+
+/// A bid amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Amount {
+    /// `0..8`.
+    Small(u8),
+    /// The current opening bid plus a small signed delta.
+    NearOpening(i8),
+    /// `1000 + x`.
+    High(u16),
+    /// `u64::MAX - (x % 4)`.
+    Huge(u8),
+    /// Exactly this.
+    Exact(u64),
+}
+
+/// One step of the command stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// A legal action (or chance outcome) picked among those available; the amount is made legal.
+    Guided {
+        /// Picks the seat and the action.
+        pick: u8,
+        /// The bid amount, if a bid.
+        amount: Amount,
+    },
+    /// A legal peek, if `seat % players` has one.
+    GuidedPeek {
+        /// The seat.
+        seat: u8,
+        /// Picks the turn.
+        pick: u8,
+    },
+    /// A command as given (often illegal).
+    Raw(RawCommand),
+}
+
+/// A command as given: raw seat numbers, any amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawCommand {
+    /// [`Command::Bid`].
+    Bid {
+        /// Seat.
+        seat: u8,
+        /// Amount.
+        amount: Amount,
+    },
+    /// [`Command::TakeAsset`].
+    Take {
+        /// Seat.
+        seat: u8,
+        /// Pile index `% 3`.
+        kind: u8,
+    },
+    /// [`Command::DiscardAsset`].
+    Discard {
+        /// Seat.
+        seat: u8,
+        /// Pile index `% 3`.
+        kind: u8,
+    },
+    /// [`Command::Peek`].
+    Peek {
+        /// Seat.
+        seat: u8,
+        /// Turn.
+        turn: u8,
+    },
+    /// [`ChanceOutcome::Deal`], industry indices `% 5`.
+    Deal([u8; 5]),
+    /// [`ChanceOutcome::Reveal`], tile index `% 21`.
+    Reveal(u8),
+    /// [`ChanceOutcome::Draw`]: pile index `% 3` and token number.
+    Draw {
+        /// Pile index.
+        kind: u8,
+        /// Token number.
+        number: u8,
+    },
+}
+
+/// A decoded input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The player count as given to [`RulesBuilder::new`].
+    pub players: u8,
+    /// Commodities on.
+    pub commodities: bool,
+    /// Custom rules.
+    pub custom: Option<CustomRules>,
+    /// The set-up.
+    pub setup: SetupInput,
+    /// The seat whose views the twin game checks (`% players`).
+    pub viewer: u8,
+    /// How far the twin game moves others' hidden bids up (`shift + 1`).
+    pub shift: u32,
+    /// Seeds the twin game's permutations of hidden information.
+    pub shuffle: u64,
+    /// The commands.
+    pub ops: Vec<Op>,
+}
+
+fn amount(b: &mut Bytes) -> Amount {
+    match b.u8() % 5 {
+        0 => Amount::Small(b.u8() % 8),
+        1 => Amount::NearOpening(b.u8() as i8),
+        2 => Amount::High(b.u16()),
+        3 => Amount::Huge(b.u8() % 4),
+        _ => Amount::Exact(b.u64()),
+    }
+}
+
+fn put_amount(out: &mut Vec<u8>, a: Amount) {
+    match a {
+        Amount::Small(x) => out.extend([0, x]),
+        Amount::NearOpening(d) => out.extend([1, d as u8]),
+        Amount::High(x) => {
+            out.push(2);
+            out.extend(x.to_le_bytes());
+        }
+        Amount::Huge(x) => out.extend([3, x]),
+        Amount::Exact(x) => {
+            out.push(4);
+            out.extend(x.to_le_bytes());
+        }
+    }
+}
+
+/// Decodes an input (total: every byte string decodes).
+pub fn decode(data: &[u8]) -> Input {
+    let mut b = Bytes::new(data);
+    let p = b.u8();
+    let players = if p & 0x80 != 0 { p & 0x7f } else { 3 + p % 3 };
+    let flags = b.u8();
+    let commodities = flags & 1 != 0;
+    let custom = (flags & 2 != 0).then(|| {
+        let which = b.u8();
+        let mut c = CustomRules::default();
+        if which & 1 != 0 {
+            c.tiles = Some((b.u8() & 1 != 0, b.array()));
+        }
+        if which & 2 != 0 {
+            c.tokens = Some(if b.u8() & 1 != 0 {
+                TokensInput::Raw([b.list(19), b.list(19), b.list(19)])
+            } else {
+                TokensInput::Shaped {
+                    split: (b.u8(), b.u8()),
+                    values: b.array(),
+                    eight: b.u8(),
+                }
+            });
+        }
+        for (i, t) in c.tables.iter_mut().enumerate() {
+            if which & (4 << i) != 0 {
+                *t = Some(b.list(9));
+            }
+        }
+        if which & 0x20 != 0 {
+            c.least_spent_bonus = Some(b.u8());
+        }
+        if which & 0x40 != 0 {
+            c.zero_bid_vp = Some(b.u8());
+        }
+        if which & 0x80 != 0 {
+            c.bonuses = Some((b.u8(), b.u8()));
+        }
+        c
+    });
+    let setup = match (flags >> 2) & 3 {
+        0 => SetupInput::Seeded(b.u64()),
+        1 => SetupInput::Shuffled {
+            seed: b.u64(),
+            nations: flags & 0x10 != 0,
+        },
+        2 => SetupInput::Raw {
+            nations: (flags & 0x10 != 0).then(|| b.list(6)),
+            industries: b.list(6),
+            deck: b.list(22),
+            piles: [b.list(19), b.list(19), b.list(19)],
+        },
+        _ => SetupInput::External {
+            nations: (flags & 0x10 != 0).then(|| b.u64()),
+        },
+    };
+    let viewer = b.u8();
+    let shift = b.u32();
+    let shuffle = b.u64();
+    let mut ops = Vec::new();
+    while !b.is_empty() && ops.len() < MAX_COMMANDS {
+        let op = match b.u8() % 16 {
+            6 => Op::GuidedPeek {
+                seat: b.u8(),
+                pick: b.u8(),
+            },
+            7 => Op::Raw(RawCommand::Bid {
+                seat: b.u8(),
+                amount: amount(&mut b),
+            }),
+            8 => Op::Raw(RawCommand::Take {
+                seat: b.u8(),
+                kind: b.u8(),
+            }),
+            9 => Op::Raw(RawCommand::Discard {
+                seat: b.u8(),
+                kind: b.u8(),
+            }),
+            10 => Op::Raw(RawCommand::Peek {
+                seat: b.u8(),
+                turn: b.u8(),
+            }),
+            11 => Op::Raw(RawCommand::Deal(b.array())),
+            12 => Op::Raw(RawCommand::Reveal(b.u8())),
+            13 => Op::Raw(RawCommand::Draw {
+                kind: b.u8(),
+                number: b.u8(),
+            }),
+            _ => Op::Guided {
+                pick: b.u8(),
+                amount: amount(&mut b),
+            },
+        };
+        ops.push(op);
+    }
+    Input {
+        players,
+        commodities,
+        custom,
+        setup,
+        viewer,
+        shift,
+        shuffle,
+        ops,
+    }
+}
+
+/// Encodes an input ([`decode`] reads it back, up to [`MAX_COMMANDS`] commands).
+pub fn encode(input: &Input) -> Vec<u8> {
+    let mut out = Vec::new();
+    let p = input.players;
+    out.push(if (3..=5).contains(&p) { p - 3 } else { 0x80 | (p & 0x7f) });
+    let mode: u8 = match input.setup {
+        SetupInput::Seeded(_) => 0,
+        SetupInput::Shuffled { .. } => 1,
+        SetupInput::Raw { .. } => 2,
+        SetupInput::External { .. } => 3,
+    };
+    let nations_flag = match &input.setup {
+        SetupInput::Shuffled { nations, .. } => *nations,
+        SetupInput::Raw { nations, .. } => nations.is_some(),
+        SetupInput::External { nations } => nations.is_some(),
+        SetupInput::Seeded(_) => false,
+    };
+    out.push(
+        u8::from(input.commodities)
+            | (u8::from(input.custom.is_some()) << 1)
+            | (mode << 2)
+            | (u8::from(nations_flag) << 4),
+    );
+    let list = |out: &mut Vec<u8>, l: &[u8]| {
+        out.push(l.len() as u8);
+        out.extend(l);
+    };
+    if let Some(c) = &input.custom {
+        let mut which = u8::from(c.tiles.is_some()) | (u8::from(c.tokens.is_some()) << 1);
+        for (i, t) in c.tables.iter().enumerate() {
+            which |= u8::from(t.is_some()) << (2 + i);
+        }
+        which |= u8::from(c.least_spent_bonus.is_some()) << 5;
+        which |= u8::from(c.zero_bid_vp.is_some()) << 6;
+        which |= u8::from(c.bonuses.is_some()) << 7;
+        out.push(which);
+        if let Some((raw, tiles)) = &c.tiles {
+            out.push(u8::from(*raw));
+            out.extend(tiles);
+        }
+        match &c.tokens {
+            Some(TokensInput::Raw(lists)) => {
+                out.push(1);
+                for l in lists {
+                    list(&mut out, l);
+                }
+            }
+            Some(TokensInput::Shaped {
+                split,
+                values,
+                eight,
+            }) => {
+                out.extend([0, split.0, split.1]);
+                out.extend(values);
+                out.push(*eight);
+            }
+            None => {}
+        }
+        for t in c.tables.iter().flatten() {
+            list(&mut out, t);
+        }
+        out.extend(c.least_spent_bonus);
+        out.extend(c.zero_bid_vp);
+        if let Some((g, o)) = c.bonuses {
+            out.extend([g, o]);
+        }
+    }
+    match &input.setup {
+        SetupInput::Seeded(seed) | SetupInput::Shuffled { seed, .. } => {
+            out.extend(seed.to_le_bytes());
+        }
+        SetupInput::Raw {
+            nations,
+            industries,
+            deck,
+            piles,
+        } => {
+            if let Some(n) = nations {
+                list(&mut out, n);
+            }
+            list(&mut out, industries);
+            list(&mut out, deck);
+            for p in piles {
+                list(&mut out, p);
+            }
+        }
+        SetupInput::External { nations } => {
+            if let Some(seed) = nations {
+                out.extend(seed.to_le_bytes());
+            }
+        }
+    }
+    out.push(input.viewer);
+    out.extend(input.shift.to_le_bytes());
+    out.extend(input.shuffle.to_le_bytes());
+    for op in &input.ops {
+        match *op {
+            Op::Guided { pick, amount } => {
+                out.extend([0, pick]);
+                put_amount(&mut out, amount);
+            }
+            Op::GuidedPeek { seat, pick } => out.extend([6, seat, pick]),
+            Op::Raw(RawCommand::Bid { seat, amount }) => {
+                out.extend([7, seat]);
+                put_amount(&mut out, amount);
+            }
+            Op::Raw(RawCommand::Take { seat, kind }) => out.extend([8, seat, kind]),
+            Op::Raw(RawCommand::Discard { seat, kind }) => out.extend([9, seat, kind]),
+            Op::Raw(RawCommand::Peek { seat, turn }) => out.extend([10, seat, turn]),
+            Op::Raw(RawCommand::Deal(d)) => {
+                out.push(11);
+                out.extend(d);
+            }
+            Op::Raw(RawCommand::Reveal(t)) => out.extend([12, t]),
+            Op::Raw(RawCommand::Draw { kind, number }) => out.extend([13, kind, number]),
+        }
+    }
+    out
+}
+
+/// The engine input that replays a record: its rules, its exact set-up and its commands, raw.
+pub fn input_of_record(record: &Record, viewer: u8, shuffle: u64) -> Input {
+    let custom = record.manifest.map(|m| CustomRules {
+        tiles: Some((true, m.tile_values())),
+        tokens: Some(TokensInput::Raw(core::array::from_fn(|k| {
+            m.token_values(AssetKind::ALL[k]).to_vec()
+        }))),
+        ..CustomRules::default()
+    });
+    let ops = record
+        .commands
+        .iter()
+        .filter_map(|c| c.as_ref().ok())
+        .map(|c| {
+            Op::Raw(match *c {
+                Command::Bid { seat, amount } => RawCommand::Bid {
+                    seat: seat.0,
+                    amount: Amount::Exact(amount),
+                },
+                Command::TakeAsset { seat, kind } => RawCommand::Take {
+                    seat: seat.0,
+                    kind: kind.index() as u8,
+                },
+                Command::DiscardAsset { seat, kind } => RawCommand::Discard {
+                    seat: seat.0,
+                    kind: kind.index() as u8,
+                },
+                Command::Peek { seat, turn } => RawCommand::Peek { seat: seat.0, turn },
+                Command::Chance(_) => RawCommand::Reveal(0),
+            })
+        })
+        .collect();
+    Input {
+        players: record.players,
+        commodities: record.commodities,
+        custom,
+        setup: SetupInput::Raw {
+            nations: record
+                .nations
+                .as_ref()
+                .map(|n| n.iter().map(|x| x.index() as u8).collect()),
+            industries: record
+                .industry_tokens
+                .iter()
+                .map(|x| x.index() as u8)
+                .collect(),
+            deck: record.deck.iter().map(|t| t.index() as u8).collect(),
+            piles: core::array::from_fn(|k| record.piles[k].iter().map(|t| t.number()).collect()),
+        },
+        viewer,
+        shift: 4999,
+        shuffle,
+        ops,
+    }
+}
+
+// ----- building rules and set-ups ----------------------------------------------------------------
+
+fn manifest(c: &CustomRules) -> Result<Option<Manifest>, qe_core::SetupError> {
+    if c.tiles.is_none() && c.tokens.is_none() {
+        return Ok(None);
+    }
+    let default = Manifest::default();
+    let tiles = match c.tiles {
+        None => default.tile_values(),
+        Some((true, raw)) => raw,
+        // Keep the default's 1-valued tiles (so that 5 players keep 15 tiles), others 2..=99.
+        Some((false, v)) => {
+            let d = default.tile_values();
+            core::array::from_fn(|i| if d[i] == 1 { 1 } else { 2 + v[i] % 98 })
+        }
+    };
+    let lists: [Vec<u8>; 3] = match &c.tokens {
+        None => core::array::from_fn(|k| default.token_values(AssetKind::ALL[k]).to_vec()),
+        Some(TokensInput::Raw(lists)) => lists.clone(),
+        Some(TokensInput::Shaped {
+            split,
+            values,
+            eight,
+        }) => {
+            let g = split.0 as usize % (MAX_TOKENS + 1);
+            let o = split.1 as usize % (MAX_TOKENS + 1 - g);
+            let mut v: Vec<u8> = values.iter().map(|x| x % 100).collect();
+            let mut crypto = v.split_off(g + o);
+            let oil = v.split_off(g);
+            for x in &mut crypto {
+                if *x == 8 {
+                    *x = 9;
+                }
+            }
+            if !crypto.is_empty() {
+                let i = *eight as usize % crypto.len();
+                crypto[i] = 8;
+            }
+            [v, oil, crypto]
+        }
+    };
+    Manifest::new(tiles, [&lists[0], &lists[1], &lists[2]]).map(Some)
+}
+
+/// Builds the rules an input asks for.
+pub fn rules(input: &Input) -> Result<Rules, qe_core::SetupError> {
+    let mut b = RulesBuilder::new(input.players).commodities(input.commodities);
+    if let Some(c) = &input.custom {
+        if let Some(m) = manifest(c)? {
+            b = b.manifest(m);
+        }
+        let names = ["nationalization", "monopolization", "diversification"];
+        for (i, entries) in c.tables.iter().enumerate() {
+            if let Some(entries) = entries {
+                let t = Table::new(names[i], entries)?;
+                b = match i {
+                    0 => b.nationalization(t),
+                    1 => b.monopolization(t),
+                    _ => b.diversification(t),
+                };
+            }
+        }
+        if let Some(v) = c.least_spent_bonus {
+            b = b.least_spent_bonus(v);
+        }
+        if let Some(v) = c.zero_bid_vp {
+            b = b.zero_bid_vp(v);
+        }
+        if let Some((g, o)) = c.bonuses {
+            b = b.commodity_bonuses(g, o);
+        }
+    }
+    b.build()
+}
+
+fn tokens_of_kind(rules: &Rules, kind: AssetKind) -> Vec<TokenId> {
+    rules
+        .manifest()
+        .tokens_in_play(rules.players())
+        .filter(|t| t.kind() == kind)
+        .collect()
+}
+
+/// Builds the set-up (or `None` in external-chance mode).
+fn setup(rules: &Rules, input: &SetupInput) -> Result<Option<Setup>, qe_core::SetupError> {
+    let n = rules.players() as usize;
+    let piles = |lists: &[Vec<TokenId>; 3]| -> [Vec<TokenId>; 3] { lists.clone() };
+    match input {
+        SetupInput::Seeded(seed) => Ok(Some(Setup::seeded(rules, *seed))),
+        SetupInput::Shuffled { seed, nations } => {
+            let mut rng = Rng(*seed);
+            let mut ns = nations_in_play(rules.players()).to_vec();
+            rng.shuffle(&mut ns);
+            let mut inds = deal_tokens(rules.players()).to_vec();
+            rng.shuffle(&mut inds);
+            let mut deck: Vec<TileId> = rules.manifest().tiles_in_play(rules.players()).iter().collect();
+            rng.shuffle(&mut deck);
+            let mut lists: [Vec<TokenId>; 3] = Default::default();
+            if rules.has_commodities() {
+                for k in AssetKind::ALL {
+                    let mut l = tokens_of_kind(rules, *k);
+                    rng.shuffle(&mut l);
+                    lists[k.index()] = l;
+                }
+            }
+            let lists = piles(&lists);
+            Setup::new(
+                rules,
+                nations.then_some(&ns[..n]),
+                &inds[..n],
+                &deck,
+                [&lists[0], &lists[1], &lists[2]],
+            )
+            .map(Some)
+        }
+        SetupInput::Raw {
+            nations,
+            industries,
+            deck,
+            piles,
+        } => {
+            let ns: Option<Vec<Nation>> = nations.as_ref().map(|l| {
+                l.iter()
+                    .map(|&x| Nation::ALL[x as usize % Nation::ALL.len()])
+                    .collect()
+            });
+            let inds: Vec<Industry> = industries
+                .iter()
+                .map(|&x| Industry::ALL[x as usize % Industry::ALL.len()])
+                .collect();
+            let deck: Vec<TileId> = deck
+                .iter()
+                .map(|&x| TileId::ALL[x as usize % TileId::COUNT])
+                .collect();
+            let lists: [Vec<TokenId>; 3] = core::array::from_fn(|k| {
+                piles[k]
+                    .iter()
+                    .map(|&x| TokenId::new(AssetKind::ALL[k], x))
+                    .collect()
+            });
+            Setup::new(
+                rules,
+                ns.as_deref(),
+                &inds,
+                &deck,
+                [&lists[0], &lists[1], &lists[2]],
+            )
+            .map(Some)
+        }
+        SetupInput::External { .. } => Ok(None),
+    }
+}
+
+fn external_nations(rules: &Rules, input: &SetupInput) -> Option<Vec<Nation>> {
+    match input {
+        SetupInput::External { nations: Some(seed) } => {
+            let mut ns = nations_in_play(rules.players()).to_vec();
+            Rng(*seed).shuffle(&mut ns);
+            ns.truncate(rules.players() as usize);
+            Some(ns)
+        }
+        _ => None,
+    }
+}
+
+// ----- commands ----------------------------------------------------------------------------------
+
+fn resolve(game: &Game, a: Amount) -> u64 {
+    match a {
+        Amount::Small(x) => u64::from(x % 8),
+        Amount::NearOpening(d) => {
+            let v = game.public_view();
+            let opening = v
+                .auctions()
+                .get(game.turn() as usize)
+                .and_then(|x| x.opening)
+                .unwrap_or(1);
+            opening.saturating_add_signed(i64::from(d))
+        }
+        Amount::High(x) => 1000 + u64::from(x),
+        Amount::Huge(x) => u64::MAX - u64::from(x % 4),
+        Amount::Exact(x) => x,
+    }
+}
+
+/// The command an op stands for in this state, if any.
+pub fn command(game: &Game, op: Op) -> Option<Command> {
+    let n = game.players();
+    match op {
+        Op::Guided { pick, amount } => {
+            if let Phase::Chance { .. } = game.phase() {
+                let outcomes = game.chance_outcomes();
+                return (!outcomes.is_empty())
+                    .then(|| Command::Chance(outcomes[pick as usize % outcomes.len()]));
+            }
+            let to_act = game.to_act();
+            if to_act.is_empty() {
+                return None;
+            }
+            let seat = to_act.iter().nth(pick as usize % to_act.len())?;
+            let legal = game.legal(seat);
+            if let Some(range) = legal.bid {
+                let mut x = resolve(game, amount).max(range.min);
+                if Some(x) == range.forbidden {
+                    x = x.checked_add(1).unwrap_or(x - 1);
+                }
+                return Some(Command::Bid { seat, amount: x });
+            }
+            let piles: Vec<AssetKind> = legal.take.iter().chain(legal.discard.iter()).collect();
+            if piles.is_empty() {
+                return None;
+            }
+            let kind = piles[(pick as usize / 8) % piles.len()];
+            Some(if legal.take.is_empty() {
+                Command::DiscardAsset { seat, kind }
+            } else {
+                Command::TakeAsset { seat, kind }
+            })
+        }
+        Op::GuidedPeek { seat, pick } => {
+            let seat = Seat(seat % n);
+            let peek = game.legal(seat).peek;
+            if peek == 0 {
+                return None;
+            }
+            let turns: Vec<u8> = (0..16u8).filter(|t| peek & (1 << t) != 0).collect();
+            Some(Command::Peek {
+                seat,
+                turn: turns[pick as usize % turns.len()],
+            })
+        }
+        Op::Raw(raw) => Some(match raw {
+            RawCommand::Bid { seat, amount } => Command::Bid {
+                seat: Seat(seat),
+                amount: resolve(game, amount),
+            },
+            RawCommand::Take { seat, kind } => Command::TakeAsset {
+                seat: Seat(seat),
+                kind: AssetKind::ALL[kind as usize % 3],
+            },
+            RawCommand::Discard { seat, kind } => Command::DiscardAsset {
+                seat: Seat(seat),
+                kind: AssetKind::ALL[kind as usize % 3],
+            },
+            RawCommand::Peek { seat, turn } => Command::Peek {
+                seat: Seat(seat),
+                turn,
+            },
+            RawCommand::Deal(d) => Command::Chance(ChanceOutcome::Deal(
+                d.map(|x| Industry::ALL[x as usize % Industry::ALL.len()]),
+            )),
+            RawCommand::Reveal(t) => {
+                Command::Chance(ChanceOutcome::Reveal(TileId::ALL[t as usize % TileId::COUNT]))
+            }
+            RawCommand::Draw { kind, number } => Command::Chance(ChanceOutcome::Draw(
+                TokenId::new(AssetKind::ALL[kind as usize % 3], number),
+            )),
+        }),
+    }
+}
+
+// ----- the checks --------------------------------------------------------------------------------
+
+/// Decodes `data` and runs every check of the target.
+pub fn check(data: &[u8]) {
+    check_input(&decode(data));
+}
+
+/// A command the played game accepted, with the state it was applied in.
+#[derive(Debug, Clone, Copy)]
+struct Applied {
+    command: Command,
+    turn: u8,
+    auctioneer: Option<Seat>,
+}
+
+/// Runs every check on a decoded input.
+pub fn check_input(input: &Input) {
+    let rules = match rules(input) {
+        Ok(r) => r,
+        Err(e) => return check_setup_error(&e),
+    };
+    assert!((3..=5).contains(&rules.players()));
+    let setup_a = match setup(&rules, &input.setup) {
+        Ok(s) => s,
+        Err(e) => return check_setup_error(&e),
+    };
+    let game = match setup_a {
+        Some(s) => Game::new(rules, s).expect("a validated set-up makes a game"),
+        None => {
+            let ns = external_nations(&rules, &input.setup);
+            match Game::external_chance(rules, ns.as_deref()) {
+                Ok(g) => g,
+                Err(e) => return check_setup_error(&e),
+            }
+        }
+    };
+    let initial = game;
+    let mut m = Match::new(game);
+    check_state(m.game());
+    let mut applied = Vec::new();
+    for &op in &input.ops {
+        let Some(c) = command(m.game(), op) else {
+            continue;
+        };
+        let before = *m.game();
+        let guided = matches!(op, Op::Guided { .. } | Op::GuidedPeek { .. });
+        match m.apply(c) {
+            Ok(events) => {
+                for e in events.as_slice() {
+                    check_event(m.game(), e);
+                }
+                applied.push(Applied {
+                    command: c,
+                    turn: before.turn(),
+                    auctioneer: before.auctioneer(),
+                });
+                check_state(m.game());
+            }
+            Err(e) => {
+                assert_eq!(
+                    *m.game(),
+                    before,
+                    "a rejected command changed the game: {c:?}: {e}"
+                );
+                assert!(e.rule().starts_with("R-"), "error without a rule: {e:?}");
+                assert!(!e.to_string().is_empty());
+                assert!(
+                    !guided,
+                    "a command picked from the legal actions was rejected: {c:?}: {e}"
+                );
+            }
+        }
+    }
+    check_record_of(&m);
+    check_no_leak(input, &rules, setup_a, initial, &m, &applied);
+}
+
+fn check_setup_error(e: &qe_core::SetupError) {
+    assert!(!e.to_string().is_empty());
+    let _ = e.rule();
+}
+
+fn check_event(game: &Game, e: &Event) {
+    let n = game.players();
+    for s in 0..n {
+        let v = e.visible_to(Seat(s));
+        if e.audience(n).contains(Seat(s)) {
+            assert_eq!(&v, e, "an event's audience gets it in full");
+        }
+    }
+    let _ = e.public();
+}
+
+/// The invariants of any reachable state.
+pub fn check_state(g: &Game) {
+    let n = g.players();
+    let all = SeatSet::all(n);
+    let phase = g.phase();
+    let to_act = g.to_act();
+    assert_eq!(to_act.bits() & !all.bits(), 0, "to_act holds a seat out of range");
+    assert_eq!(g.is_over(), phase == Phase::GameOver);
+    assert_eq!(g.outcome().is_some(), g.is_over());
+    assert!(g.turn() <= g.rules().turns());
+    assert_eq!(g.is_over(), g.turn() == g.rules().turns());
+    let outcomes = g.chance_outcomes();
+    match phase {
+        Phase::Chance { chance } => {
+            assert!(g.is_external_chance());
+            assert!(to_act.is_empty());
+            assert!(!outcomes.is_empty(), "a chance node without outcomes");
+            if let Chance::Draw(k) = chance {
+                assert!(g.pile_remaining(k) > 0);
+                assert_eq!(outcomes.len(), g.pile_remaining(k));
+            }
+            if chance == Chance::Reveal {
+                assert_eq!(outcomes.len(), g.deck_remaining());
+            }
+        }
+        Phase::OpeningBid { auctioneer } => {
+            assert_eq!(to_act, SeatSet::only(auctioneer));
+            assert_eq!(g.auctioneer(), Some(auctioneer));
+        }
+        Phase::Bidding => assert!(!to_act.is_empty()),
+        Phase::Rebid { tie } | Phase::AssetRebid { tie } => {
+            assert!(!to_act.is_empty());
+            assert!((1..=2).contains(&tie), "tie {tie}");
+        }
+        Phase::TakeAsset { seat } => {
+            assert_eq!(to_act, SeatSet::only(seat));
+            assert!(g.rules().has_commodities());
+        }
+        Phase::DiscardAsset { seat } => {
+            assert_eq!(to_act, SeatSet::only(seat));
+            assert_eq!(g.auctioneer(), Some(seat));
+            assert!(g.rules().has_commodities());
+        }
+        Phase::GameOver => assert!(to_act.is_empty()),
+    }
+    if !matches!(phase, Phase::Chance { .. }) {
+        assert!(outcomes.is_empty());
+    }
+    if !g.is_over() && !matches!(phase, Phase::Chance { .. }) {
+        assert!(g.current_tile().is_some());
+    }
+    for i in (0..8).chain([u8::MAX]) {
+        let s = Seat(i);
+        let legal = g.legal(s);
+        assert_eq!(g.bid_range(s), legal.bid, "bid_range and legal disagree");
+        if i >= n {
+            assert_eq!(legal, qe_core::Legal::default(), "a seat out of range may act");
+            continue;
+        }
+        assert_eq!(
+            legal.must_act(),
+            to_act.contains(s),
+            "seat {i}: to_act and legal disagree in {phase:?}"
+        );
+        if let Some(r) = legal.bid {
+            assert!(r.min <= r.max);
+            assert!(r.allows(r.min) || r.allows(r.min + 1));
+        }
+        if g.is_over() {
+            assert_eq!(legal.peek, 0);
+        }
+        if n != 5 {
+            assert_eq!(legal.peek, 0, "peeks are for 5 players only");
+        }
+    }
+    // Totals (R-SCO-1, R-COM-8), from the views: each price is seen by its payer, each credit by
+    // the auctioneer who gets it.
+    let views: Vec<_> = (0..n).map(|s| g.view(Seat(s))).collect();
+    let public = g.public_view();
+    let mut paid: i128 = 0;
+    for t in 0..public.turns_started as usize {
+        let a = public.auctions[t];
+        if let Some(w) = a.winner {
+            assert!(a.awarded);
+            let price = views[w.index()].auctions[t].price;
+            paid += i128::from(price.expect("the winner sees its price"));
+        }
+        if a.asset.taken {
+            let k = a.asset.seat.expect("a taken asset has a taker");
+            let price = views[k.index()].auctions[t]
+                .asset
+                .price
+                .expect("the taker sees its price");
+            paid += i128::from(price);
+            assert!(views[k.index()].auctions[t].asset.token.is_some());
+            if let Some(au) = a.auctioneer {
+                if au != k {
+                    let credit = views[au.index()].auctions[t].asset.price;
+                    assert_eq!(credit, Some(price), "the auctioneer sees its credit");
+                    paid -= i128::from(price);
+                }
+            }
+        }
+        assert!(!(a.asset.taken && a.asset.discarded));
+    }
+    let mut total: i128 = 0;
+    for s in 0..n {
+        let spent = g.spent(Seat(s));
+        total += spent;
+        let v = &views[s as usize];
+        assert_eq!(v.seat, Some(Seat(s)));
+        assert_eq!(v.phase, phase);
+        assert_eq!(v.to_act, to_act);
+        assert_eq!(v.legal, g.legal(Seat(s)));
+        assert_eq!(v.seats[s as usize].spent, Some(spent), "a seat sees its own total");
+        assert_eq!(g.holdings(Seat(s)).spent, spent);
+        for o in 0..n {
+            if o != s && !g.is_over() {
+                assert_eq!(v.seats[o as usize].spent, None, "seat {s} sees seat {o}'s total");
+                assert_eq!(v.seats[o as usize].industry, None);
+            }
+        }
+        assert_eq!(
+            public.seats[s as usize].spent.is_some(),
+            g.is_over(),
+            "a spectator sees totals before the end"
+        );
+    }
+    assert_eq!(total, paid, "the seats' totals do not add up to the prices paid");
+    let drawn: usize = AssetKind::ALL
+        .iter()
+        .map(|k| {
+            public
+                .auctions()
+                .iter()
+                .filter(|a| a.asset.kind == Some(*k))
+                .count()
+        })
+        .sum();
+    let in_play = if g.rules().has_commodities() {
+        g.rules().manifest().tokens_in_play(n).count()
+    } else {
+        0
+    };
+    let remaining: usize = AssetKind::ALL.iter().map(|k| g.pile_remaining(*k)).sum();
+    assert_eq!(drawn + remaining, in_play, "tokens drawn + left ≠ tokens in play");
+    if let Some(outcome) = g.outcome() {
+        check_outcome(g, &outcome);
+    }
+}
+
+fn check_outcome(g: &Game, outcome: &qe_core::Outcome) {
+    let n = g.players() as usize;
+    assert_eq!(outcome.seats().len(), n);
+    let max = outcome.seats().iter().map(|s| s.spent).max().unwrap();
+    let mut survivors = 0;
+    for (i, s) in outcome.seats().iter().enumerate() {
+        assert_eq!(s.seat as usize, i);
+        assert_eq!(s.spent, g.spent(Seat(i as u8)), "outcome.spent ≠ game.spent");
+        assert_eq!(s.total, s.subtotal + s.least_spent_bonus);
+        assert_eq!(
+            s.subtotal,
+            s.companies
+                + s.zero_bids
+                + s.nationalization
+                + s.monopolization
+                + s.diversification
+                + s.commodities
+        );
+        assert_eq!(s.eliminated, s.spent == max, "R-SCO-2");
+        assert!(!(s.eliminated && s.winner));
+        survivors += usize::from(!s.eliminated);
+    }
+    let winners = outcome.winners().count();
+    assert_eq!(winners > 0, survivors > 0, "R-SCO-11: survivors but no winner");
+}
+
+/// The match's record replays to the same game, and round-trips through JSON.
+fn check_record_of(m: &Match) {
+    let Some(record) = m.record() else {
+        // No record: before the deal in external-chance mode, or rules a record cannot hold.
+        let rules = m.game().rules();
+        let mut recordable = RulesBuilder::new(rules.players()).commodities(rules.has_commodities());
+        recordable = recordable.manifest(*rules.manifest());
+        assert!(
+            (m.game().is_external_chance() && m.game().phase() == Phase::Chance { chance: Chance::Deal })
+                || recordable.build().ok() != Some(*rules),
+            "a match without a record"
+        );
+        return;
+    };
+    let json = record.to_json();
+    let back = Record::from_json(&json).unwrap_or_else(|e| panic!("own record rejected: {e}\n{json}"));
+    assert_eq!(back, record);
+    let replayed = back
+        .replay()
+        .unwrap_or_else(|e| panic!("own record does not replay: {e}\n{json}"));
+    if !m.game().is_external_chance() {
+        assert_eq!(replayed.game(), m.game());
+    } else {
+        assert_eq!(replayed.game().view(Seat(0)), m.game().view(Seat(0)));
+    }
+    assert_eq!(replayed.game().outcome(), m.game().outcome());
+}
+
+// ----- no leak (R-VIS-8) -------------------------------------------------------------------------
+
+/// Builds the twin game (same public information, different hidden information for `viewer`) and
+/// checks that `viewer`'s views and events are the same in both games.
+fn check_no_leak(
+    input: &Input,
+    rules: &Rules,
+    setup_a: Option<Setup>,
+    initial: Game,
+    a: &Match,
+    applied: &[Applied],
+) {
+    let n = rules.players();
+    let s = Seat(input.viewer % n);
+    let mut rng = Rng(input.shuffle);
+    let end = a.game();
+    let end_view = end.view(s);
+
+    // Others' industry tokens (and the 3-player set-aside one) are permuted among themselves.
+    let permute_deal = |deal: &mut [Industry], rng: &mut Rng| {
+        let slots: Vec<usize> = (0..deal.len()).filter(|&i| i != s.index()).collect();
+        let mut pool: Vec<Industry> = slots.iter().map(|&i| deal[i]).collect();
+        rng.shuffle(&mut pool);
+        for (slot, v) in slots.iter().zip(pool) {
+            deal[*slot] = v;
+        }
+    };
+    // Tokens: a kind-preserving permutation fixing the tokens `viewer` took.
+    let mine: Vec<TokenId> = end_view
+        .auctions()
+        .iter()
+        .filter(|x| x.asset.taken && x.asset.seat == Some(s))
+        .map(|x| x.asset.token.expect("own token is visible"))
+        .collect();
+    let mut pi: Vec<(TokenId, TokenId)> = Vec::new();
+    if rules.has_commodities() {
+        for k in AssetKind::ALL {
+            let free: Vec<TokenId> = tokens_of_kind(rules, *k)
+                .into_iter()
+                .filter(|t| !mine.contains(t))
+                .collect();
+            let mut to = free.clone();
+            rng.shuffle(&mut to);
+            pi.extend(free.into_iter().zip(to));
+        }
+    }
+    let map_token = |t: TokenId| pi.iter().find(|(x, _)| *x == t).map_or(t, |(_, y)| *y);
+
+    // Bids: in each auction that `viewer` does not run and did not peek at, amounts above every
+    // amount `viewer` or the auctioneer bid move up by `shift + 1` (strictly increasing, so every
+    // comparison, tie and zero stays the same).
+    let d = u64::from(input.shift) + 1;
+    let mut seen = [0u64; 16];
+    let mut top = [0u64; 16];
+    let mut skip = [false; 16];
+    for x in applied {
+        let t = x.turn as usize;
+        match x.command {
+            Command::Bid { seat, amount } => {
+                top[t] = top[t].max(amount);
+                if seat == s || Some(seat) == x.auctioneer {
+                    seen[t] = seen[t].max(amount);
+                }
+                if x.auctioneer == Some(s) {
+                    skip[t] = true;
+                }
+            }
+            Command::Peek { seat, turn } if seat == s => skip[turn as usize] = true,
+            _ => {}
+        }
+    }
+    let shifted = |t: usize| !skip[t] && top[t] > seen[t] && top[t] <= u64::MAX - d;
+    let twin_command = |x: &Applied| -> Command {
+        match x.command {
+            Command::Bid { seat, amount } if shifted(x.turn as usize) && amount > seen[x.turn as usize] => {
+                debug_assert!(seat != s);
+                Command::Bid {
+                    seat,
+                    amount: amount + d,
+                }
+            }
+            Command::Chance(ChanceOutcome::Draw(t)) => Command::Chance(ChanceOutcome::Draw(map_token(t))),
+            Command::Chance(ChanceOutcome::Deal(mut deal)) => {
+                let len = deal_tokens(n).len();
+                permute_deal(&mut deal[..len], &mut Rng(input.shuffle ^ 0xDEA1));
+                Command::Chance(ChanceOutcome::Deal(deal))
+            }
+            c => c,
+        }
+    };
+
+    let twin = match setup_a {
+        Some(sa) => {
+            let mut deal: Vec<Industry> = sa.industries().to_vec();
+            deal.extend(sa.set_aside());
+            permute_deal(&mut deal, &mut rng);
+            let revealed = end_view.turns_started as usize;
+            let mut deck = sa.deck().to_vec();
+            let from = revealed.min(deck.len());
+            rng.shuffle(&mut deck[from..]);
+            let piles: [Vec<TokenId>; 3] =
+                core::array::from_fn(|k| sa.pile(AssetKind::ALL[k]).iter().map(|&t| map_token(t)).collect());
+            let sb = Setup::new(
+                rules,
+                Some(sa.nations()),
+                &deal[..n as usize],
+                &deck,
+                [&piles[0], &piles[1], &piles[2]],
+            )
+            .unwrap_or_else(|e| panic!("the twin set-up is invalid: {e}"));
+            Game::new(*rules, sb).expect("twin game")
+        }
+        None => {
+            let nations: Vec<Nation> = (0..n).map(|i| initial.nation(Seat(i))).collect();
+            Game::external_chance(*rules, Some(&nations)).expect("twin game")
+        }
+    };
+    let mut b = Match::new(twin);
+    let mut replay = initial;
+    assert_eq!(replay.view(s), b.game().view(s), "views differ at the start");
+    for (i, x) in applied.iter().enumerate() {
+        let cb = twin_command(x);
+        replay.apply(x.command).expect("replay of an accepted command");
+        b.apply(cb)
+            .unwrap_or_else(|e| panic!("command {i} {cb:?} is illegal in the twin game: {e}"));
+        if replay.is_over() {
+            break;
+        }
+        assert_eq!(
+            replay.view(s),
+            b.game().view(s),
+            "seat {s}'s view differs after command {i} {:?} (twin: {cb:?})",
+            x.command
+        );
+    }
+    let ea: Vec<Event> = a.events_for(s).collect();
+    let eb: Vec<Event> = b.events_for(s).collect();
+    assert_eq!(ea, eb, "seat {s}'s event streams differ");
+}

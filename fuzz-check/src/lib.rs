@@ -1,0 +1,96 @@
+//! The checks behind the fuzz targets of `fuzz/` (cargo-fuzz, nightly), in a crate of their own so
+//! that the stable test suite runs exactly the same checks over every committed corpus and crash
+//! file (`tests/corpus.rs`).
+//!
+//! - [`engine::check`]: arbitrary rules, set-up and command stream applied to `qe-core`.
+//! - [`record::check`]: arbitrary bytes read as a `qe-record/1` JSON record.
+//!
+//! Each check panics (with a message) when it finds a bug, and returns normally otherwise. The input
+//! formats are documented in `fuzz/README.md`; [`engine::encode`] writes the engine format, for the
+//! seed corpora.
+
+pub mod engine;
+pub mod record;
+
+/// The fuzz targets and their checks, by name.
+pub const TARGETS: [(&str, fn(&[u8])); 2] = [("engine", engine::check), ("record", record::check)];
+
+/// Reads an input byte by byte; past the end every read is 0, so any byte string is an input.
+#[derive(Debug, Clone)]
+pub struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Bytes<'a> {
+    /// A reader over `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data, pos: 0 }
+    }
+
+    /// Whether every byte was read.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    /// The next byte (0 past the end).
+    pub fn u8(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+
+    /// The next `N` bytes.
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        core::array::from_fn(|_| self.u8())
+    }
+
+    /// A little-endian `u16`.
+    pub fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.array())
+    }
+
+    /// A little-endian `u32`.
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.array())
+    }
+
+    /// A little-endian `u64`.
+    pub fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.array())
+    }
+
+    /// A list: a length byte (taken modulo `max + 1`), then that many bytes.
+    pub fn list(&mut self, max: usize) -> Vec<u8> {
+        let len = self.u8() as usize % (max + 1);
+        (0..len).map(|_| self.u8()).collect()
+    }
+}
+
+/// splitmix64: the deterministic generator behind the permutations the inputs ask for.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n ≥ 1`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Shuffles `items` (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Replays every committed seed (`fuzz/seeds/<target>/`) and crash file (`fuzz/artifacts/<target>/`)
+//! through the same checks as the fuzz targets, on stable Rust. A locally grown corpus
+//! (`fuzz/corpus/<target>/`, not committed) is replayed too when present and `QE_FUZZ_CORPUS=1`.
+
+use std::fs;
+use std::panic;
+use std::path::{Path, PathBuf};
+
+use qe_fuzz_check::TARGETS;
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    out.sort();
+    out
+}
+
+fn replay(kinds: &[&str]) -> usize {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (target, check) in TARGETS {
+        for kind in kinds {
+            for file in files(&fuzz.join(kind).join(target)) {
+                let data = fs::read(&file).expect("read a corpus file");
+                count += 1;
+                if panic::catch_unwind(|| check(&data)).is_err() {
+                    failures.push(file.display().to_string());
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} file(s) fail their target's checks:\n{}", failures.len(), failures.join("\n"));
+    count
+}
+
+#[test]
+fn seeds_and_crash_files_pass_the_checks() {
+    let count = replay(&["seeds", "artifacts"]);
+    assert!(count >= 100, "only {count} corpus files: run `scripts/fuzz seeds`");
+}
+
+#[test]
+fn every_target_has_seeds() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    for (target, _) in TARGETS {
+        assert!(!files(&fuzz.join("seeds").join(target)).is_empty(), "no seeds for {target}");
+    }
+}
+
+#[test]
+fn local_corpus_passes_the_checks() {
+    if std::env::var_os("QE_FUZZ_CORPUS").is_some() {
+        replay(&["corpus"]);
+    }
+}
