@@ -381,7 +381,7 @@ impl ValueBot {
             .map(|i| prices.spent[i])
             .fold(0.0, f64::max);
         let left = f64::from(view.turns.saturating_sub(view.turn));
-        let slack = prices.per_tile * left / n as f64;
+        let slack = 0.35 * prices.per_tile * left / n as f64;
         let cap = (top_other + slack - mine).max(0.0);
         if want > cap {
             want = cap;
