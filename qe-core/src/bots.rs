@@ -1,5 +1,7 @@
 //! Baseline policies that decide from a [`SeatView`] only (never the full game), deterministic for a
-//! given seed.
+//! given seed: [`RandomBot`] (`random`), [`MiserBot`] (`miser`) and [`ValueBot`] (`value`). Each
+//! handles every decision: opening bid, secret bid, rebid, asset rebid, take or discard an asset, and
+//! the 5-player peek. [`by_name`] builds one from its name (as the `qe` command's `--bots` does).
 //!
 //! ```
 //! use qe_core::bots::{Bot, RandomBot};
