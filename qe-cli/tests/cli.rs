@@ -228,8 +228,8 @@ fn bot_seed(game_seed: u64, seat: u8) -> u64 {
 
 /// The input script: junk lines (errors or no-ops) mixed with moves, so that some line of every
 /// cycle is legal at every prompt.
-const SCRIPT: [&str; 10] = [
-    "fold", "-3", "1", "2", "", "help", "gold", "oil", "crypto", "peek 0",
+const SCRIPT: [&str; 11] = [
+    "fold", "-3", "1", "2", "", "help", "gold", "oil", "crypto", "peek 0", "peek 1",
 ];
 
 /// What a script line asks for, as `qe play` reads it (None: an error or a no-op).
@@ -249,6 +249,7 @@ fn line_command(line: &str, seat: Seat, legal: &Legal) -> Option<qe_core::Comman
         "oil" => Some(pile(AssetKind::Oil)),
         "crypto" => Some(pile(AssetKind::Crypto)),
         "peek 0" => Some(C::Peek { seat, turn: 0 }),
+        "peek 1" => Some(C::Peek { seat, turn: 1 }),
         _ => None,
     }
 }
@@ -286,7 +287,14 @@ fn expected_game(rules: Rules, seed: u64, bot: &str, human: Seat) -> (Vec<qe_cor
     (commands, game)
 }
 
-fn scripted_play(players: u8, commodities: bool, seed: u64, bot: &str, seat: u8) {
+/// Plays a scripted game through `qe play`, checks it, and returns the human seat's commands.
+fn scripted_play(
+    players: u8,
+    commodities: bool,
+    seed: u64,
+    bot: &str,
+    seat: u8,
+) -> Vec<qe_core::Command> {
     let rules = if commodities {
         Rules::commodities(players).unwrap()
     } else {
@@ -352,21 +360,37 @@ fn scripted_play(players: u8, commodities: bool, seed: u64, bot: &str, seat: u8)
             "no row ending {tail:?} in\n{out}"
         );
     }
+    commands
+        .into_iter()
+        .filter(|c| c.seat() == Some(Seat(seat)))
+        .collect()
 }
 
 #[test]
 fn scripted_play_base_game_with_invalid_inputs() {
-    scripted_play(4, false, 11, "value", 0);
+    let human = scripted_play(4, false, 11, "value", 0);
+    assert!(human.len() >= 16);
 }
 
 #[test]
 fn scripted_play_five_players_with_commodities_peeks_and_assets() {
-    scripted_play(5, true, 5, "random", 2);
+    // This seed has the human peek (R-VIS-5) and take assets (R-COM-5).
+    let human = scripted_play(5, true, 2, "value", 2);
+    assert!(human
+        .iter()
+        .any(|c| matches!(c, qe_core::Command::Peek { .. })));
+    assert!(human
+        .iter()
+        .any(|c| matches!(c, qe_core::Command::TakeAsset { .. })));
 }
 
 #[test]
 fn scripted_play_three_players() {
-    scripted_play(3, true, 21, "miser", 1);
+    // Against misers the asset ties out and the human, as auctioneer, discards (R-COM-7).
+    let human = scripted_play(3, true, 21, "miser", 1);
+    assert!(human
+        .iter()
+        .any(|c| matches!(c, qe_core::Command::DiscardAsset { .. })));
 }
 
 #[test]
