@@ -346,7 +346,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         }
         last_human = Some(seat);
         if show {
-            print!("{}", screen(&view, &rules));
+            print!("{}", screen(&view, &rules, &m.deduce(seat)));
             show = false;
         }
         println!("{}: {}", seat_name(&view, seat), ask(&view));

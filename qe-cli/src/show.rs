@@ -3,7 +3,10 @@
 
 use std::fmt::Write as _;
 
-use qe_core::{AssetKind, BidStage, Event, Outcome, Phase, Rules, Seat, SeatSet, SeatView, TileId};
+use qe_core::{
+    AssetKind, BidStage, Deduction, Event, Outcome, Phase, Rules, Seat, SeatSet, SeatView,
+    SpendBounds, TileId,
+};
 
 /// "seat 2 (CN)".
 pub fn seat_name(view: &SeatView, seat: Seat) -> String {
@@ -151,8 +154,21 @@ pub fn history(view: &SeatView, rules: &Rules) -> String {
     out
 }
 
-/// One seat's holdings line: tiles with the prices the viewer knows, zero-bid marks, assets, spent.
-fn holdings(view: &SeatView, rules: &Rules, seat: Seat) -> String {
+/// What the viewer can prove about a seat's total spent (issue 7): `exactly N`, or `N..M` (an upper
+/// bound of 2^64−1 or more per hidden price is shown as `N..`).
+fn bounds_text(b: &SpendBounds) -> String {
+    if b.exact() {
+        format!("exactly {}", b.lower)
+    } else if b.upper >= i128::from(u64::MAX) {
+        format!("≥ {}", b.lower)
+    } else {
+        format!("{}..{}", b.lower, b.upper)
+    }
+}
+
+/// One seat's holdings line: tiles with the prices the viewer knows, zero-bid marks, assets, spent,
+/// and what the viewer can prove about its total spent.
+fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) -> String {
     let info = &view.seats[seat.index()];
     let mut tiles = Vec::new();
     for a in view.auctions() {
@@ -204,12 +220,15 @@ fn holdings(view: &SeatView, rules: &Rules, seat: Seat) -> String {
     }
     if let Some(s) = info.spent {
         let _ = write!(line, " | spent {s}");
+    } else {
+        let _ = write!(line, " | spent {}", bounds_text(bounds));
     }
     line
 }
 
-/// The full screen of a seat: what it may know and what it must do (R-VIS-1…7).
-pub fn screen(view: &SeatView, rules: &Rules) -> String {
+/// The full screen of a seat: what it may know and what it must do (R-VIS-1…7), with the spend
+/// bounds it can prove (`deduction`, from [`qe_core::Match::deduce`]).
+pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
     let mut out = String::new();
     let me = view.seat;
     let variant = if view.commodities {
@@ -230,9 +249,12 @@ pub fn screen(view: &SeatView, rules: &Rules) -> String {
     if !h.is_empty() {
         out.push_str(&h);
     }
-    let _ = writeln!(out, "seats (tile:VP@price, ? = price you cannot see):");
+    let _ = writeln!(
+        out,
+        "seats (tile:VP@price, ? = price you cannot see; spent: what you can prove of the total):"
+    );
     for s in 0..view.players {
-        let mut line = holdings(view, rules, Seat(s));
+        let mut line = holdings(view, rules, Seat(s), &deduction.seats[s as usize]);
         if me == Some(Seat(s)) {
             line.push_str("  ← you");
         }

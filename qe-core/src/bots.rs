@@ -166,7 +166,8 @@ pub fn by_name_with(name: &str, seed: u64, manifest: Manifest) -> Option<BoxedBo
 /// A heuristic bidder. It values the tile up for auction by its marginal VP for this seat: the printed
 /// value plus the change in nationalization (R-SCO-6), monopolization (R-SCO-7) and diversification
 /// (R-SCO-8) it would bring, and turns VP into money with the price level it has learned from its own
-/// view (the prices it saw, R-VIS-2…5, and the public opening bids, R-VIS-1). It keeps its total spent
+/// view (the prices it saw, R-VIS-2…5, and the public opening bids, R-VIS-1), clamped to the spend
+/// bounds the view proves ([`SeatView::deduce`]). It keeps its total spent
 /// below what it estimates the biggest spender among the others has spent (R-SCO-2), takes the zero-bid
 /// VP when a tile is worth little to it (R-AUC-11), picks asset piles by expected value (R-COM-5, R-COM-9)
 /// and, with 5 players, peeks once in the second half of the game (R-VIS-5).
@@ -316,6 +317,12 @@ fn learn(rules: &Rules, view: &SeatView, me: Seat) -> Prices {
         if let (Some(w), true) = (a.winner, a.awarded) {
             spent[w.index()] += a.price.map_or(per_tile, |p| p as f64);
         }
+    }
+    // What the view proves (crate::deduction): every estimate is kept within the seat's bounds, and
+    // the bounds also count asset prices and credits (R-COM-8), which the estimate above ignores.
+    let bounds = view.deduce();
+    for (i, b) in bounds.seats.iter().enumerate().take(view.players as usize) {
+        spent[i] = spent[i].clamp(b.lower as f64, b.upper as f64);
     }
     if let Some(s) = view.seats[me.index()].spent {
         spent[me.index()] = s as f64;
