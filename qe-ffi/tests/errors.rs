@@ -1,6 +1,6 @@
 //! The error paths of every function: null pointers, freed and foreign handles, bad UTF-8, bad JSON,
 //! illegal commands (status, message with the rule ID, game unchanged), small buffers, panics.
-#![allow(unsafe_code)]
+#![allow(unsafe_code, clippy::borrow_as_ptr, clippy::many_single_char_names)]
 
 mod common;
 
@@ -284,7 +284,7 @@ fn illegal_commands_name_their_rule_and_change_nothing() {
         (r#"{"seat":1}"#, QE_ERR_MALFORMED_COMMAND),
         (r#"{"seat":1,"bid":3,"peek":0}"#, QE_ERR_MALFORMED_COMMAND),
         (r#"{"seat":1,"jump":3}"#, QE_ERR_MALFORMED_COMMAND),
-        (r#"[1,2]"#, QE_ERR_MALFORMED_COMMAND),
+        ("[1,2]", QE_ERR_MALFORMED_COMMAND),
         (r#"{"seat":"one","bid":3}"#, QE_ERR_MALFORMED_COMMAND),
         (r#"{"seat":1,"bid":-3}"#, QE_ERR_BID_OUT_OF_RANGE),
         (
@@ -537,4 +537,19 @@ fn status_codes_match_qe_core() {
     );
     assert_eq!(SetupError::Players { players: 2 }.code(), QE_ERR_PLAYERS);
     assert_eq!(SetupError::Record(String::new()).code(), QE_ERR_RECORD);
+}
+
+/// The struct sizes the C example, the C++ example and the C# binding (`Qe.cs`) also check.
+#[test]
+fn struct_layouts_are_stable() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<QeCommand>(), 16);
+    assert_eq!(size_of::<QeState>(), 20);
+    assert_eq!(size_of::<QeBidRange>(), 32);
+    assert_eq!(size_of::<QeLegal>(), 40);
+    assert_eq!(size_of::<QeI128>(), 16);
+    assert_eq!(size_of::<QeSeatInfo>(), 48);
+    assert_eq!(size_of::<QeAuction>(), 48);
+    assert_eq!(size_of::<QeEvent>(), 32);
+    assert_eq!(size_of::<QeSeatOutcome>(), 72);
 }

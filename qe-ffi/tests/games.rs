@@ -1,6 +1,6 @@
 //! Whole games through the ABI against the same games through `qe-core`; event streams; records;
 //! and every conformance case replayed through `qe_game_from_record`.
-#![allow(unsafe_code)]
+#![allow(unsafe_code, clippy::borrow_as_ptr, clippy::many_single_char_names)]
 
 mod common;
 
@@ -257,9 +257,9 @@ fn event_kind(name: &str) -> u32 {
 }
 
 fn mask(v: &Value) -> u8 {
-    v.as_array()
-        .map(|a| a.iter().fold(0u8, |m, s| m | 1 << s.as_u64().unwrap()))
-        .unwrap_or(0)
+    v.as_array().map_or(0, |a| {
+        a.iter().fold(0u8, |m, s| m | 1 << s.as_u64().unwrap())
+    })
 }
 
 /// An independent mapping from an event's JSON to the flat struct.
@@ -432,13 +432,13 @@ fn conformance_cases_through_the_abi() {
                     .then(|| format!("want command {want} rejected, got status {st} index {idx}"))
             }
             "pending" => {
-                if st != QE_OK {
-                    Some(format!("want a pending game, got {st}: {}", last_message()))
-                } else {
+                if st == QE_OK {
                     let over = state(g).game_over;
                     let mut o = QeSeatOutcome::default();
                     let no_outcome = unsafe { qe_game_outcome(g, 0, &mut o) } == QE_ERR_NOT_OVER;
                     (over != 0 || !no_outcome).then(|| "game over".to_owned())
+                } else {
+                    Some(format!("want a pending game, got {st}: {}", last_message()))
                 }
             }
             "outcome" => {
@@ -464,7 +464,7 @@ fn conformance_cases_through_the_abi() {
                         ];
                         for (field, got) in checks {
                             if let Some(wv) = w.get(field) {
-                                if wv.to_string() != got {
+                                if *wv.to_string() != *got {
                                     problem =
                                         Some(format!("seat {i} {field}: got {got}, want {wv}"));
                                 }

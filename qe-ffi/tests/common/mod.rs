@@ -1,5 +1,5 @@
 //! Helpers shared by the ABI tests.
-#![allow(dead_code, unsafe_code)]
+#![allow(dead_code, unsafe_code, clippy::borrow_as_ptr)]
 
 use std::ffi::{c_char, CStr, CString};
 use std::ptr;
