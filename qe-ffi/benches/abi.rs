@@ -4,7 +4,7 @@
 //! (set-up excluded) and counts commands, so divan reports the time per command.
 //!
 //! Run: `cargo bench -p qe-ffi`
-#![allow(unsafe_code, clippy::borrow_as_ptr)]
+#![allow(unsafe_code, clippy::borrow_as_ptr, clippy::wildcard_imports)]
 
 use std::ffi::CString;
 use std::ptr;
@@ -12,7 +12,7 @@ use std::ptr;
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
 use qe_core::bots::Bot;
-use qe_core::{bots, Command, Game, Match, Rules, Seat};
+use qe_core::{bots, Command, Game, Match, Rules};
 use qe_ffi::*;
 
 const PLAYERS: u8 = 4;
@@ -187,5 +187,4 @@ fn abi_apply_rejected(b: Bencher) {
         ..QeCommand::default()
     };
     b.bench_local(|| unsafe { qe_game_apply(h.0, black_box(bad)) });
-    let _ = Seat(0);
 }
