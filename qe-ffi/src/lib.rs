@@ -64,24 +64,34 @@ unsafe fn str_arg<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
     })
 }
 
+/// A checked out-pointer (non-null, aligned), written with [`Out::set`] and never read: the
+/// caller's memory may be uninitialized.
+struct Out<T>(*mut T);
+
+impl<T> Out<T> {
+    fn set(&self, value: T) {
+        // SAFETY: checked non-null and aligned by `out_arg`; valid for writes by the caller's
+        // contract. `write` neither reads nor drops the old contents.
+        unsafe { self.0.write(value) }
+    }
+}
+
 /// Checks an out-pointer.
-fn out_arg<'a, T>(p: *mut T, name: &str) -> Result<&'a mut T, Error> {
+fn out_arg<T>(p: *mut T, name: &str) -> Result<Out<T>, Error> {
     if p.is_null() {
         return Err(Error::null(name));
     }
     if (p as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Error::invalid(format!("`{name}` is misaligned")));
     }
-    // SAFETY: non-null and aligned; validity for writes is the caller's contract. Writing through a
-    // `&mut T` of a plain-old-data type does not read the old value.
-    Ok(unsafe { &mut *p })
+    Ok(Out(p))
 }
 
 /// Hands a string to C (freed by `qe_string_free`).
-fn give_string(text: String, out: &mut *mut c_char) -> Result<(), Error> {
+fn give_string(text: String, out: &Out<*mut c_char>) -> Result<(), Error> {
     let c = CString::new(text)
         .map_err(|_| Error::new(QE_ERR_PANIC, "internal error: string with a NUL byte"))?;
-    *out = c.into_raw();
+    out.set(c.into_raw());
     Ok(())
 }
 
@@ -189,7 +199,7 @@ fn command_of_json(text: &str) -> Result<Command, Error> {
 #[no_mangle]
 pub unsafe extern "C" fn qe_abi_version(out: *mut u32) -> QeStatus {
     status::guard(|| {
-        *out_arg(out, "out")? = QE_ABI_VERSION;
+        out_arg(out, "out")?.set(QE_ABI_VERSION);
         Ok(())
     })
 }
@@ -234,7 +244,7 @@ pub unsafe extern "C" fn qe_last_error_message(
 pub unsafe extern "C" fn qe_last_error_status(out: *mut QeStatus) -> QeStatus {
     let result = std::panic::catch_unwind(|| {
         let out = out_arg(out, "out")?;
-        *out = status::last_error().0;
+        out.set(status::last_error().0);
         Ok::<(), Error>(())
     });
     match result {
@@ -326,7 +336,7 @@ pub unsafe extern "C" fn qe_game_new(
         } else {
             Rules::base(players)?
         };
-        *out = handle::allocate(GameState::new(Match::seeded(rules, seed)));
+        out.set(handle::allocate(GameState::new(Match::seeded(rules, seed))));
         Ok(())
     })
 }
@@ -353,7 +363,7 @@ pub unsafe extern "C" fn qe_game_from_record(
             None
         } else {
             let f = out_arg(failed_index, "failed_index")?;
-            *f = usize::MAX;
+            f.set(usize::MAX);
             Some(f)
         };
         let out = out_arg(out_game, "out_game")?;
@@ -363,11 +373,11 @@ pub unsafe extern "C" fn qe_game_from_record(
         let record = Record::from_value(&v)?;
         let m = record.replay().map_err(|e| {
             if let (qe_core::ReplayError::Command { index, .. }, Some(f)) = (&e, failed.as_mut()) {
-                **f = *index;
+                f.set(*index);
             }
             Error::from(e)
         })?;
-        *out = handle::allocate(GameState::new(m));
+        out.set(handle::allocate(GameState::new(m)));
         Ok(())
     })
 }
@@ -387,10 +397,10 @@ pub unsafe extern "C" fn qe_game_clone(
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let out = out_arg(out_game, "out_game")?;
-        *out = handle::allocate(GameState {
+        out.set(handle::allocate(GameState {
             m: state.m.clone(),
             cursors: state.cursors,
-        });
+        }));
         Ok(())
     })
 }
@@ -463,7 +473,7 @@ pub unsafe extern "C" fn qe_game_state(game: *const QeGame, out: *mut QeState) -
     status::guard(|| {
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
-        *out_arg(out, "out")? = QeState::of(state.m.game());
+        out_arg(out, "out")?.set(QeState::of(state.m.game()));
         Ok(())
     })
 }
@@ -478,7 +488,7 @@ pub unsafe extern "C" fn qe_game_to_act(game: *const QeGame, out_mask: *mut u8) 
     status::guard(|| {
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
-        *out_arg(out_mask, "out_mask")? = state.m.game().to_act().bits();
+        out_arg(out_mask, "out_mask")?.set(state.m.game().to_act().bits());
         Ok(())
     })
 }
@@ -497,7 +507,7 @@ pub unsafe extern "C" fn qe_game_bid_range(
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let seat = seat_arg(state, seat)?;
-        *out_arg(out, "out")? = state.m.game().bid_range(seat).into();
+        out_arg(out, "out")?.set(state.m.game().bid_range(seat).into());
         Ok(())
     })
 }
@@ -516,7 +526,7 @@ pub unsafe extern "C" fn qe_game_legal(
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let seat = seat_arg(state, seat)?;
-        *out_arg(out, "out")? = state.m.game().legal(seat).into();
+        out_arg(out, "out")?.set(state.m.game().legal(seat).into());
         Ok(())
     })
 }
@@ -544,7 +554,7 @@ pub unsafe extern "C" fn qe_game_seat_info(
             Some(v) => state.m.game().view(v),
             None => state.m.game().public_view(),
         };
-        *out = QeSeatInfo::of(&view, seat.index());
+        out.set(QeSeatInfo::of(&view, seat.index()));
         Ok(())
     })
 }
@@ -576,7 +586,7 @@ pub unsafe extern "C" fn qe_game_auction(
                 view.turns_started
             ))
         })?;
-        *out = auction.into();
+        out.set(auction.into());
         Ok(())
     })
 }
@@ -603,7 +613,7 @@ pub unsafe extern "C" fn qe_game_view_json(
         };
         let text = serde_json::to_string(&view)
             .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
-        give_string(text, out)
+        give_string(text, &out)
     })
 }
 
@@ -622,7 +632,7 @@ pub unsafe extern "C" fn qe_game_events_pending(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let cursor = state.cursors[handle::cursor_index(viewer)];
-        *out_arg(out_count, "out_count")? = state.m.events().len() - cursor;
+        out_arg(out_count, "out_count")?.set(state.m.events().len() - cursor);
         Ok(())
     })
 }
@@ -669,7 +679,7 @@ pub unsafe extern "C" fn qe_game_events(
             unsafe { buf.add(k).write(QeEvent::from(&redact(e, viewer))) };
         }
         state.cursors[i] = cursor + n;
-        *count = n;
+        count.set(n);
         Ok(())
     })
 }
@@ -698,7 +708,7 @@ pub unsafe extern "C" fn qe_game_events_json(
             .collect();
         let text = serde_json::to_string(&events)
             .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
-        give_string(text, out)?;
+        give_string(text, &out)?;
         state.cursors[i] = state.m.events().len();
         Ok(())
     })
@@ -723,7 +733,7 @@ pub unsafe extern "C" fn qe_game_outcome(
             state.m.game().outcome().ok_or_else(|| {
                 Error::new(QE_ERR_NOT_OVER, "the game is not over: no outcome yet")
             })?;
-        *out = outcome.seat(seat).into();
+        out.set(outcome.seat(seat).into());
         Ok(())
     })
 }
@@ -749,7 +759,7 @@ pub unsafe extern "C" fn qe_game_outcome_json(
             })?;
         let text = serde_json::to_string(&outcome)
             .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
-        give_string(text, out)
+        give_string(text, &out)
     })
 }
 
@@ -771,7 +781,7 @@ pub unsafe extern "C" fn qe_game_record_json(
             .m
             .record()
             .ok_or_else(|| Error::invalid("no record before the deal"))?;
-        give_string(record.to_json(), out)
+        give_string(record.to_json(), &out)
     })
 }
 
