@@ -32,6 +32,11 @@ pub(crate) const CURSORS: usize = MAX_SEATS + 1;
 /// Lifetime: valid from its creation until `qe_game_free`. Every pointer a function writes into a
 /// caller's struct is a copy; nothing returned borrows from the game, so freeing it invalidates
 /// nothing else.
+///
+/// Invalid handles: using a freed handle, freeing it twice, or passing a misaligned pointer or
+/// readable memory that is not a handle gives `QE_ERR_INVALID_HANDLE` (handle cells are pooled,
+/// never returned to the allocator). Not detected: a stale handle whose cell a newer game reuses
+/// (it refers to that game), and pointers to unmapped memory.
 pub struct QeGame {
     magic: u64,
     state: Option<Box<GameState>>,
