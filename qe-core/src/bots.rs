@@ -1,5 +1,7 @@
 //! Baseline policies that decide from a [`SeatView`] only (never the full game), deterministic for a
-//! given seed.
+//! given seed: [`RandomBot`] (`random`), [`MiserBot`] (`miser`) and [`ValueBot`] (`value`). Each
+//! handles every decision: opening bid, secret bid, rebid, asset rebid, take or discard an asset, and
+//! the 5-player peek. [`by_name`] builds one from its name (as the `qe` command's `--bots` does).
 //!
 //! ```
 //! use qe_core::bots::{Bot, RandomBot};
@@ -14,12 +16,18 @@
 //! assert!(game.outcome().is_some());
 //! ```
 
+use alloc::boxed::Box;
+
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::command::Command;
-use crate::game::{BidRange, Legal};
-use crate::view::SeatView;
+use crate::components::{AssetKind, Industry, Manifest, Nation, TileId};
+use crate::game::{BidRange, Legal, Phase, PileSet};
+use crate::rules::{Rules, RulesBuilder};
+use crate::scoring::diversification;
+use crate::seat::{Seat, MAX_SEATS};
+use crate::view::{SeatInfo, SeatView};
 
 /// A policy for one seat.
 pub trait Bot {
@@ -112,5 +120,357 @@ impl Bot for MiserBot {
             });
         }
         pile_command(view, &legal, 0)
+    }
+}
+
+/// The names [`by_name`] accepts, in the order they are documented.
+pub const NAMES: [&str; 3] = ["random", "miser", "value"];
+
+/// A boxed bot, as built by [`by_name`].
+pub type BoxedBot = Box<dyn Bot + Send>;
+
+/// Builds a bot from its name (`random`, `miser` or `value`; see [`NAMES`]) and seed, with the default
+/// manifest; `None` for an unknown name.
+///
+/// ```
+/// use qe_core::bots::{by_name, Bot};
+/// use qe_core::{Game, Rules};
+/// let mut game = Game::seeded(Rules::commodities(4).unwrap(), 7);
+/// let mut bots: Vec<_> = ["value", "random", "miser", "value"]
+///     .iter()
+///     .enumerate()
+///     .map(|(s, name)| by_name(name, s as u64).unwrap())
+///     .collect();
+/// while !game.is_over() {
+///     let seat = game.to_act().first().unwrap();
+///     let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+///     game.apply(command).unwrap();
+/// }
+/// assert!(by_name("oracle", 0).is_none());
+/// ```
+pub fn by_name(name: &str, seed: u64) -> Option<BoxedBot> {
+    by_name_with(name, seed, Manifest::default())
+}
+
+/// As [`by_name`], for a game played with `manifest` (the printed values are public, R-VIS-1; the
+/// `value` bot uses them).
+pub fn by_name_with(name: &str, seed: u64, manifest: Manifest) -> Option<BoxedBot> {
+    match name {
+        "random" => Some(Box::new(RandomBot::new(seed))),
+        "miser" => Some(Box::new(MiserBot)),
+        "value" => Some(Box::new(ValueBot::with_manifest(seed, manifest))),
+        _ => None,
+    }
+}
+
+/// A heuristic bidder. It values the tile up for auction by its marginal VP for this seat: the printed
+/// value plus the change in nationalization (R-SCO-6), monopolization (R-SCO-7) and diversification
+/// (R-SCO-8) it would bring, and turns VP into money with the price level it has learned from its own
+/// view (the prices it saw, R-VIS-2…5, and the public opening bids, R-VIS-1), clamped to the spend
+/// bounds the view proves ([`SeatView::deduce`]). It keeps its total spent
+/// below what it estimates the biggest spender among the others has spent (R-SCO-2), takes the zero-bid
+/// VP when a tile is worth little to it (R-AUC-11), picks asset piles by expected value (R-COM-5, R-COM-9)
+/// and, with 5 players, peeks once in the second half of the game (R-VIS-5).
+///
+/// It decides from its [`SeatView`] only; its randomness (a little noise on each bid) comes from its
+/// seed, so it is deterministic given the seed.
+#[derive(Clone, Debug)]
+pub struct ValueBot {
+    rng: ChaCha8Rng,
+    manifest: Manifest,
+    rules: Option<Rules>,
+}
+
+impl ValueBot {
+    /// A value bot with the default manifest.
+    pub fn new(seed: u64) -> ValueBot {
+        ValueBot::with_manifest(seed, Manifest::default())
+    }
+
+    /// A value bot for a game played with `manifest`.
+    pub fn with_manifest(seed: u64, manifest: Manifest) -> ValueBot {
+        ValueBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            manifest,
+            rules: None,
+        }
+    }
+
+    /// The rules of the viewed game (cached): player count and expansion from the view, values from
+    /// the manifest.
+    fn rules(&mut self, view: &SeatView) -> Rules {
+        match self.rules {
+            Some(r) if r.players() == view.players && r.has_commodities() == view.commodities => r,
+            _ => {
+                let r = RulesBuilder::new(view.players)
+                    .commodities(view.commodities)
+                    .manifest(self.manifest)
+                    .build()
+                    .or_else(|_| {
+                        RulesBuilder::new(view.players)
+                            .commodities(view.commodities)
+                            .build()
+                    })
+                    .expect("a view has 3 to 5 players");
+                self.rules = Some(r);
+                r
+            }
+        }
+    }
+
+    /// A noise factor in `[0.85, 1.15)`.
+    fn noise(&mut self) -> f64 {
+        0.85 + f64::from(self.rng.next_u32() % 1000) * 0.0003
+    }
+}
+
+/// The VP a seat with this nation, industry token and tiles scores from companies, nationalization,
+/// monopolization and diversification (R-SCO-4, R-SCO-6…8).
+fn tile_points(
+    rules: &Rules,
+    nation: Option<Nation>,
+    industry: Option<Industry>,
+    tiles: u32,
+) -> u32 {
+    let mut counts = [0u8; 5];
+    let mut vp = 0;
+    let mut own = 0;
+    for t in TileId::ALL {
+        if tiles & (1 << t.index()) != 0 {
+            vp += u32::from(rules.manifest().tile_value(t));
+            counts[t.industry().index()] += 1;
+            if Some(t.nation()) == nation {
+                own += 1;
+            }
+        }
+    }
+    if let Some(i) = industry {
+        counts[i.index()] += 1;
+    }
+    vp + rules.nationalization.score(own)
+        + counts
+            .iter()
+            .map(|&c| rules.monopolization.score(c as usize))
+            .sum::<u32>()
+        + diversification(rules, &counts)
+}
+
+/// The marginal VP of `tile` for the seat described by `info`.
+fn marginal_vp(rules: &Rules, info: &SeatInfo, tile: TileId) -> u32 {
+    let before = tile_points(rules, info.nation, info.industry, info.tiles);
+    let after = tile_points(
+        rules,
+        info.nation,
+        info.industry,
+        info.tiles | (1 << tile.index()),
+    );
+    after.saturating_sub(before)
+}
+
+/// The mean VP value of the tokens of `kind`.
+#[allow(clippy::cast_precision_loss)]
+fn mean_token(rules: &Rules, kind: AssetKind) -> f64 {
+    let values = rules.manifest().token_values(kind);
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.iter().map(|&v| f64::from(v)).sum::<f64>() / values.len() as f64
+}
+
+/// What the bot has learned of the price level from its view.
+struct Prices {
+    /// Money per VP.
+    per_vp: f64,
+    /// The mean price of a tile.
+    per_tile: f64,
+    /// The estimated total spent of each seat (exact for itself).
+    spent: [f64; MAX_SEATS],
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn learn(rules: &Rules, view: &SeatView, me: Seat) -> Prices {
+    // Prior: 2 per VP, worth three observed VP.
+    let (mut money, mut vp) = (6.0f64, 3.0f64);
+    let (mut price_sum, mut price_count) = (0.0f64, 0.0f64);
+    for a in view.auctions() {
+        let Some(tile) = a.tile else { continue };
+        let worth = f64::from(rules.manifest().tile_value(tile)) + 2.0;
+        if let (Some(p), Some(_)) = (a.price, a.winner) {
+            money += 2.0 * p as f64;
+            vp += 2.0 * worth;
+            price_sum += p as f64;
+            price_count += 1.0;
+        }
+        if let Some(o) = a.opening {
+            money += o as f64;
+            vp += worth;
+        }
+    }
+    let per_vp = money / vp;
+    let per_tile = if price_count > 0.0 {
+        price_sum / price_count
+    } else {
+        per_vp * 5.0
+    };
+    let mut spent = [0.0; MAX_SEATS];
+    for a in view.auctions() {
+        if let (Some(w), true) = (a.winner, a.awarded) {
+            spent[w.index()] += a.price.map_or(per_tile, |p| p as f64);
+        }
+    }
+    // What the view proves (crate::deduction): every estimate is kept within the seat's bounds, and
+    // the bounds also count asset prices and credits (R-COM-8), which the estimate above ignores.
+    let bounds = view.deduce();
+    for (i, b) in bounds.seats.iter().enumerate().take(view.players as usize) {
+        spent[i] = spent[i].clamp(b.lower as f64, b.upper as f64);
+    }
+    if let Some(s) = view.seats[me.index()].spent {
+        spent[me.index()] = s as f64;
+    }
+    Prices {
+        per_vp,
+        per_tile,
+        spent,
+    }
+}
+
+/// Converts a non-negative money amount to a bid (rounded, saturating).
+fn to_bid(x: f64) -> u64 {
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else {
+        (x + 0.5) as u64
+    }
+}
+
+impl ValueBot {
+    #[allow(clippy::cast_precision_loss)]
+    fn bid(&mut self, view: &SeatView, me: Seat, range: BidRange) -> u64 {
+        let rules = self.rules(view);
+        let prices = learn(&rules, view, me);
+        let info = view.seats[me.index()];
+        let n = view.players as usize;
+        let noise = self.noise();
+
+        // The worth of what is being bid for, in VP.
+        let asset_step = matches!(view.phase, Phase::AssetRebid { .. });
+        let worth_vp = if asset_step {
+            // Rebidding for an asset (R-COM-4): the best pile's expected value, discounted.
+            AssetKind::ALL
+                .iter()
+                .filter(|k| view.piles_remaining[k.index()] > 0)
+                .map(|&k| mean_token(&rules, k))
+                .fold(0.0, f64::max)
+                * 0.6
+        } else {
+            view.tile
+                .map_or(0.0, |t| f64::from(marginal_vp(&rules, &info, t)))
+        };
+        let mut want = worth_vp * prices.per_vp * noise;
+        if matches!(view.phase, Phase::Rebid { .. }) {
+            // A tie means another seat values it as much: go a little higher (R-AUC-6).
+            want += 1.0 + f64::from(self.rng.next_u32() % 3);
+        }
+
+        // Zero-bid VP (R-AUC-11): take it when the tile is worth little to this seat.
+        let round = rules.round(view.turn);
+        let zero_open = rules.zero_bid_vp > 0
+            && rules.reveals_zero_bids()
+            && info.zero_marks & (1 << round) == 0
+            && range.allows(0);
+        if zero_open && !asset_step && worth_vp <= f64::from(rules.zero_bid_vp) + 1.0 {
+            return 0;
+        }
+
+        // Stay below the biggest spender among the others (R-SCO-2), with slack that shrinks as the
+        // game goes on.
+        let mine = prices.spent[me.index()];
+        let top_other = (0..n)
+            .filter(|&i| i != me.index())
+            .map(|i| prices.spent[i])
+            .fold(0.0, f64::max);
+        let left = f64::from(view.turns.saturating_sub(view.turn));
+        let slack = 0.35 * prices.per_tile * left / n as f64;
+        let cap = (top_other + slack - mine).max(0.0);
+        if want > cap {
+            want = cap;
+        }
+        nearest_legal(&range, to_bid(want))
+    }
+
+    /// The expected VP of taking the top token of `kind` (R-COM-9 gold crash and oil majority).
+    fn pile_worth(rules: &Rules, view: &SeatView, me: Seat, kind: AssetKind) -> f64 {
+        let mut worth = mean_token(rules, kind);
+        let left = f64::from(view.turns.saturating_sub(view.turn));
+        let remaining = f64::from(view.piles_remaining[kind.index()]);
+        match kind {
+            AssetKind::Gold if remaining <= left / 2.0 + 1.0 => {
+                worth -= f64::from(rules.gold_crash) * 0.7;
+            }
+            AssetKind::Oil => {
+                let mine = view.seats[me.index()].assets[1];
+                let top = (0..view.players as usize)
+                    .filter(|&i| i != me.index())
+                    .map(|i| view.seats[i].assets[1])
+                    .max()
+                    .unwrap_or(0);
+                if mine + 1 >= top {
+                    worth += f64::from(rules.oil_majority) / 2.0;
+                }
+            }
+            _ => {}
+        }
+        worth
+    }
+
+    fn pile(&mut self, view: &SeatView, me: Seat, legal: &Legal) -> Option<Command> {
+        let rules = self.rules(view);
+        let best = |piles: PileSet, sign: f64| {
+            piles.iter().fold(None, |acc: Option<(AssetKind, f64)>, k| {
+                let w = sign * ValueBot::pile_worth(&rules, view, me, k);
+                match acc {
+                    Some((_, bw)) if bw >= w => acc,
+                    _ => Some((k, w)),
+                }
+            })
+        };
+        if let Some((kind, _)) = best(legal.take, 1.0) {
+            return Some(Command::TakeAsset { seat: me, kind });
+        }
+        // Discard (R-COM-7): take the most valuable token out of the others' reach, except gold when
+        // it holds gold (an emptier gold pile brings its own crash closer).
+        let holds_gold = view.seats[me.index()].assets[0] > 0;
+        let mut piles = legal.discard;
+        if holds_gold && piles.0 != PileSet(1).0 && piles.contains(AssetKind::Gold) {
+            piles = PileSet(piles.0 & !1);
+        }
+        best(piles, 1.0).map(|(kind, _)| Command::DiscardAsset { seat: me, kind })
+    }
+}
+
+impl Bot for ValueBot {
+    fn act(&mut self, view: &SeatView) -> Option<Command> {
+        let me = view.seat?;
+        let legal = view.legal;
+        // R-VIS-5: once, in the second half, at the priciest-looking auction it cannot see.
+        if legal.peek != 0 && view.turn * 2 >= view.turns {
+            let rules = self.rules(view);
+            let turn = view
+                .auctions()
+                .iter()
+                .filter(|a| legal.peek & (1 << a.turn) != 0)
+                .max_by_key(|a| a.tile.map_or(0, |t| rules.manifest().tile_value(t)))
+                .map(|a| a.turn);
+            if let Some(turn) = turn {
+                return Some(Command::Peek { seat: me, turn });
+            }
+        }
+        if let Some(range) = legal.bid {
+            return Some(Command::Bid {
+                seat: me,
+                amount: self.bid(view, me, range),
+            });
+        }
+        self.pile(view, me, &legal)
     }
 }

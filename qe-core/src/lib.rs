@@ -56,6 +56,7 @@
 //! | [`SeatView`] | what one seat may know ([`Game::view`]), or a spectator ([`Game::public_view`]) |
 //! | [`Outcome`] | final scoring with the per-seat breakdown ([`Game::outcome`]) |
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
+//! | [`Deduction`] | what a seat can prove about every seat's total spent ([`Match::deduce`], [`SeatView::deduce`]) |
 //! | [`bots`] | baseline policies that decide from a [`SeatView`] |
 //!
 //! External-chance mode ([`Game::external_chance`], R-SET-3) leaves the deal, each reveal and each
@@ -83,6 +84,7 @@ extern crate std;
 pub mod bots;
 mod command;
 mod components;
+pub mod deduction;
 mod error;
 mod event;
 mod game;
@@ -98,6 +100,7 @@ pub use command::{ChanceOutcome, Command};
 pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
 };
+pub use deduction::{Deduction, SpendBounds};
 pub use error::{CommandError, SetupError};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use game::{BidRange, Chance, Game, Legal, Phase, PileSet};

@@ -85,6 +85,13 @@ impl Match {
         self.events.iter().map(move |e| e.visible_to(seat))
     }
 
+    /// What `seat` can prove about every seat's total spent, from its view and its own bids
+    /// (R-VIS-8: nothing else). See [`crate::deduction`].
+    pub fn deduce(&self, seat: Seat) -> crate::Deduction {
+        let own = crate::deduction::own_bids(seat, self.events_for(seat));
+        crate::Deduction::new(&self.game.view(seat), &own)
+    }
+
     /// Applies a command; on error nothing changes.
     pub fn apply(&mut self, command: Command) -> Result<Events, CommandError> {
         let events = self.game.apply(command)?;

@@ -134,6 +134,12 @@ pub struct SeatView {
 }
 
 impl SeatView {
+    /// What this viewer can prove about every seat's total spent, from the view alone (without its
+    /// own past bids; [`crate::Match::deduce`] also uses those).
+    pub fn deduce(&self) -> crate::Deduction {
+        crate::Deduction::from_view(self)
+    }
+
     /// The started auctions.
     pub fn auctions(&self) -> &[AuctionView] {
         &self.auctions[..self.turns_started as usize]

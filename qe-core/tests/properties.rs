@@ -269,6 +269,8 @@ proptest! {
                 break;
             }
             prop_assert_eq!(replay.game().view(s), b.game().view(s), "view differs after command {}", i);
+            // The deduction aid sees no more than the view and the seat's own events (issue 7).
+            prop_assert_eq!(replay.deduce(s), b.deduce(s), "deduction differs after command {}", i);
         }
         // The event streams are identical, to the end (the final reveal is in the views, R-VIS-7).
         let ea: Vec<_> = a.events_for(s).collect();

@@ -1,0 +1,198 @@
+// qe.hpp: a header-only C++17 RAII wrapper over the C ABI of qe (qe.h).
+//
+// - qe::Game owns a QeGame* (move-only; freed in the destructor). Not thread-safe: use one Game
+//   from one thread at a time, like the handle it wraps.
+// - Every failing call throws qe::Error, carrying the status code and the message (with its rule
+//   ID, e.g. "R-AUC-3: bid equals the auctioneer's bid (5)").
+// - Strings from the library are copied into std::string and freed with qe_string_free at once.
+#ifndef QE_HPP
+#define QE_HPP
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qe.h"
+
+namespace qe {
+
+/// A failed qe_ call: the status code and the last error message of this thread.
+class Error : public std::runtime_error {
+public:
+    Error(QeStatus status, const std::string &message)
+        : std::runtime_error(message), status_(status) {}
+    /// The status code (100-199 rules, 200-299 set-up/record, 900+ ABI).
+    QeStatus status() const noexcept { return status_; }
+
+private:
+    QeStatus status_;
+};
+
+namespace detail {
+inline std::string last_message() {
+    std::size_t len = 0;
+    qe_last_error_message(nullptr, 0, &len);
+    std::string text(len + 1, '\0');
+    qe_last_error_message(text.data(), text.size(), nullptr);
+    text.resize(len);
+    return text;
+}
+
+inline void check(QeStatus status) {
+    if (status != QE_OK) throw Error(status, last_message());
+}
+
+/// Takes ownership of a library string.
+inline std::string take(char *s) {
+    std::string out(s);
+    qe_string_free(s);
+    return out;
+}
+} // namespace detail
+
+/// A command for the fast path.
+inline QeCommand bid(std::uint8_t seat, std::uint64_t amount) {
+    QeCommand c{};
+    c.kind = QE_COMMAND_BID;
+    c.seat = seat;
+    c.amount = amount;
+    return c;
+}
+
+inline QeCommand take_asset(std::uint8_t seat, std::uint8_t pile) {
+    QeCommand c{};
+    c.kind = QE_COMMAND_TAKE_ASSET;
+    c.seat = seat;
+    c.pile = pile;
+    return c;
+}
+
+inline QeCommand discard_asset(std::uint8_t seat, std::uint8_t pile) {
+    QeCommand c{};
+    c.kind = QE_COMMAND_DISCARD_ASSET;
+    c.seat = seat;
+    c.pile = pile;
+    return c;
+}
+
+/// The name of a component (QE_NAME_NATION, QE_NAME_INDUSTRY, QE_NAME_TILE, QE_NAME_PILE, ...).
+inline std::string name(std::uint32_t kind, std::uint32_t index) {
+    char buf[32];
+    detail::check(qe_name(kind, index, buf, sizeof buf, nullptr));
+    return buf;
+}
+
+/// A game of QE with its history (owns a QeGame*).
+class Game {
+public:
+    /// A seeded game: players 3-5, with or without the Commodities expansion.
+    static Game seeded(std::uint8_t players, bool commodities, std::uint64_t seed) {
+        QeGame *g = nullptr;
+        detail::check(qe_game_new(players, commodities ? 1 : 0, seed, &g));
+        return Game(g);
+    }
+
+    /// A game replayed from a qe-record/1 JSON record.
+    static Game from_record(const std::string &json) {
+        QeGame *g = nullptr;
+        detail::check(qe_game_from_record(json.c_str(), nullptr, &g));
+        return Game(g);
+    }
+
+    Game(const Game &) = delete;
+    Game &operator=(const Game &) = delete;
+    Game(Game &&other) noexcept : g_(std::exchange(other.g_, nullptr)) {}
+    Game &operator=(Game &&other) noexcept {
+        if (this != &other) {
+            reset();
+            g_ = std::exchange(other.g_, nullptr);
+        }
+        return *this;
+    }
+    ~Game() { reset(); }
+
+    /// An independent copy (history and event cursors included).
+    Game clone() const {
+        QeGame *g = nullptr;
+        detail::check(qe_game_clone(g_, &g));
+        return Game(g);
+    }
+
+    /// Applies a command; throws qe::Error (game unchanged) if it is illegal.
+    void apply(const QeCommand &c) { detail::check(qe_game_apply(g_, c)); }
+    /// Applies a command; returns the status instead of throwing.
+    QeStatus try_apply(const QeCommand &c) noexcept { return qe_game_apply(g_, c); }
+    /// Applies a command in the record format, e.g. {"seat":0,"bid":5}.
+    void apply_json(const std::string &json) {
+        detail::check(qe_game_apply_json(g_, json.c_str()));
+    }
+
+    QeState state() const {
+        QeState s{};
+        detail::check(qe_game_state(g_, &s));
+        return s;
+    }
+    QeLegal legal(std::uint8_t seat) const {
+        QeLegal l{};
+        detail::check(qe_game_legal(g_, seat, &l));
+        return l;
+    }
+    QeSeatInfo seat_info(std::uint8_t viewer, std::uint8_t seat) const {
+        QeSeatInfo s{};
+        detail::check(qe_game_seat_info(g_, viewer, seat, &s));
+        return s;
+    }
+    /// The new events of a viewer (a seat or QE_SPECTATOR), marked read.
+    std::vector<QeEvent> events(std::uint8_t viewer) {
+        std::vector<QeEvent> out;
+        std::size_t pending = 0;
+        detail::check(qe_game_events_pending(g_, viewer, &pending));
+        out.resize(pending);
+        std::size_t n = 0;
+        detail::check(qe_game_events(g_, viewer, out.data(), out.size(), &n));
+        out.resize(n);
+        return out;
+    }
+    std::string events_json(std::uint8_t viewer) {
+        char *s = nullptr;
+        detail::check(qe_game_events_json(g_, viewer, &s));
+        return detail::take(s);
+    }
+    std::string view_json(std::uint8_t viewer) const {
+        char *s = nullptr;
+        detail::check(qe_game_view_json(g_, viewer, &s));
+        return detail::take(s);
+    }
+    QeSeatOutcome outcome(std::uint8_t seat) const {
+        QeSeatOutcome o{};
+        detail::check(qe_game_outcome(g_, seat, &o));
+        return o;
+    }
+    std::string outcome_json() const {
+        char *s = nullptr;
+        detail::check(qe_game_outcome_json(g_, &s));
+        return detail::take(s);
+    }
+    std::string record_json() const {
+        char *s = nullptr;
+        detail::check(qe_game_record_json(g_, &s));
+        return detail::take(s);
+    }
+
+    /// The raw handle, for calls the wrapper does not cover. Still owned by this Game.
+    QeGame *get() const noexcept { return g_; }
+
+private:
+    explicit Game(QeGame *g) noexcept : g_(g) {}
+    void reset() noexcept {
+        if (g_ != nullptr) qe_game_free(g_);
+        g_ = nullptr;
+    }
+    QeGame *g_;
+};
+
+} // namespace qe
+
+#endif // QE_HPP

@@ -1,0 +1,514 @@
+// Qe.cs: C# P/Invoke binding of the qe C ABI (qe.h), usable as-is in Unity (Mono and IL2CPP) and
+// in .NET/Mono console programs.
+//
+// - Native: the raw functions and blittable structs, one to one with qe.h.
+// - Game: an IDisposable owner of a QeGame* with checked calls that throw QeException.
+//
+// Strings: inputs are passed as NUL-terminated UTF-8 byte arrays; outputs arrive as IntPtr and are
+// copied, then freed explicitly with qe_string_free. Structs hold only integers, so no marshalling
+// work happens per call. The ABI has no callbacks; if you add one, make it a static method marked
+// [AOT.MonoPInvokeCallback] (IL2CPP cannot call back into instance methods or lambdas).
+//
+// Threading: a Game is not synchronized; use it from one thread at a time (Unity's main thread or
+// one worker). Error messages are per thread: read them on the thread whose call failed (the Game
+// methods do).
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Qe
+{
+    /// <summary>A signed 128-bit integer: value = Hi * 2^64 + Lo.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeI128
+    {
+        public ulong Lo;
+        public long Hi;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeCommand
+    {
+        public ulong Amount;
+        public uint Kind;
+        public byte Seat;
+        public byte Pile;
+        public byte Turn;
+        public byte Reserved;
+
+        public static QeCommand Bid(byte seat, ulong amount)
+        {
+            return new QeCommand { Kind = Native.QE_COMMAND_BID, Seat = seat, Amount = amount };
+        }
+
+        public static QeCommand TakeAsset(byte seat, byte pile)
+        {
+            return new QeCommand { Kind = Native.QE_COMMAND_TAKE_ASSET, Seat = seat, Pile = pile };
+        }
+
+        public static QeCommand DiscardAsset(byte seat, byte pile)
+        {
+            return new QeCommand { Kind = Native.QE_COMMAND_DISCARD_ASSET, Seat = seat, Pile = pile };
+        }
+
+        public static QeCommand Peek(byte seat, byte turn)
+        {
+            return new QeCommand { Kind = Native.QE_COMMAND_PEEK, Seat = seat, Turn = turn };
+        }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeState
+    {
+        public uint Phase;
+        public byte Players;
+        public byte Commodities;
+        public byte Turn;
+        public byte Turns;
+        public byte PhaseSeat;
+        public byte Tie;
+        public byte ToAct;
+        public byte GameOver;
+        public byte Auctioneer;
+        public byte Tile;
+        public byte DeckRemaining;
+        public byte GoldRemaining;
+        public byte OilRemaining;
+        public byte CryptoRemaining;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeBidRange
+    {
+        public ulong Min;
+        public ulong Max;
+        public ulong Forbidden;
+        public byte CanBid;
+        public byte HasForbidden;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeLegal
+    {
+        public QeBidRange Bid;
+        public ushort Peek;
+        public byte Take;
+        public byte Discard;
+        public byte MustAct;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeSeatInfo
+    {
+        public QeI128 Spent;
+        public long SpentI64;
+        public ulong Bid;
+        public uint Tiles;
+        public byte Seat;
+        public byte Nation;
+        public byte Industry;
+        public byte ZeroMarks;
+        public byte Gold;
+        public byte Oil;
+        public byte Crypto;
+        public byte Peeked;
+        public byte SpentKnown;
+        public byte BidKnown;
+        public byte HasBid;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeAuction
+    {
+        public ulong Opening;
+        public ulong Price;
+        public ulong AssetPrice;
+        public byte Turn;
+        public byte Tile;
+        public byte Auctioneer;
+        public byte Winner;
+        public byte Awarded;
+        public byte OpeningKnown;
+        public byte PriceKnown;
+        public byte ThirdTie;
+        public byte ZeroBids;
+        public byte Tie1;
+        public byte Tie2;
+        public byte Tie3;
+        public byte AssetState;
+        public byte AssetSeat;
+        public byte AssetPile;
+        public byte AssetToken;
+        public byte AssetValue;
+        public byte AssetPriceKnown;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeEvent
+    {
+        public ulong Amount;
+        public uint Kind;
+        public byte Turn;
+        public byte Seat;
+        public byte Tile;
+        public byte Industry;
+        public byte Pile;
+        public byte Token;
+        public byte Value;
+        public byte Stage;
+        public byte Tie;
+        public byte Seats;
+        public byte Marked;
+        public byte SeenBy;
+        public byte PriceSeenBy;
+        public byte AmountKnown;
+        public byte ThirdTie;
+        public byte Asset;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeSeatOutcome
+    {
+        public QeI128 Spent;
+        public long SpentI64;
+        public uint Companies;
+        public uint ZeroBids;
+        public uint Nationalization;
+        public uint Monopolization;
+        public uint Diversification;
+        public uint Commodities;
+        public uint Subtotal;
+        public uint LeastSpentBonus;
+        public uint Total;
+        public byte Seat;
+        public byte Nation;
+        public byte Industry;
+        public byte Eliminated;
+        public byte Winner;
+    }
+
+    /// <summary>The raw C ABI. Every function returns a status (0 = QE_OK).</summary>
+    public static class Native
+    {
+#if UNITY_IOS && !UNITY_EDITOR
+        // iOS links the static library (libqe_ffi.a) into the player: functions live in the app.
+        const string Lib = "__Internal";
+#else
+        // libqe_ffi.so / qe_ffi.dll / libqe_ffi.dylib (Assets/Plugins in Unity).
+        const string Lib = "qe_ffi";
+#endif
+
+        public const uint QE_ABI_VERSION = 1;
+        public const byte QE_NONE = 255;
+        public const byte QE_SPECTATOR = 255;
+
+        public const uint QE_OK = 0;
+        public const uint QE_ERR_GAME_OVER = 100;
+        public const uint QE_ERR_NOT_AUCTIONEER = 102;
+        public const uint QE_ERR_OPENING_BID_ZERO = 105;
+        public const uint QE_ERR_BID_EQUALS_OPENING = 106;
+        public const uint QE_ERR_MALFORMED_COMMAND = 118;
+        public const uint QE_ERR_RECORD = 210;
+        public const uint QE_ERR_NULL_POINTER = 900;
+        public const uint QE_ERR_INVALID_HANDLE = 901;
+        public const uint QE_ERR_INVALID_UTF8 = 902;
+        public const uint QE_ERR_INVALID_JSON = 903;
+        public const uint QE_ERR_BUFFER_TOO_SMALL = 904;
+        public const uint QE_ERR_PANIC = 905;
+        public const uint QE_ERR_INVALID_ARGUMENT = 906;
+        public const uint QE_ERR_NOT_OVER = 907;
+
+        public const uint QE_COMMAND_BID = 0;
+        public const uint QE_COMMAND_TAKE_ASSET = 1;
+        public const uint QE_COMMAND_DISCARD_ASSET = 2;
+        public const uint QE_COMMAND_PEEK = 3;
+
+        public const byte QE_PILE_GOLD = 0;
+        public const byte QE_PILE_OIL = 1;
+        public const byte QE_PILE_CRYPTO = 2;
+
+        public const uint QE_PHASE_OPENING_BID = 1;
+        public const uint QE_PHASE_BIDDING = 2;
+        public const uint QE_PHASE_REBID = 3;
+        public const uint QE_PHASE_ASSET_REBID = 4;
+        public const uint QE_PHASE_TAKE_ASSET = 5;
+        public const uint QE_PHASE_DISCARD_ASSET = 6;
+        public const uint QE_PHASE_GAME_OVER = 7;
+
+        public const uint QE_EVENT_DEALT = 0;
+        public const uint QE_EVENT_TILE_REVEALED = 1;
+        public const uint QE_EVENT_OPENING_BID = 2;
+        public const uint QE_EVENT_BID = 3;
+        public const uint QE_EVENT_REBID_REQUIRED = 4;
+        public const uint QE_EVENT_AWARDED = 5;
+        public const uint QE_EVENT_ZERO_BIDS = 6;
+        public const uint QE_EVENT_ASSET_TAKER = 7;
+        public const uint QE_EVENT_ASSET_TAKEN = 8;
+        public const uint QE_EVENT_NO_TAKER = 9;
+        public const uint QE_EVENT_ASSET_DISCARDED = 10;
+        public const uint QE_EVENT_PEEKED = 11;
+        public const uint QE_EVENT_GAME_OVER = 12;
+
+        public const uint QE_NAME_NATION = 0;
+        public const uint QE_NAME_INDUSTRY = 1;
+        public const uint QE_NAME_TILE = 2;
+        public const uint QE_NAME_PILE = 3;
+        public const uint QE_NAME_PHASE = 4;
+
+        [DllImport(Lib)] public static extern uint qe_abi_version(out uint version);
+        [DllImport(Lib)] public static extern uint qe_last_error_message(byte[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] public static extern uint qe_last_error_status(out uint status);
+        [DllImport(Lib)] public static extern uint qe_string_free(IntPtr s);
+        [DllImport(Lib)] public static extern uint qe_name(uint kind, uint index, byte[] buf, UIntPtr cap, out UIntPtr len);
+
+        [DllImport(Lib)] public static extern uint qe_game_new(byte players, byte commodities, ulong seed, out IntPtr game);
+        [DllImport(Lib)] public static extern uint qe_game_from_record(byte[] json, out UIntPtr failedIndex, out IntPtr game);
+        [DllImport(Lib)] public static extern uint qe_game_clone(IntPtr game, out IntPtr copy);
+        [DllImport(Lib)] public static extern uint qe_game_free(IntPtr game);
+
+        [DllImport(Lib)] public static extern uint qe_game_apply(IntPtr game, QeCommand command);
+        [DllImport(Lib)] public static extern uint qe_game_apply_json(IntPtr game, byte[] json);
+
+        [DllImport(Lib)] public static extern uint qe_game_state(IntPtr game, out QeState state);
+        [DllImport(Lib)] public static extern uint qe_game_to_act(IntPtr game, out byte mask);
+        [DllImport(Lib)] public static extern uint qe_game_bid_range(IntPtr game, byte seat, out QeBidRange range);
+        [DllImport(Lib)] public static extern uint qe_game_legal(IntPtr game, byte seat, out QeLegal legal);
+        [DllImport(Lib)] public static extern uint qe_game_seat_info(IntPtr game, byte viewer, byte seat, out QeSeatInfo info);
+        [DllImport(Lib)] public static extern uint qe_game_auction(IntPtr game, byte viewer, byte turn, out QeAuction auction);
+        [DllImport(Lib)] public static extern uint qe_game_view_json(IntPtr game, byte viewer, out IntPtr json);
+        [DllImport(Lib)] public static extern uint qe_game_events_pending(IntPtr game, byte viewer, out UIntPtr count);
+        [DllImport(Lib)] public static extern uint qe_game_events(IntPtr game, byte viewer, [Out] QeEvent[] buf, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] public static extern uint qe_game_events_json(IntPtr game, byte viewer, out IntPtr json);
+        [DllImport(Lib)] public static extern uint qe_game_outcome(IntPtr game, byte seat, out QeSeatOutcome outcome);
+        [DllImport(Lib)] public static extern uint qe_game_outcome_json(IntPtr game, out IntPtr json);
+        [DllImport(Lib)] public static extern uint qe_game_record_json(IntPtr game, out IntPtr json);
+
+        /// <summary>A NUL-terminated UTF-8 copy of a string, for string arguments.</summary>
+        public static byte[] Utf8(string s)
+        {
+            int n = Encoding.UTF8.GetByteCount(s);
+            byte[] bytes = new byte[n + 1];
+            Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
+            return bytes;
+        }
+
+        /// <summary>Copies a library string and frees it with qe_string_free.</summary>
+        public static string Take(IntPtr s)
+        {
+            if (s == IntPtr.Zero) return null;
+            try
+            {
+                int len = 0;
+                while (Marshal.ReadByte(s, len) != 0) len++;
+                byte[] bytes = new byte[len];
+                Marshal.Copy(s, bytes, 0, len);
+                return Encoding.UTF8.GetString(bytes);
+            }
+            finally
+            {
+                qe_string_free(s);
+            }
+        }
+
+        /// <summary>This thread's last error message.</summary>
+        public static string LastErrorMessage()
+        {
+            UIntPtr len;
+            qe_last_error_message(null, UIntPtr.Zero, out len);
+            byte[] buf = new byte[(int)len.ToUInt64() + 1];
+            qe_last_error_message(buf, (UIntPtr)buf.Length, out len);
+            return Encoding.UTF8.GetString(buf, 0, (int)len.ToUInt64());
+        }
+
+        public static string Name(uint kind, uint index)
+        {
+            byte[] buf = new byte[32];
+            UIntPtr len;
+            Check(qe_name(kind, index, buf, (UIntPtr)buf.Length, out len));
+            return Encoding.UTF8.GetString(buf, 0, (int)len.ToUInt64());
+        }
+
+        /// <summary>Throws QeException with the last error if status is not QE_OK.</summary>
+        public static void Check(uint status)
+        {
+            if (status != QE_OK) throw new QeException(status, LastErrorMessage());
+        }
+    }
+
+    /// <summary>A failed call: the status code and the message (with its rule ID).</summary>
+    public class QeException : Exception
+    {
+        public readonly uint Status;
+
+        public QeException(uint status, string message) : base(message)
+        {
+            Status = status;
+        }
+
+        /// <summary>The rule ID at the start of the message ("R-AUC-3"), or null.</summary>
+        public string Rule
+        {
+            get
+            {
+                int colon = Message.IndexOf(':');
+                string head = colon > 0 ? Message.Substring(0, colon) : "";
+                if (head.StartsWith("command ") && colon + 2 < Message.Length)
+                {
+                    string rest = Message.Substring(colon + 2);
+                    int c2 = rest.IndexOf(':');
+                    head = c2 > 0 ? rest.Substring(0, c2) : "";
+                }
+                return head.StartsWith("R-") || head == "RECORD" ? head : null;
+            }
+        }
+    }
+
+    /// <summary>A game of QE (owns a native QeGame*). Dispose it, or let the finalizer free it.</summary>
+    public sealed class Game : IDisposable
+    {
+        IntPtr handle;
+
+        Game(IntPtr handle)
+        {
+            this.handle = handle;
+        }
+
+        public static Game Seeded(byte players, bool commodities, ulong seed)
+        {
+            IntPtr g;
+            Native.Check(Native.qe_game_new(players, (byte)(commodities ? 1 : 0), seed, out g));
+            return new Game(g);
+        }
+
+        public static Game FromRecord(string json)
+        {
+            IntPtr g;
+            UIntPtr failed;
+            Native.Check(Native.qe_game_from_record(Native.Utf8(json), out failed, out g));
+            return new Game(g);
+        }
+
+        public IntPtr Handle
+        {
+            get
+            {
+                if (handle == IntPtr.Zero) throw new ObjectDisposedException("Qe.Game");
+                return handle;
+            }
+        }
+
+        public Game Clone()
+        {
+            IntPtr g;
+            Native.Check(Native.qe_game_clone(Handle, out g));
+            return new Game(g);
+        }
+
+        /// <summary>Applies a command; throws QeException (game unchanged) if it is illegal.</summary>
+        public void Apply(QeCommand command)
+        {
+            Native.Check(Native.qe_game_apply(Handle, command));
+        }
+
+        /// <summary>Applies a command; returns the status instead of throwing.</summary>
+        public uint TryApply(QeCommand command)
+        {
+            return Native.qe_game_apply(Handle, command);
+        }
+
+        public void ApplyJson(string json)
+        {
+            Native.Check(Native.qe_game_apply_json(Handle, Native.Utf8(json)));
+        }
+
+        public QeState State
+        {
+            get
+            {
+                QeState s;
+                Native.Check(Native.qe_game_state(Handle, out s));
+                return s;
+            }
+        }
+
+        public QeLegal Legal(byte seat)
+        {
+            QeLegal l;
+            Native.Check(Native.qe_game_legal(Handle, seat, out l));
+            return l;
+        }
+
+        public QeSeatInfo SeatInfo(byte viewer, byte seat)
+        {
+            QeSeatInfo s;
+            Native.Check(Native.qe_game_seat_info(Handle, viewer, seat, out s));
+            return s;
+        }
+
+        /// <summary>The viewer's new events (marked read). Viewer: a seat or QE_SPECTATOR.</summary>
+        public QeEvent[] Events(byte viewer)
+        {
+            UIntPtr pending;
+            Native.Check(Native.qe_game_events_pending(Handle, viewer, out pending));
+            QeEvent[] events = new QeEvent[(int)pending.ToUInt64()];
+            UIntPtr n;
+            Native.Check(Native.qe_game_events(Handle, viewer, events, (UIntPtr)events.Length, out n));
+            return events;
+        }
+
+        public string EventsJson(byte viewer)
+        {
+            IntPtr s;
+            Native.Check(Native.qe_game_events_json(Handle, viewer, out s));
+            return Native.Take(s);
+        }
+
+        public string ViewJson(byte viewer)
+        {
+            IntPtr s;
+            Native.Check(Native.qe_game_view_json(Handle, viewer, out s));
+            return Native.Take(s);
+        }
+
+        public QeSeatOutcome Outcome(byte seat)
+        {
+            QeSeatOutcome o;
+            Native.Check(Native.qe_game_outcome(Handle, seat, out o));
+            return o;
+        }
+
+        public string OutcomeJson()
+        {
+            IntPtr s;
+            Native.Check(Native.qe_game_outcome_json(Handle, out s));
+            return Native.Take(s);
+        }
+
+        public string RecordJson()
+        {
+            IntPtr s;
+            Native.Check(Native.qe_game_record_json(Handle, out s));
+            return Native.Take(s);
+        }
+
+        public void Dispose()
+        {
+            Free();
+            GC.SuppressFinalize(this);
+        }
+
+        ~Game()
+        {
+            Free();
+        }
+
+        void Free()
+        {
+            if (handle != IntPtr.Zero)
+            {
+                Native.qe_game_free(handle);
+                handle = IntPtr.Zero;
+            }
+        }
+    }
+}

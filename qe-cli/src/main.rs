@@ -1,0 +1,181 @@
+//! `qe`: the command-line face of the QE rules engine (`qe-core`).
+//!
+//! - `qe play`: a human (or several, hot-seat) against the baseline bots, in the terminal.
+//! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says.
+//! - `qe simulate`: a bot tournament over many seeded games, on every core.
+//! - `qe rules`: the rules summary and the manifest (tile and token values) in use.
+//!
+//! It uses only the public API of `qe-core`, and shows a seat nothing beyond its `SeatView`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// `print!`/`println!` for this crate: like std's, but a closed standard output (`qe … | head`)
+/// ends the program quietly instead of panicking. (Defined before the modules, so it shadows the
+/// std macros in all of them.)
+macro_rules! print {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+macro_rules! println {
+    () => { print!("\n") };
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+mod manifest;
+mod play;
+mod replay;
+mod rules;
+mod show;
+mod simulate;
+
+/// The exit codes of `qe`, as printed by `--help`.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success (replay: the game ended, or is pending; play: the game was played to the end)
+  1  replay: a command of the record is illegal (`command K: R-…: message`)
+  2  usage error: unknown command or option, bad argument value
+  3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
+  4  play: the input ended (or `quit`) before the game did";
+
+/// Why `qe` stops with a non-zero exit; each variant is one documented exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// Exit 1: an illegal command in a replayed record.
+    Illegal(String),
+    /// Exit 2: a usage error found after argument parsing.
+    Usage(String),
+    /// Exit 3: a bad file, record or manifest.
+    BadInput(String),
+    /// Exit 4: `qe play` ended before the game did.
+    Abandoned(String),
+}
+
+impl Failure {
+    fn code(&self) -> u8 {
+        match self {
+            Failure::Illegal(_) => 1,
+            Failure::Usage(_) => 2,
+            Failure::BadInput(_) => 3,
+            Failure::Abandoned(_) => 4,
+        }
+    }
+
+    fn message(&self) -> &str {
+        match self {
+            Failure::Illegal(m)
+            | Failure::Usage(m)
+            | Failure::BadInput(m)
+            | Failure::Abandoned(m) => m,
+        }
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "qe",
+    version,
+    about = "QE (Quantitative Easing): play in the terminal, replay game records, run bot tournaments",
+    after_help = EXIT_CODES,
+    propagate_version = true
+)]
+struct Cli {
+    #[command(flatten)]
+    common: Common,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Printed tile and token values (JSON, the shape of a record's `manifest` field)
+    ///
+    /// A JSON file shaped like a record's `manifest` field, {"tiles": {"US-AGR": 1, …}, "tokens":
+    /// {"gold1": 6, …}} (`qe rules --json` prints one). Used by play, simulate and rules, and by
+    /// replay for records without their own `manifest` field (a record's own manifest wins).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a game in the terminal: you at one seat (or several, hot-seat) against bots
+    #[command(after_help = play::HELP)]
+    Play(play::PlayArgs),
+    /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command
+    #[command(after_help = replay::HELP)]
+    Replay(replay::ReplayArgs),
+    /// Run a bot tournament: win rate, mean score, mean spent and elimination rate per seat and bot
+    #[command(after_help = simulate::HELP)]
+    Simulate(simulate::SimulateArgs),
+    /// Print the rules summary and the manifest (tile and token values) in use
+    Rules(rules::RulesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play::run(&cli.common, &args),
+        Command::Replay(args) => replay::run(&cli.common, &args),
+        Command::Simulate(args) => simulate::run(&cli.common, &args),
+        Command::Rules(args) => rules::run(&cli.common, &args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            match &failure {
+                // The replay error line is exactly `command K: R-…: message` (RECORD.md).
+                Failure::Illegal(m) => eprintln!("{m}"),
+                Failure::Usage(m) => eprintln!("error: {m}\n\nFor more information, try '--help'."),
+                other => eprintln!("qe: {}", other.message()),
+            }
+            ExitCode::from(failure.code())
+        }
+    }
+}
+
+/// Parses a comma-separated list of bot names (`value,random,miser`), for clap.
+pub fn parse_bots(text: &str) -> Result<Vec<String>, String> {
+    let names: Vec<String> = text.split(',').map(|s| s.trim().to_owned()).collect();
+    for name in &names {
+        if !qe_core::bots::NAMES.contains(&name.as_str()) {
+            return Err(format!(
+                "unknown bot `{name}` (bots: {})",
+                qe_core::bots::NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(names)
+}
+
+/// Parses a comma-separated list of seat numbers (`0,2`), for clap.
+pub fn parse_seats(text: &str) -> Result<Vec<u8>, String> {
+    let mut seats = Vec::new();
+    for part in text.split(',') {
+        let seat: u8 = part
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{part}` is not a seat number (0 to 4)"))?;
+        if seat > 4 {
+            return Err(format!("seat {seat} does not exist (seats are 0 to 4)"));
+        }
+        if seats.contains(&seat) {
+            return Err(format!("seat {seat} is listed twice"));
+        }
+        seats.push(seat);
+    }
+    Ok(seats)
+}

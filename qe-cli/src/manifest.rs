@@ -1,0 +1,107 @@
+//! `--manifest FILE`: printed tile and token values (R-CMP-4, R-CMP-7), in the JSON shape of a
+//! record's `manifest` field (`RECORD.md`).
+
+use qe_core::{deal_tokens, Manifest, Record, Rules, RulesBuilder, SetupError, FORMAT};
+use serde_json::{json, Value};
+
+use crate::{Common, Failure};
+
+/// A loaded manifest: the validated values and the JSON they came from.
+pub struct Loaded {
+    /// The validated manifest.
+    pub manifest: Manifest,
+    /// The JSON object of the file (inserted into records that have no manifest of their own).
+    pub json: Value,
+}
+
+/// The message of a set-up error, without a doubled "bad record:" prefix.
+pub fn setup_message(e: &SetupError) -> String {
+    match e {
+        SetupError::Record(m) => m.clone(),
+        other => format!("{other} ({})", other.rule()),
+    }
+}
+
+/// Validates a manifest given as JSON, with the record reader of qe-core: the manifest is put into a
+/// minimal valid 4-player record, so it is checked exactly as a record's `manifest` field is.
+pub fn parse(json: &Value) -> Result<Manifest, String> {
+    let default = Manifest::default();
+    let deck: Vec<String> = default
+        .tiles_in_play(4)
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    let tokens: Vec<&str> = deal_tokens(4).iter().map(|i| i.name()).collect();
+    let record = json!({
+        "format": FORMAT,
+        "players": 4,
+        "industry_tokens": tokens,
+        "deck": deck,
+        "manifest": json,
+        "commands": [],
+    });
+    let record = Record::from_value(&record).map_err(|e| setup_message(&e))?;
+    // A manifest equal to the default is not kept in records; it is the default.
+    Ok(record.manifest.unwrap_or_default())
+}
+
+/// Loads `--manifest FILE`, if given.
+pub fn load(common: &Common) -> Result<Option<Loaded>, Failure> {
+    let Some(path) = &common.manifest else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::BadInput(format!("cannot read manifest {}: {e}", path.display())))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| {
+        Failure::BadInput(format!("manifest {}: invalid JSON: {e}", path.display()))
+    })?;
+    let manifest =
+        parse(&json).map_err(|e| Failure::BadInput(format!("manifest {}: {e}", path.display())))?;
+    Ok(Some(Loaded { manifest, json }))
+}
+
+/// The rules for a game of `players` seats, with or without Commodities, and the manifest in use.
+pub fn rules(players: u8, commodities: bool, manifest: Manifest) -> Result<Rules, Failure> {
+    RulesBuilder::new(players)
+        .commodities(commodities)
+        .manifest(manifest)
+        .build()
+        .map_err(|e| Failure::BadInput(setup_message(&e)))
+}
+
+/// The manifest as JSON, in the shape of a record's `manifest` field.
+pub fn to_json(manifest: &Manifest) -> Value {
+    let tiles: serde_json::Map<String, Value> = qe_core::TileId::ALL
+        .iter()
+        .map(|t| (t.to_string(), json!(manifest.tile_value(*t))))
+        .collect();
+    let tokens: serde_json::Map<String, Value> = manifest
+        .tokens()
+        .map(|t| (t.to_string(), json!(manifest.token_value(t).unwrap_or(0))))
+        .collect();
+    json!({ "tiles": tiles, "tokens": tokens })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_manifest_round_trips() {
+        let m = Manifest::default();
+        assert_eq!(parse(&to_json(&m)), Ok(m));
+    }
+
+    #[test]
+    fn a_custom_manifest_is_read_and_a_bad_one_rejected() {
+        let mut j = to_json(&Manifest::default());
+        j["tiles"]["US-MAN"] = json!(3); // still leaves 15 tiles for 5 players (R-CMP-5)
+        let m = parse(&j).unwrap();
+        assert_eq!(m.tile_value("US-MAN".parse().unwrap()), 3);
+        j["tiles"]["US-MAN"] = json!(100); // R-CMP-4: 0 to 99
+        assert!(parse(&j).unwrap_err().contains("US-MAN"));
+        j["tiles"]["US-MAN"] = json!(1); // five 1-VP tiles: the 5-player removals leave 14
+        assert!(parse(&j).is_err());
+        assert!(parse(&json!({"tiles": 3})).is_err());
+    }
+}

@@ -1,0 +1,487 @@
+//! `qe play`: humans against bots in the terminal, reading commands from standard input (a terminal
+//! or a pipe). Each prompt shows only the acting seat's `SeatView` (R-VIS-1…5); hot-seat mode hides
+//! the screen between seats; the end shows everything (R-VIS-7) and the score breakdown.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write as _};
+use std::path::PathBuf;
+
+use clap::Args;
+use qe_core::bots::{by_name_with, BoxedBot};
+use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules, Seat, SeatView};
+
+use crate::show::{event_line, history, outcome_table, screen, seat_name};
+use crate::simulate::{bot_seed, BotList};
+use crate::{manifest, Common, Failure};
+
+/// Extra `--help` text.
+pub const HELP: &str = "\
+At each prompt, type one of:
+  N | bid N          bid N (opening bid, secret bid, rebid or asset rebid)
+  take PILE | PILE   take the top token of a pile (gold, oil, crypto) when you take the asset
+  discard PILE       discard the top token of a pile when no one takes the asset
+  peek T             5 players: see the price of the auction of turn T (once per game)
+  view               show your screen again
+  help               list the commands
+  quit               stop (as does the end of the input)
+A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
+--record FILE saves the game record (qe-record/1), also when the game is abandoned.
+Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
+seat asked to press Enter before each of them plays.";
+
+/// A comma-separated list of seats.
+#[derive(Clone, Debug)]
+pub struct SeatList(pub Vec<u8>);
+
+fn parse_seat_list(text: &str) -> Result<SeatList, String> {
+    crate::parse_seats(text).map(SeatList)
+}
+
+fn parse_bot_list(text: &str) -> Result<BotList, String> {
+    crate::parse_bots(text).map(BotList)
+}
+
+/// `qe play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Number of players, 3 to 5
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
+    pub players: u8,
+    /// Play with the Commodities expansion
+    #[arg(long)]
+    pub commodities: bool,
+    /// Your seat, 0 to players-1 (seat 0 auctions first)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub seat: u8,
+    /// Game seed (default: from the clock; printed so the game can be replayed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Bots for the other seats in seat order, comma-separated (value, random, miser); a shorter
+    /// list repeats
+    #[arg(long, value_parser = parse_bot_list, default_value = "value", value_name = "LIST")]
+    pub bots: BotList,
+    /// Save the game record (qe-record/1 JSON) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Hot-seat: the seats played by humans at this terminal, e.g. 0,2 (overrides --seat)
+    #[arg(long, value_parser = parse_seat_list, value_name = "SEATS")]
+    pub humans: Option<SeatList>,
+}
+
+/// What a line of input asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Input {
+    Command(Command),
+    View,
+    Help,
+    Quit,
+    Nothing,
+}
+
+/// Parses one line for `seat`, whose legal actions are `legal`.
+fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let pile = |w: &str| -> Result<AssetKind, String> {
+        w.to_ascii_lowercase()
+            .parse()
+            .map_err(|_| format!("`{w}` is not a pile: the piles are gold, oil and crypto"))
+    };
+    let amount = |w: &str| -> Result<u64, String> {
+        w.parse::<u64>().map_err(|_| {
+            format!(
+                "`{w}` is not a bid: a bid is a whole number from 0 to {} (R-AUC-4)",
+                u64::MAX
+            )
+        })
+    };
+    let bid = |w: &str| -> Result<Input, String> {
+        Ok(Input::Command(Command::Bid {
+            seat,
+            amount: amount(w)?,
+        }))
+    };
+    let take_or_discard = |kind: AssetKind| -> Result<Input, String> {
+        if legal.discard.is_empty() {
+            Ok(Input::Command(Command::TakeAsset { seat, kind }))
+        } else {
+            Ok(Input::Command(Command::DiscardAsset { seat, kind }))
+        }
+    };
+    match words.as_slice() {
+        [] => Ok(Input::Nothing),
+        ["help" | "h" | "?"] => Ok(Input::Help),
+        ["view" | "v" | "show"] => Ok(Input::View),
+        ["quit" | "q" | "exit"] => Ok(Input::Quit),
+        ["bid" | "b", w] => bid(w),
+        ["take" | "t", w] => Ok(Input::Command(Command::TakeAsset {
+            seat,
+            kind: pile(w)?,
+        })),
+        ["discard" | "d", w] => Ok(Input::Command(Command::DiscardAsset {
+            seat,
+            kind: pile(w)?,
+        })),
+        ["peek" | "p", w] => {
+            let turn: u8 = w
+                .parse()
+                .map_err(|_| format!("`{w}` is not a turn number"))?;
+            Ok(Input::Command(Command::Peek { seat, turn }))
+        }
+        [w] if w.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') => bid(w),
+        [w] if pile(w).is_ok() => take_or_discard(pile(w)?),
+        [w, ..] => Err(format!(
+            "unknown command `{w}` (type `help` for the commands)"
+        )),
+    }
+}
+
+/// What the seat must do now, in words.
+fn ask(view: &SeatView) -> String {
+    let legal = view.legal;
+    let range_text = |r: &BidRange| match r.forbidden {
+        Some(f) => format!("a whole number ≥ {}, not {f}", r.min),
+        None => format!("a whole number ≥ {}", r.min),
+    };
+    let mut text = if let Some(r) = legal.bid {
+        match view.phase {
+            Phase::OpeningBid { .. } => {
+                format!(
+                    "you are the auctioneer: your public opening bid ({})",
+                    range_text(&r)
+                )
+            }
+            Phase::Rebid { .. } => format!("tie at the top: your rebid ({})", range_text(&r)),
+            Phase::AssetRebid { .. } => {
+                format!("tie for the asset: your asset rebid ({})", range_text(&r))
+            }
+            _ => format!("your secret bid ({})", range_text(&r)),
+        }
+    } else if !legal.take.is_empty() {
+        let piles: Vec<&str> = legal.take.iter().map(AssetKind::name).collect();
+        format!("you take an asset: choose a pile ({})", piles.join(", "))
+    } else if !legal.discard.is_empty() {
+        let piles: Vec<&str> = legal.discard.iter().map(AssetKind::name).collect();
+        format!(
+            "no one takes the asset: choose a pile to discard from ({})",
+            piles.join(", ")
+        )
+    } else {
+        "nothing to do".into()
+    };
+    if legal.peek != 0 {
+        let turns: Vec<String> = (0..16)
+            .filter(|t| legal.peek & (1 << t) != 0)
+            .map(|t: u8| t.to_string())
+            .collect();
+        let _ = write!(
+            text,
+            "\n  (you may `peek T` once to see a price; turns: {})",
+            turns.join(", ")
+        );
+    }
+    text
+}
+
+/// Standard input, line by line.
+struct Lines {
+    input: Box<dyn BufRead>,
+}
+
+impl Lines {
+    /// The next line, or `None` at the end of the input.
+    fn next(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+}
+
+fn save(path: Option<&PathBuf>, m: &Match) -> Result<(), Failure> {
+    let Some(path) = path else { return Ok(()) };
+    let record = m.record().expect("a seeded game is dealt");
+    std::fs::write(path, record.to_json_pretty() + "\n").map_err(|e| {
+        Failure::BadInput(format!("cannot write the record {}: {e}", path.display()))
+    })?;
+    println!("record saved to {}", path.display());
+    Ok(())
+}
+
+fn hide_screen(view: &SeatView) {
+    if std::io::stdout().is_terminal() {
+        print!("\x1b[2J\x1b[H");
+    } else {
+        print!("{}", "\n".repeat(60));
+    }
+    println!("──── screen hidden ────");
+    println!(
+        "Pass the terminal to {}, then press Enter.",
+        seat_name(view, view.seat.unwrap_or(Seat(0)))
+    );
+    let _ = std::io::stdout().flush();
+}
+
+fn print_end(m: &Match, rules: &Rules) {
+    let game = m.game();
+    let view = game.public_view(); // everything is revealed at game end (R-VIS-7)
+    println!("════ game over: everything is revealed ════");
+    print!("{}", history(&view, rules));
+    let industries: Vec<String> = (0..game.players())
+        .map(|s| {
+            format!(
+                "{}: {}",
+                seat_name(&view, Seat(s)),
+                view.seats[s as usize].industry.map_or("?", |i| i.name())
+            )
+        })
+        .collect();
+    println!("industry tokens: {}", industries.join(", "));
+    if let Some(aside) = view.set_aside {
+        println!("set aside: {}", aside.name());
+    }
+    if let Some(outcome) = game.outcome() {
+        print!("{}", outcome_table(&outcome));
+    }
+}
+
+/// Runs `qe play`.
+pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
+    let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
+    let rules = manifest::rules(args.players, args.commodities, manifest)?;
+    let humans: Vec<Seat> = match &args.humans {
+        Some(list) => list.0.iter().map(|&s| Seat(s)).collect(),
+        None => vec![Seat(args.seat)],
+    };
+    if let Some(bad) = humans.iter().find(|s| s.0 >= args.players) {
+        return Err(Failure::Usage(format!(
+            "seat {} does not exist in a {}-player game (seats 0 to {})",
+            bad.0,
+            args.players,
+            args.players - 1
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let bot_seats: Vec<u8> = (0..args.players)
+        .filter(|s| !humans.contains(&Seat(*s)))
+        .collect();
+    let names = &args.bots.0;
+    if names.len() > bot_seats.len().max(1) {
+        return Err(Failure::Usage(format!(
+            "--bots lists {} bots for {} bot seats",
+            names.len(),
+            bot_seats.len()
+        )));
+    }
+    let mut bots: Vec<Option<(String, BoxedBot)>> = (0..args.players).map(|_| None).collect();
+    for (k, &s) in bot_seats.iter().enumerate() {
+        let name = names[k % names.len()].clone();
+        let bot = by_name_with(&name, bot_seed(seed, s), manifest).expect("a known bot");
+        bots[s as usize] = Some((name, bot));
+    }
+
+    let mut m = Match::seeded(rules, seed);
+    let hot_seat = humans.len() > 1;
+    let mut lines = Lines {
+        input: Box::new(std::io::stdin().lock()),
+    };
+
+    let intro = m.game().public_view();
+    println!(
+        "QE · {} players{} · seed {seed}",
+        args.players,
+        if args.commodities {
+            " · Commodities"
+        } else {
+            ""
+        }
+    );
+    for s in 0..args.players {
+        let who = match &bots[s as usize] {
+            Some((name, _)) => format!("{name} bot"),
+            None if hot_seat => "human".into(),
+            None => "you".into(),
+        };
+        println!("  {}: {who}", seat_name(&intro, Seat(s)));
+    }
+    println!("Type `help` for the commands.");
+
+    let mut narrated = 0usize; // events already told (single human)
+    let mut last_human: Option<Seat> = None;
+    let mut show = true;
+    while !m.game().is_over() {
+        let to_act = m.game().to_act();
+        // Bots act first; their bids are sealed, so the order does not matter (R-AUC-3).
+        if let Some(seat) = to_act.iter().find(|s| bots[s.index()].is_some()) {
+            let view = m.game().view(seat);
+            let (name, bot) = bots[seat.index()].as_mut().expect("a bot seat");
+            let command = bot.act(&view).expect("a bot acts when it must");
+            if let Err(e) = m.apply(command) {
+                panic!("{name} bot played an illegal command: {}: {e}", e.rule());
+            }
+            continue;
+        }
+        let seat = to_act.first().expect("someone must act");
+        let view = m.game().view(seat);
+        if hot_seat {
+            if last_human != Some(seat) {
+                hide_screen(&view);
+                if lines.next().is_none() {
+                    save(args.record.as_ref(), &m)?;
+                    return Err(Failure::Abandoned("the input ended; game abandoned".into()));
+                }
+                show = true;
+            }
+        } else {
+            for e in &m.events()[narrated..] {
+                if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+                    println!("· {line}");
+                }
+            }
+            narrated = m.events().len();
+        }
+        last_human = Some(seat);
+        if show {
+            print!("{}", screen(&view, &rules, &m.deduce(seat)));
+            show = false;
+        }
+        println!("{}: {}", seat_name(&view, seat), ask(&view));
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else {
+            println!();
+            save(args.record.as_ref(), &m)?;
+            return Err(Failure::Abandoned(format!(
+                "the input ended at turn {} ({} commands played); game abandoned",
+                m.game().turn(),
+                m.commands().len()
+            )));
+        };
+        if !std::io::stdin().is_terminal() {
+            println!("{}", line.trim_end()); // echo piped input, so the transcript reads well
+        }
+        match parse_line(&line, seat, &view.legal) {
+            Ok(Input::Nothing) => {}
+            Ok(Input::Help) => println!("{HELP}"),
+            Ok(Input::View) => show = true,
+            Ok(Input::Quit) => {
+                save(args.record.as_ref(), &m)?;
+                return Err(Failure::Abandoned("quit; game abandoned".into()));
+            }
+            Ok(Input::Command(command)) => match m.apply(command) {
+                Ok(_) => {
+                    show = true;
+                    if !hot_seat {
+                        // Tell the seat what its own command did.
+                        let view = m.game().view(seat);
+                        for e in &m.events()[narrated..] {
+                            if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+                                println!("· {line}");
+                            }
+                        }
+                        narrated = m.events().len();
+                        show =
+                            !matches!(command, Command::Peek { .. }) || m.game().to_act() != to_act;
+                    }
+                }
+                Err(e) => println!("rejected: {}: {e}", e.rule()),
+            },
+            Err(message) => println!("error: {message}"),
+        }
+    }
+    if !hot_seat {
+        let seat = humans[0];
+        let view = m.game().view(seat);
+        for e in &m.events()[narrated..] {
+            if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+                println!("· {line}");
+            }
+        }
+    }
+    print_end(&m, &rules);
+    save(args.record.as_ref(), &m)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qe_core::PileSet;
+
+    fn legal_bid() -> Legal {
+        Legal {
+            bid: Some(BidRange {
+                min: 0,
+                max: u64::MAX,
+                forbidden: Some(3),
+            }),
+            ..Legal::default()
+        }
+    }
+
+    #[test]
+    fn lines_parse_to_commands() {
+        let s = Seat(1);
+        let l = legal_bid();
+        assert_eq!(
+            parse_line("12\n", s, &l),
+            Ok(Input::Command(Command::Bid {
+                seat: s,
+                amount: 12
+            }))
+        );
+        assert_eq!(
+            parse_line("  bid 18446744073709551615 ", s, &l),
+            Ok(Input::Command(Command::Bid {
+                seat: s,
+                amount: u64::MAX
+            }))
+        );
+        assert_eq!(parse_line("", s, &l), Ok(Input::Nothing));
+        assert_eq!(parse_line("help", s, &l), Ok(Input::Help));
+        assert_eq!(
+            parse_line("peek 2", s, &l),
+            Ok(Input::Command(Command::Peek { seat: s, turn: 2 }))
+        );
+        let discard = Legal {
+            discard: PileSet(0b111),
+            ..Legal::default()
+        };
+        assert_eq!(
+            parse_line("Oil", s, &discard),
+            Ok(Input::Command(Command::DiscardAsset {
+                seat: s,
+                kind: AssetKind::Oil
+            }))
+        );
+        assert_eq!(
+            parse_line("take gold", s, &l),
+            Ok(Input::Command(Command::TakeAsset {
+                seat: s,
+                kind: AssetKind::Gold
+            }))
+        );
+    }
+
+    #[test]
+    fn bad_lines_get_messages() {
+        let s = Seat(0);
+        let l = legal_bid();
+        for bad in [
+            "-1",
+            "18446744073709551616",
+            "1.5",
+            "bid x",
+            "fold",
+            "take silver",
+            "peek x",
+        ] {
+            assert!(parse_line(bad, s, &l).is_err(), "{bad}");
+        }
+        assert!(parse_line("-1", s, &l).unwrap_err().contains("R-AUC-4"));
+    }
+}

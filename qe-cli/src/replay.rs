@@ -1,0 +1,129 @@
+//! `qe replay [--json] FILE`: `RECORD.md`, "Replaying".
+
+use std::path::PathBuf;
+
+use clap::Args;
+use qe_core::{Record, ReplayError};
+use serde_json::{json, Value};
+
+use crate::manifest::{self, setup_message};
+use crate::show::{outcome_table, phase_text, seat_list, tile_name};
+use crate::{Common, Failure};
+
+/// Extra `--help` text.
+pub const HELP: &str = "\
+Replays FILE (`-` for standard input) as RECORD.md says:
+  - the game ended: prints the outcome (a score table, or with --json the RECORD.md outcome JSON
+    {\"seats\": [...]}) and exits 0;
+  - the game has not ended: prints the phase and who must act, exits 0;
+  - a command is illegal: prints `command K: R-…: message` (K is 0-based) on stderr, exits 1;
+  - the record is malformed: prints `qe: bad record: …` before running any command, exits 3.
+--manifest FILE supplies the values for a record without its own `manifest` field; a record's own
+manifest always wins.";
+
+/// `qe replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// Print JSON: the outcome as {"seats": [...]}, or {"pending": …} / {"illegal": …}
+    #[arg(long)]
+    pub json: bool,
+    /// The game record (qe-record/1 JSON); `-` reads standard input
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+fn read(path: &PathBuf) -> Result<String, Failure> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Failure::BadInput(format!("cannot read standard input: {e}")))
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", path.display())))
+    }
+}
+
+/// Runs `qe replay`.
+pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
+    let loaded = manifest::load(common)?;
+    let text = read(&args.file)?;
+    let bad = |m: String| Failure::BadInput(format!("bad record: {m}"));
+    let mut value: Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
+    // --manifest fills in a record without its own manifest; a record's own manifest wins.
+    if let (Some(loaded), Some(obj)) = (&loaded, value.as_object_mut()) {
+        if !obj.contains_key("manifest") {
+            obj.insert("manifest".into(), loaded.json.clone());
+        }
+    }
+    let record = Record::from_value(&value).map_err(|e| bad(setup_message(&e)))?;
+    let m = match record.replay() {
+        Ok(m) => m,
+        Err(ReplayError::Setup(e)) => return Err(bad(setup_message(&e))),
+        Err(err @ ReplayError::Command { .. }) => {
+            if args.json {
+                if let ReplayError::Command { index, error } = &err {
+                    println!(
+                        "{}",
+                        json!({ "illegal": {
+                            "index": index,
+                            "rule": error.rule(),
+                            "code": error.code(),
+                            "message": error.to_string(),
+                        }})
+                    );
+                }
+            }
+            return Err(Failure::Illegal(err.to_string()));
+        }
+    };
+    let game = m.game();
+    if let Some(outcome) = game.outcome() {
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&outcome).expect("an outcome serializes")
+            );
+        } else {
+            println!(
+                "game over after {} commands ({} players{})",
+                m.commands().len(),
+                game.players(),
+                if game.rules().has_commodities() {
+                    ", Commodities"
+                } else {
+                    ""
+                }
+            );
+            print!("{}", outcome_table(&outcome));
+        }
+        return Ok(());
+    }
+    // Pending: the phase and who must act.
+    let view = game.public_view();
+    if args.json {
+        let to_act: Vec<u8> = game.to_act().iter().map(|s| s.0).collect();
+        println!(
+            "{}",
+            json!({ "pending": {
+                "turn": game.turn(),
+                "tile": game.current_tile().map(|t| t.to_string()),
+                "phase": game.phase(),
+                "to_act": to_act,
+            }})
+        );
+    } else {
+        println!(
+            "pending after {} commands: turn {} of {}{}",
+            m.commands().len(),
+            game.turn(),
+            game.rules().turns(),
+            game.current_tile().map_or(String::new(), |t| format!(
+                ", {} up for auction",
+                tile_name(game.rules(), t)
+            ))
+        );
+        println!("phase: {}", phase_text(game.phase()));
+        println!("to act: {}", seat_list(&view, game.to_act()));
+    }
+    Ok(())
+}

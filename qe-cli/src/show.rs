@@ -1,0 +1,404 @@
+//! Text rendering: outcome tables, phases, seat views and events. Everything a seat is shown comes
+//! from its `SeatView` or from events redacted for it (R-VIS-8).
+
+use std::fmt::Write as _;
+
+use qe_core::{
+    AssetKind, BidStage, Deduction, Event, Outcome, Phase, Rules, Seat, SeatSet, SeatView,
+    SpendBounds, TileId,
+};
+
+/// "seat 2 (CN)".
+pub fn seat_name(view: &SeatView, seat: Seat) -> String {
+    match view.seats[seat.index()].nation {
+        Some(n) => format!("seat {} ({})", seat.0, n.name()),
+        None => format!("seat {}", seat.0),
+    }
+}
+
+/// "seats 0 (US), 2 (CN)" or "no one".
+pub fn seat_list(view: &SeatView, seats: SeatSet) -> String {
+    if seats.is_empty() {
+        return "no one".into();
+    }
+    seats
+        .iter()
+        .map(|s| seat_name(view, s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "JP-HOU (4 VP)".
+pub fn tile_name(rules: &Rules, tile: TileId) -> String {
+    format!("{tile} ({} VP)", rules.manifest().tile_value(tile))
+}
+
+/// What the phase waits for, in words.
+pub fn phase_text(phase: Phase) -> String {
+    match phase {
+        Phase::Chance { chance } => format!("chance ({chance:?})"),
+        Phase::OpeningBid { auctioneer } => format!("opening bid by seat {}", auctioneer.0),
+        Phase::Bidding => "secret bids".into(),
+        Phase::Rebid { tie } => format!("rebid after tie {tie} for the company"),
+        Phase::AssetRebid { tie } => format!("asset rebid after tie {tie}"),
+        Phase::TakeAsset { seat } => format!("seat {} takes an asset", seat.0),
+        Phase::DiscardAsset { seat } => format!("seat {} discards an asset", seat.0),
+        Phase::GameOver => "game over".into(),
+    }
+}
+
+/// The score breakdown of every seat (RULES.md section 8) as a table, with the winners.
+pub fn outcome_table(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "seat nation industry                spent  elim  win  companies zero nation monopoly divers commod subtotal bonus total"
+    );
+    for s in outcome.seats() {
+        let _ = writeln!(
+            out,
+            "{:>4} {:>6} {:>8} {:>20} {:>5} {:>4} {:>10} {:>4} {:>6} {:>8} {:>6} {:>6} {:>8} {:>5} {:>5}",
+            s.seat,
+            s.nation.map_or("?", |n| n.name()),
+            s.industry.map_or("?", |i| i.name()),
+            s.spent,
+            if s.eliminated { "yes" } else { "-" },
+            if s.winner { "yes" } else { "-" },
+            s.companies,
+            s.zero_bids,
+            s.nationalization,
+            s.monopolization,
+            s.diversification,
+            s.commodities,
+            s.subtotal,
+            s.least_spent_bonus,
+            s.total
+        );
+    }
+    let winners: Vec<String> = outcome.winners().map(|s| format!("seat {}", s.0)).collect();
+    let _ = writeln!(
+        out,
+        "winner: {}",
+        if winners.is_empty() {
+            "none (every seat is eliminated, R-SCO-2)".to_owned()
+        } else {
+            winners.join(", ")
+        }
+    );
+    out
+}
+
+fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
+    x.map_or_else(|| "?".to_owned(), |v| v.to_string())
+}
+
+/// The auctions so far as this view knows them (prices only where the viewer sees them).
+pub fn history(view: &SeatView, rules: &Rules) -> String {
+    let mut out = String::new();
+    let auctions: Vec<_> = view.auctions().iter().filter(|a| a.awarded).collect();
+    if auctions.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "turn tile           auctioneer opening winner        price   zero bids      asset"
+    );
+    for a in auctions {
+        let tile = a.tile.map_or_else(|| "?".into(), |t| tile_name(rules, t));
+        let winner = a
+            .winner
+            .map_or_else(|| "none".into(), |w| seat_name(view, w));
+        let mut asset = String::new();
+        if a.asset.taken {
+            let _ = write!(
+                asset,
+                "seat {} took {}",
+                a.asset.seat.map_or(0, |s| s.0),
+                a.asset.kind.map_or("?", AssetKind::name)
+            );
+            if let Some(v) = a.asset.value {
+                let _ = write!(asset, " ({v} VP)");
+            }
+            if let Some(p) = a.asset.price {
+                let _ = write!(asset, " @{p}");
+            }
+        } else if a.asset.discarded {
+            let _ = write!(
+                asset,
+                "{} discarded",
+                a.asset.kind.map_or("?", AssetKind::name)
+            );
+        }
+        let zero = if a.zero_bids.is_empty() {
+            "-".to_owned()
+        } else {
+            a.zero_bids
+                .iter()
+                .map(|s| s.0.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let _ = writeln!(
+            out,
+            "{:>4} {:<14} {:>10} {:>7} {:<13} {:>5}   {:<14} {}",
+            a.turn,
+            tile,
+            a.auctioneer.map_or_else(|| "-".into(), |s| s.0.to_string()),
+            opt(a.opening),
+            winner,
+            opt(a.price),
+            zero,
+            asset
+        );
+    }
+    out
+}
+
+/// What the viewer can prove about a seat's total spent (issue 7): `exactly N`, or `N..M` (an upper
+/// bound of 2^64−1 or more per hidden price is shown as `N..`).
+fn bounds_text(b: &SpendBounds) -> String {
+    if b.exact() {
+        format!("exactly {}", b.lower)
+    } else if b.upper >= i128::from(u64::MAX) {
+        format!("≥ {}", b.lower)
+    } else {
+        format!("{}..{}", b.lower, b.upper)
+    }
+}
+
+/// One seat's holdings line: tiles with the prices the viewer knows, zero-bid marks, assets, spent,
+/// and what the viewer can prove about its total spent.
+fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) -> String {
+    let info = &view.seats[seat.index()];
+    let mut tiles = Vec::new();
+    for a in view.auctions() {
+        if a.winner == Some(seat) {
+            if let Some(t) = a.tile {
+                tiles.push(format!(
+                    "{t}:{}VP@{}",
+                    rules.manifest().tile_value(t),
+                    opt(a.price)
+                ));
+            }
+        }
+    }
+    let mut line = format!(
+        "  {:<14} industry {:<4} tiles: {}",
+        seat_name(view, seat),
+        opt(info.industry.map(qe_core::Industry::name)),
+        if tiles.is_empty() {
+            "-".to_owned()
+        } else {
+            tiles.join(" ")
+        }
+    );
+    if info.zero_marks != 0 {
+        let rounds: Vec<String> = (0..8)
+            .filter(|r| info.zero_marks & (1 << r) != 0)
+            .map(|r| r.to_string())
+            .collect();
+        let _ = write!(line, " | zero-bid marks: rounds {}", rounds.join(","));
+    }
+    if view.commodities && info.assets != [0; 3] {
+        let mut own = Vec::new();
+        for a in view.auctions() {
+            if a.asset.taken && a.asset.seat == Some(seat) {
+                own.push(format!(
+                    "{}{}{}",
+                    a.asset
+                        .token
+                        .map_or_else(|| opt(a.asset.kind.map(AssetKind::name)), |t| t.to_string()),
+                    a.asset.value.map_or(String::new(), |v| format!(":{v}VP")),
+                    a.asset.price.map_or(String::new(), |p| format!("@{p}"))
+                ));
+            }
+        }
+        let _ = write!(line, " | assets: {}", own.join(" "));
+    }
+    if let Some(t) = info.peeked {
+        let _ = write!(line, " | peeked at turn {t}");
+    }
+    if let Some(s) = info.spent {
+        let _ = write!(line, " | spent {s}");
+    } else {
+        let _ = write!(line, " | spent {}", bounds_text(bounds));
+    }
+    line
+}
+
+/// The full screen of a seat: what it may know and what it must do (R-VIS-1…7), with the spend
+/// bounds it can prove (`deduction`, from [`qe_core::Match::deduce`]).
+pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
+    let mut out = String::new();
+    let me = view.seat;
+    let variant = if view.commodities {
+        ", Commodities"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "──── turn {} (turns 0–{}), round {} · {} players{variant} · you are {} ────",
+        view.turn.min(view.turns - 1),
+        view.turns - 1,
+        rules.round(view.turn.min(view.turns - 1)),
+        view.players,
+        me.map_or_else(|| "a spectator".into(), |s| seat_name(view, s))
+    );
+    let h = history(view, rules);
+    if !h.is_empty() {
+        out.push_str(&h);
+    }
+    let _ = writeln!(
+        out,
+        "seats (tile:VP@price, ? = price you cannot see; spent: what you can prove of the total):"
+    );
+    for s in 0..view.players {
+        let mut line = holdings(view, rules, Seat(s), &deduction.seats[s as usize]);
+        if me == Some(Seat(s)) {
+            line.push_str("  ← you");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = write!(out, "deck: {} tiles left", view.deck_remaining);
+    if view.commodities {
+        let _ = write!(
+            out,
+            " · piles: gold {}, oil {}, crypto {}",
+            view.piles_remaining[0], view.piles_remaining[1], view.piles_remaining[2]
+        );
+    }
+    out.push('\n');
+    if let Some(tile) = view.tile {
+        let _ = write!(out, "up for auction: {}", tile_name(rules, tile));
+        match view.auctioneer {
+            Some(a) => {
+                let _ = write!(out, " · auctioneer {}", seat_name(view, a));
+            }
+            None => out.push_str(" · no auctioneer (last tile, R-AUC-9)"),
+        }
+        if let Some(o) = view
+            .auctions()
+            .get(view.turn as usize)
+            .and_then(|a| a.opening)
+        {
+            let _ = write!(out, " · opening bid {o}");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "now: {}", phase_text(view.phase));
+    if !view.has_bid.is_empty() {
+        let _ = writeln!(out, "have bid: {}", seat_list(view, view.has_bid));
+    }
+    let known: Vec<String> = (0..view.players)
+        .filter_map(|s| view.bids[s as usize].map(|b| format!("seat {s}: {b}")))
+        .collect();
+    if !known.is_empty() {
+        let _ = writeln!(out, "bids you see: {}", known.join(", "));
+    }
+    let _ = writeln!(out, "to act: {}", seat_list(view, view.to_act));
+    out
+}
+
+/// One event as the viewing seat may see it, in words (`None` for events not worth a line).
+pub fn event_line(view: &SeatView, rules: &Rules, event: &Event) -> Option<String> {
+    let name = |s: Seat| seat_name(view, s);
+    Some(match *event {
+        Event::Dealt { .. } | Event::GameOver => return None,
+        Event::TileRevealed {
+            turn,
+            tile,
+            auctioneer,
+        } => format!(
+            "turn {turn}: {} is up for auction{}",
+            tile_name(rules, tile),
+            auctioneer.map_or_else(
+                || " (no auctioneer: everyone bids secretly)".to_owned(),
+                |a| format!(", auctioneer {}", name(a))
+            )
+        ),
+        Event::OpeningBid { seat, amount, .. } => {
+            format!("{} opens at {amount}", name(seat))
+        }
+        Event::Bid {
+            seat,
+            stage,
+            amount,
+            ..
+        } => {
+            let what = match stage {
+                BidStage::Secret => "bids",
+                BidStage::Rebid(_) => "rebids",
+                BidStage::AssetRebid(_) => "rebids for the asset",
+            };
+            match amount {
+                Some(a) => format!("{} {what} {a}", name(seat)),
+                None => format!("{} {what}", name(seat)),
+            }
+        }
+        Event::RebidRequired {
+            seats, tie, asset, ..
+        } => format!(
+            "tie {tie}{}: {} must rebid",
+            if asset { " for the asset" } else { "" },
+            seat_list(view, seats)
+        ),
+        Event::Awarded {
+            tile,
+            winner,
+            price,
+            third_tie,
+            ..
+        } => match winner {
+            Some(w) => format!(
+                "{} wins {tile}{}{}",
+                name(w),
+                price.map_or(String::new(), |p| format!(" for {p}")),
+                if third_tie {
+                    " (third tie: highest unique bid, R-AUC-7)"
+                } else {
+                    ""
+                }
+            ),
+            None => format!("no one wins {tile}: the top bids tied (R-AUC-9)"),
+        },
+        Event::ZeroBids { seats, marked, .. } => {
+            if seats.is_empty() {
+                return None;
+            }
+            format!(
+                "zero bids: {}{}",
+                seat_list(view, seats),
+                if marked.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (marked: {})", seat_list(view, marked))
+                }
+            )
+        }
+        Event::AssetTaker { seat, .. } => format!("{} takes an asset", name(seat)),
+        Event::AssetTaken {
+            seat,
+            kind,
+            token,
+            value,
+            price,
+            ..
+        } => format!(
+            "{} took {}{}{}",
+            name(seat),
+            token.map_or_else(|| format!("a {} token", kind.name()), |t| t.to_string()),
+            value.map_or(String::new(), |v| format!(" worth {v} VP")),
+            price.map_or(String::new(), |p| format!(" at {p}"))
+        ),
+        Event::NoTaker { .. } => "no one takes the asset: the auctioneer discards one".into(),
+        Event::AssetDiscarded { seat, kind, .. } => {
+            format!("{} discarded the top {} token", name(seat), kind.name())
+        }
+        Event::Peeked { seat, turn, price } => format!(
+            "{} peeked at the price of turn {turn}{}",
+            name(seat),
+            price.map_or(String::new(), |p| format!(": {p}"))
+        ),
+    })
+}

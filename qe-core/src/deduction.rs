@@ -1,0 +1,216 @@
+//! Deduction aid: what a seat can prove about every other seat's total spent (R-SCO-1, R-COM-8),
+//! from its own information only.
+//!
+//! [`Deduction::from_view`] works from a [`SeatView`] alone; [`Deduction::new`] also uses the seat's
+//! own final company bids of past auctions (which a view does not keep; [`Match::deduce`](crate::Match::deduce)
+//! reads them from the seat's event stream). Either way the input is only what R-VIS lets the seat
+//! see, so the bounds cannot leak (R-VIS-8).
+//!
+//! ## The reasoning, per auction, for another seat `o`
+//!
+//! A total is a sum of terms: company prices `o` paid, asset prices `o` paid, minus the credits `o`
+//! recorded as auctioneer (R-COM-6, R-COM-8). Each term gets an interval `[lo, hi]`:
+//!
+//! - **Known price** (the viewer won it, ran the auction — R-VIS-3 —, the auctioneer won it — R-VIS-4 —,
+//!   it peeked — R-VIS-5 —, or the game is over — R-VIS-7): exact.
+//! - **Company price, hidden** (`o` won an auction the viewer did not run): the winner's bid is the
+//!   highest bid, or after a third tie the highest bid value that exactly one seat holds (R-AUC-7). The
+//!   auctioneer's bid is always unique, so either way the winner bid **more than the opening bid**
+//!   (R-AUC-2, R-AUC-3: it cannot equal it): `lo = opening + 1`. If the viewer bid in that auction, lost,
+//!   and there was no third tie, the winner also beat the viewer's final bid (R-AUC-5, R-AUC-8):
+//!   `lo = max(lo, my_bid + 1)`. (After a third tie the winner may have bid *less* than the viewer, whose
+//!   bid can have been set aside, R-AUC-7.) On the 3-player last turn there is no opening bid; `lo = 0`
+//!   (R-AUC-9). Bids are at most 2^64−1 (R-AUC-4): `hi = 2^64−1`.
+//! - **Asset price, hidden** (R-COM-3…5): without asset rebids or a third tie, the taker paid its final
+//!   company bid, the highest of the field (everyone but the winner and set-aside bids). So: if the
+//!   taker's final bid was revealed as 0 (R-AUC-11), the price is exactly 0; if the auctioneer neither won
+//!   nor took, the taker bid more than the opening bid; if the viewer was in the field and lost the asset,
+//!   the taker bid more than the viewer; and if the company price `p` is known and there was no company
+//!   third tie, the taker bid less than `p`. With asset rebids (R-COM-4) a rebid may be anything (even
+//!   above the company price): `[0, 2^64−1]`, except the zero-bid fact, which no longer applies.
+//! - **Credit** recorded by `o` (it ran the auction, another seat took the asset): the taker's asset
+//!   price, with the interval above; subtracted, so it lowers `lo` by its `hi` and `hi` by its `lo`.
+//!
+//! Bounds are exact whenever every term is known. [`SpendBounds::exact`] says so.
+
+use crate::event::{BidStage, Event};
+use crate::seat::{Seat, MAX_SEATS};
+use crate::view::{AuctionView, SeatView};
+
+/// What a seat can prove about one seat's total spent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SpendBounds {
+    /// The total is at least this.
+    pub lower: i128,
+    /// The total is at most this.
+    pub upper: i128,
+    /// Bit `t` set: the price of the tile this seat won on turn `t` is known to the viewer.
+    pub known_prices: u16,
+    /// Bit `t` set: this seat won the tile of turn `t`.
+    pub won: u16,
+}
+
+impl SpendBounds {
+    /// Whether the viewer knows the total exactly.
+    pub fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// Whether `spent` lies within the bounds.
+    pub fn contains(&self, spent: i128) -> bool {
+        self.lower <= spent && spent <= self.upper
+    }
+}
+
+/// Every seat's [`SpendBounds`] as one seat can prove them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Deduction {
+    /// Per seat (`seats[..players]`); the viewer's own entry is exact.
+    pub seats: [SpendBounds; MAX_SEATS],
+}
+
+/// The viewer's own final company bid per turn (R-AUC-8), where it bid.
+pub type OwnBids = [Option<u64>; 16];
+
+const MAX: i128 = u64::MAX as i128;
+
+/// An interval of money.
+#[derive(Clone, Copy)]
+struct Span {
+    lo: i128,
+    hi: i128,
+}
+
+impl Span {
+    fn exact(v: u64) -> Span {
+        Span {
+            lo: v as i128,
+            hi: v as i128,
+        }
+    }
+}
+
+impl Deduction {
+    /// Bounds from a view alone.
+    pub fn from_view(view: &SeatView) -> Deduction {
+        Deduction::new(view, &[None; 16])
+    }
+
+    /// Bounds from a view and the viewer's own final company bids of past auctions.
+    pub fn new(view: &SeatView, own_bids: &OwnBids) -> Deduction {
+        let mut d = Deduction::default();
+        let players = view.players as usize;
+        let mut lo = [0i128; MAX_SEATS];
+        let mut hi = [0i128; MAX_SEATS];
+        for a in view.auctions() {
+            let my_bid = own_bids.get(a.turn as usize).copied().flatten();
+            if let Some(w) = a.winner {
+                let span = company_span(view, a, my_bid);
+                lo[w.index()] += span.lo;
+                hi[w.index()] += span.hi;
+                let bit = 1u16 << a.turn;
+                d.seats[w.index()].won |= bit;
+                if a.price.is_some() {
+                    d.seats[w.index()].known_prices |= bit;
+                }
+            }
+            if a.asset.taken {
+                let taker = a.asset.seat.expect("a taken asset has a taker");
+                let span = asset_span(view, a, my_bid);
+                lo[taker.index()] += span.lo;
+                hi[taker.index()] += span.hi;
+                if let Some(auct) = a.auctioneer.filter(|&x| x != taker) {
+                    // R-COM-6: the auctioneer's credit is the taker's price.
+                    lo[auct.index()] -= span.hi;
+                    hi[auct.index()] -= span.lo;
+                }
+            }
+        }
+        for i in 0..players {
+            let own = view.seats[i].spent;
+            let b = &mut d.seats[i];
+            (b.lower, b.upper) = match own {
+                Some(s) => (s, s),
+                None => (lo[i], hi[i]),
+            };
+        }
+        d
+    }
+}
+
+/// The interval of the company price of auction `a` (won by someone).
+fn company_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
+    if let Some(p) = a.price {
+        return Span::exact(p);
+    }
+    let mut lo: i128 = a.opening.map_or(0, |o| o as i128 + 1);
+    let viewer_lost = view.seat.is_some() && view.seat != a.winner;
+    if let (Some(b), true, false) = (my_bid, viewer_lost, a.third_tie) {
+        lo = lo.max(b as i128 + 1);
+    }
+    Span { lo, hi: MAX }
+}
+
+/// The interval of the asset price of auction `a` (an asset was taken).
+fn asset_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
+    if let Some(p) = a.asset.price {
+        return Span::exact(p);
+    }
+    let taker = a.asset.seat.expect("a taken asset has a taker");
+    let rebid = !a.asset.ties[0].is_empty();
+    if rebid {
+        return Span { lo: 0, hi: MAX };
+    }
+    // The taker paid its final company bid, the unique highest of the field (R-COM-3).
+    if a.zero_bids.contains(taker) {
+        return Span::exact(0);
+    }
+    let mut lo: i128 = 0;
+    let mut hi: i128 = MAX;
+    if a.auctioneer.is_some() && a.auctioneer != a.winner && a.auctioneer != Some(taker) {
+        // The auctioneer's unique bid is in the field and lost to the taker.
+        lo = lo.max(a.opening.map_or(0, |o| o as i128 + 1));
+    }
+    if let (Some(me), Some(b)) = (view.seat, my_bid) {
+        if Some(me) != a.winner && me != taker && !a.third_tie {
+            // The viewer's bid was in the field (not set aside: no third tie) and lost.
+            lo = lo.max(b as i128 + 1);
+        }
+    }
+    if let (Some(p), false) = (a.price, a.third_tie) {
+        hi = hi.min(p as i128 - 1);
+    }
+    if a.winner.is_some() && !a.third_tie {
+        // The taker's bid is below the winner's, and the winner's price may be known from the view.
+        if let Some(p) = a.price {
+            hi = hi.min(p as i128 - 1);
+        }
+    }
+    Span { lo, hi }
+}
+
+/// The viewer's own final company bid per turn (R-AUC-8), from its event stream: its opening bid, or
+/// its last secret bid or company rebid of each auction.
+pub fn own_bids(seat: Seat, events: impl IntoIterator<Item = Event>) -> OwnBids {
+    let mut bids = [None; 16];
+    for e in events {
+        match e {
+            Event::OpeningBid {
+                turn,
+                seat: s,
+                amount,
+            } if s == seat => bids[turn as usize] = Some(amount),
+            Event::Bid {
+                turn,
+                seat: s,
+                stage: BidStage::Secret | BidStage::Rebid(_),
+                amount: Some(amount),
+                ..
+            } if s == seat => bids[turn as usize] = Some(amount),
+            _ => {}
+        }
+    }
+    bids
+}

@@ -1,0 +1,114 @@
+//! Property tests of the baseline bots (`qe_core::bots`): over thousands of random games of every
+//! variant (3, 4 and 5 players, with and without the Commodities expansion) and every mix of bots,
+//! each bot only ever issues legal commands (R-AUC-12), always acts when it must, and is deterministic
+//! given its seed.
+
+use proptest::prelude::*;
+use qe_core::bots::{by_name, BoxedBot, NAMES};
+use qe_core::{Command, Game, Rules, Seat};
+
+fn rules(players: u8, commodities: bool) -> Rules {
+    if commodities {
+        Rules::commodities(players).unwrap()
+    } else {
+        Rules::base(players).unwrap()
+    }
+}
+
+/// Plays one game to the end; panics on any illegal or missing command. Returns the commands.
+fn play(players: u8, commodities: bool, seed: u64, mix: &[usize; 5]) -> Vec<Command> {
+    let mut game = Game::seeded(rules(players, commodities), seed);
+    let mut bots: Vec<BoxedBot> = (0..players)
+        .map(|s| by_name(NAMES[mix[s as usize]], seed ^ (u64::from(s) << 32)).unwrap())
+        .collect();
+    let mut commands = Vec::new();
+    while !game.is_over() {
+        assert!(commands.len() < 1000, "game does not end");
+        // Every seat that must act does (sealed bids: several at once, in any order).
+        let seat: Seat = game.to_act().first().expect("someone must act");
+        let view = game.view(seat);
+        let command = bots[seat.index()].act(&view).unwrap_or_else(|| {
+            panic!(
+                "{} did not act in {:?}",
+                NAMES[mix[seat.index()]],
+                view.phase
+            )
+        });
+        assert_eq!(command.seat(), Some(seat));
+        // The command is one the view offers (R-AUC-12) ...
+        match command {
+            Command::Bid { amount, .. } => {
+                assert!(
+                    view.legal.bid.is_some_and(|r| r.allows(amount)),
+                    "{command:?}"
+                );
+            }
+            Command::TakeAsset { kind, .. } => assert!(view.legal.take.contains(kind)),
+            Command::DiscardAsset { kind, .. } => assert!(view.legal.discard.contains(kind)),
+            Command::Peek { turn, .. } => assert!(view.legal.peek & (1 << turn) != 0),
+            Command::Chance(_) => panic!("bots never play chance"),
+        }
+        // ... and the engine accepts it.
+        if let Err(e) = game.apply(command) {
+            panic!(
+                "{} played {command:?}: {}: {e}",
+                NAMES[mix[seat.index()]],
+                e.rule()
+            );
+        }
+        commands.push(command);
+    }
+    assert!(game.outcome().is_some());
+    commands
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// R-AUC-12: bots only issue legal commands, in every variant and every mix of bots.
+    #[test]
+    fn bots_play_only_legal_commands(
+        players in 3u8..=5,
+        commodities in any::<bool>(),
+        seed in any::<u64>(),
+        mix in proptest::array::uniform5(0usize..NAMES.len()),
+    ) {
+        play(players, commodities, seed, &mix);
+    }
+}
+
+#[test]
+fn every_variant_with_each_bot_alone() {
+    // Each bot against copies of itself, in all six variants: the same-bot games stress ties.
+    for players in 3..=5u8 {
+        for commodities in [false, true] {
+            for bot in 0..NAMES.len() {
+                for seed in 0..40 {
+                    play(players, commodities, seed, &[bot; 5]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bots_are_deterministic_given_their_seed() {
+    for players in 3..=5u8 {
+        for commodities in [false, true] {
+            let mix = [2, 0, 1, 2, 0];
+            assert_eq!(
+                play(players, commodities, 99, &mix),
+                play(players, commodities, 99, &mix)
+            );
+        }
+    }
+}
+
+#[test]
+fn by_name_knows_every_name() {
+    for name in NAMES {
+        assert!(by_name(name, 1).is_some(), "{name}");
+    }
+    assert!(by_name("Value", 1).is_none());
+    assert!(by_name("", 1).is_none());
+}

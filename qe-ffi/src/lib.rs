@@ -1,0 +1,795 @@
+//! # qe-ffi — the C ABI of the QE rules engine
+//!
+//! A thin C ABI over [`qe_core`]: every rule stays in `qe-core`. The header `include/qe.h` is
+//! generated from this crate by cbindgen (see `cbindgen.toml`); the doc comments below are its
+//! documentation.
+//!
+//! ## Conventions
+//!
+//! - Every function returns a [`QeStatus`]: `QE_OK` (0), a rules error (100–199, the numbers of
+//!   `CommandError::code()`), a set-up or record error (200–299, `SetupError::code()`), or an ABI
+//!   error (900–999). Results come back through out-pointers, written only on success.
+//! - On failure, the error's text (with its rule ID, for example
+//!   `"R-AUC-3: bid equals the auctioneer's bid (5)"`) is kept as this thread's *last error*; read it
+//!   with [`qe_last_error_message`]. It stays until the next failing call on the same thread.
+//! - Every pointer argument is checked: a NULL where a value is required gives
+//!   `QE_ERR_NULL_POINTER`. No panic crosses the boundary: a panic inside the library is caught
+//!   and reported as `QE_ERR_PANIC`.
+//! - Strings are UTF-8 and NUL-terminated. A `char *` the library returns is owned by the caller and
+//!   must be freed with [`qe_string_free`] (not `free`).
+//! - Seats are 0-based. A *viewer* is a seat or `QE_SPECTATOR` (public information only).
+//!
+//! ## Handles
+//!
+//! [`QeGame`] is the one handle type: a game plus its history. It is not synchronized (use one
+//! from one thread at a time; different games are independent). Freed handles are detected: the
+//! library keeps handle cells in a pool and never returns them to the allocator, so using a freed
+//! handle, or freeing it twice, gives `QE_ERR_INVALID_HANDLE`. Not detected: a stale handle whose
+//! cell has been reused by a later game (it refers to that game), and pointers the library never
+//! returned (detected only when they point to readable memory that does not hold the handle magic).
+#![allow(unsafe_code)]
+
+mod handle;
+mod status;
+mod types;
+
+use std::ffi::{c_char, CStr, CString};
+use std::sync::OnceLock;
+
+use qe_core::{AssetKind, Command, Industry, Match, Nation, Record, Rules, Seat, TileId};
+use serde_json::Value;
+
+pub use handle::QeGame;
+use handle::{GameState, CURSORS};
+pub use status::*;
+pub use types::*;
+
+// ----- helpers ------------------------------------------------------------------------------------
+
+/// Reads a NUL-terminated UTF-8 string argument.
+///
+/// # Safety
+/// `p` must be NULL or a valid NUL-terminated string.
+unsafe fn str_arg<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
+    if p.is_null() {
+        return Err(Error::null(name));
+    }
+    // SAFETY: non-null and NUL-terminated by the caller's contract.
+    let bytes = unsafe { CStr::from_ptr(p) };
+    bytes.to_str().map_err(|e| {
+        Error::new(
+            QE_ERR_INVALID_UTF8,
+            format!("`{name}` is not valid UTF-8: {e}"),
+        )
+    })
+}
+
+/// A checked out-pointer (non-null, aligned), written with [`Out::set`] and never read: the
+/// caller's memory may be uninitialized.
+struct Out<T>(*mut T);
+
+impl<T> Out<T> {
+    fn set(&self, value: T) {
+        // SAFETY: checked non-null and aligned by `out_arg`; valid for writes by the caller's
+        // contract. `write` neither reads nor drops the old contents.
+        unsafe { self.0.write(value) }
+    }
+}
+
+/// Checks an out-pointer.
+fn out_arg<T>(p: *mut T, name: &str) -> Result<Out<T>, Error> {
+    if p.is_null() {
+        return Err(Error::null(name));
+    }
+    if (p as usize) % std::mem::align_of::<T>() != 0 {
+        return Err(Error::invalid(format!("`{name}` is misaligned")));
+    }
+    Ok(Out(p))
+}
+
+/// Hands a string to C (freed by `qe_string_free`).
+fn give_string(text: String, out: &Out<*mut c_char>) -> Result<(), Error> {
+    let c = CString::new(text)
+        .map_err(|_| Error::new(QE_ERR_PANIC, "internal error: string with a NUL byte"))?;
+    out.set(c.into_raw());
+    Ok(())
+}
+
+fn json_error(what: &str, e: &serde_json::Error) -> Error {
+    Error::new(
+        QE_ERR_INVALID_JSON,
+        format!("`{what}` is not valid JSON: {e}"),
+    )
+}
+
+/// The viewer a `uint8_t` names: a seat of the game, or `QE_SPECTATOR` (`None`).
+fn viewer_arg(state: &GameState, viewer: u8) -> Result<Option<Seat>, Error> {
+    let players = state.m.game().players();
+    if viewer == QE_SPECTATOR {
+        Ok(None)
+    } else if viewer < players {
+        Ok(Some(Seat(viewer)))
+    } else {
+        Err(Error::invalid(format!(
+            "viewer {viewer} is neither a seat of this {players}-player game nor QE_SPECTATOR"
+        )))
+    }
+}
+
+fn seat_arg(state: &GameState, seat: u8) -> Result<Seat, Error> {
+    let players = state.m.game().players();
+    if seat < players {
+        Ok(Seat(seat))
+    } else {
+        Err(Error::invalid(format!(
+            "seat {seat} is not a seat of this {players}-player game"
+        )))
+    }
+}
+
+fn flag_arg(v: u8, name: &str) -> Result<bool, Error> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::invalid(format!("`{name}` must be 0 or 1, not {v}"))),
+    }
+}
+
+fn command_of(c: &QeCommand) -> Result<Command, Error> {
+    if c.reserved != 0 {
+        return Err(Error::invalid("QeCommand.reserved must be 0"));
+    }
+    let seat = Seat(c.seat);
+    let pile = || {
+        AssetKind::from_index(c.pile as usize)
+            .ok_or_else(|| Error::invalid(format!("QeCommand.pile {} is not a pile", c.pile)))
+    };
+    Ok(match c.kind {
+        QE_COMMAND_BID => Command::Bid {
+            seat,
+            amount: c.amount,
+        },
+        QE_COMMAND_TAKE_ASSET => Command::TakeAsset {
+            seat,
+            kind: pile()?,
+        },
+        QE_COMMAND_DISCARD_ASSET => Command::DiscardAsset {
+            seat,
+            kind: pile()?,
+        },
+        QE_COMMAND_PEEK => Command::Peek { seat, turn: c.turn },
+        k => {
+            return Err(Error::invalid(format!(
+                "QeCommand.kind {k} is not a command kind"
+            )))
+        }
+    })
+}
+
+/// Reads one command in the record format (`{"seat":0,"bid":5}`, `RECORD.md`) with qe-core's own
+/// record reader, so that the JSON of a command means exactly what it means in a record.
+fn command_of_json(text: &str) -> Result<Command, Error> {
+    static TEMPLATE: OnceLock<Value> = OnceLock::new();
+    let v: Value = serde_json::from_str(text).map_err(|e| json_error("command", &e))?;
+    let template = TEMPLATE.get_or_init(|| {
+        let rules = Rules::base(3).expect("3 players is valid");
+        Match::seeded(rules, 0)
+            .record()
+            .expect("a seeded game has a record")
+            .to_value()
+    });
+    let mut doc = template.clone();
+    doc["commands"] = Value::Array(vec![v]);
+    let record = Record::from_value(&doc)?;
+    let command = record
+        .commands
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::new(QE_ERR_PANIC, "internal error: command lost"))?;
+    Ok(command?)
+}
+
+// ----- library-wide functions ---------------------------------------------------------------------
+
+/// Writes the ABI version (`QE_ABI_VERSION` of the library actually loaded) to `*out`. Compare it
+/// with the `QE_ABI_VERSION` of the header you compiled against.
+///
+/// # Safety
+/// `out` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_abi_version(out: *mut u32) -> QeStatus {
+    status::guard(|| {
+        out_arg(out, "out")?.set(QE_ABI_VERSION);
+        Ok(())
+    })
+}
+
+/// Copies the message of this thread's last error into `buf` (`cap` bytes, NUL-terminated; empty
+/// if no call has failed yet on this thread) and writes its full length in bytes, without the NUL,
+/// to `*out_len` if `out_len` is not NULL.
+///
+/// The message starts with the rule ID for rules errors (`"R-AUC-3: ..."`), or `"command K: R-..."`
+/// when a record's command K was rejected. If the buffer is too small the message is truncated (at a
+/// UTF-8 boundary) and `QE_ERR_BUFFER_TOO_SMALL` is returned; `buf` = NULL with `cap` = 0 and a
+/// non-NULL `out_len` queries the length. This function never changes the last error.
+///
+/// Thread safety: the last error is per thread; call this on the thread whose call failed.
+///
+/// # Safety
+/// `buf` must be NULL or valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_last_error_message(
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> QeStatus {
+    let result = std::panic::catch_unwind(|| {
+        let (_, message) = status::last_error();
+        // SAFETY: forwarded caller contract.
+        unsafe { status::copy_to_buffer(&message, buf, cap, out_len) }
+    });
+    match result {
+        Ok(Ok(())) => QE_OK,
+        Ok(Err(e)) => e.status,
+        Err(_) => QE_ERR_PANIC,
+    }
+}
+
+/// Writes this thread's last error status (`QE_OK` if no call has failed yet) to `*out`. Never
+/// changes the last error.
+///
+/// # Safety
+/// `out` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_last_error_status(out: *mut QeStatus) -> QeStatus {
+    let result = std::panic::catch_unwind(|| {
+        let out = out_arg(out, "out")?;
+        out.set(status::last_error().0);
+        Ok::<(), Error>(())
+    });
+    match result {
+        Ok(Ok(())) => QE_OK,
+        Ok(Err(e)) => e.status,
+        Err(_) => QE_ERR_PANIC,
+    }
+}
+
+/// Frees a string returned by the library (JSON of views, events, outcomes and records). NULL is
+/// accepted and ignored.
+///
+/// # Safety
+/// `s` must be NULL or a string returned by a `qe_` function and not yet freed. Freeing any other
+/// pointer, or freeing twice, is undefined behaviour (not detected).
+#[no_mangle]
+pub unsafe extern "C" fn qe_string_free(s: *mut c_char) -> QeStatus {
+    status::guard(|| {
+        if !s.is_null() {
+            // SAFETY: the caller passes a pointer from `CString::into_raw`, freed once.
+            drop(unsafe { CString::from_raw(s) });
+        }
+        Ok(())
+    })
+}
+
+/// Copies the name of a component into `buf` (`cap` bytes, NUL-terminated) and its length to
+/// `*out_len` (optional): `kind` is `QE_NAME_NATION` ("US"), `QE_NAME_INDUSTRY` ("AGR"),
+/// `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold") or `QE_NAME_PHASE` ("bidding"), and `index`
+/// the number the flat structs use. 16 bytes always suffice.
+///
+/// # Safety
+/// `buf` must be valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_name(
+    kind: u32,
+    index: u32,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> QeStatus {
+    status::guard(|| {
+        let i = index as usize;
+        let name: Option<String> = match kind {
+            QE_NAME_NATION => Nation::from_index(i).map(|n| n.name().to_owned()),
+            QE_NAME_INDUSTRY => Industry::from_index(i).map(|n| n.name().to_owned()),
+            QE_NAME_TILE => TileId::from_index(i).map(|t| t.to_string()),
+            QE_NAME_PILE => AssetKind::from_index(i).map(|k| k.name().to_owned()),
+            QE_NAME_PHASE => phase_name(index).map(str::to_owned),
+            _ => {
+                return Err(Error::invalid(format!(
+                    "name kind {kind} is not a QE_NAME_*"
+                )))
+            }
+        };
+        let name = name.ok_or_else(|| {
+            Error::invalid(format!(
+                "index {index} is out of range for name kind {kind}"
+            ))
+        })?;
+        // SAFETY: forwarded caller contract.
+        unsafe { status::copy_to_buffer(&name, buf, cap, out_len) }
+    })
+}
+
+// ----- creating and freeing games -----------------------------------------------------------------
+
+/// Creates a seeded game: `players` 3–5, `commodities` 0 or 1 (the Commodities expansion), and the
+/// `seed` of the set-up (same seed, same game, on every platform; R-SET-2). Writes the new handle
+/// to `*out_game`; free it with `qe_game_free`.
+///
+/// Errors: `QE_ERR_PLAYERS` (205) for a bad player count, `QE_ERR_INVALID_ARGUMENT` for a
+/// `commodities` flag other than 0 or 1.
+///
+/// # Safety
+/// `out_game` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_new(
+    players: u8,
+    commodities: u8,
+    seed: u64,
+    out_game: *mut *mut QeGame,
+) -> QeStatus {
+    status::guard(|| {
+        let out = out_arg(out_game, "out_game")?;
+        let commodities = flag_arg(commodities, "commodities")?;
+        let rules = if commodities {
+            Rules::commodities(players)?
+        } else {
+            Rules::base(players)?
+        };
+        out.set(handle::allocate(GameState::new(Match::seeded(rules, seed))));
+        Ok(())
+    })
+}
+
+/// Creates a game by replaying a `qe-record/1` record (JSON, `RECORD.md`). Writes the new handle
+/// to `*out_game` (free it with `qe_game_free`); the game may be finished or not.
+///
+/// Errors: `QE_ERR_INVALID_UTF8`, `QE_ERR_INVALID_JSON` (not JSON at all), 200–299 for a
+/// malformed record (no command has run), or 100–199 when command K of the record is illegal: then
+/// `*failed_index` receives K (it receives `SIZE_MAX` on every other outcome), and the message reads
+/// `"command K: R-...: ..."`. `failed_index` may be NULL.
+///
+/// # Safety
+/// `json` must be NULL (an error) or a NUL-terminated string; `failed_index` must be NULL or valid
+/// for writes; `out_game` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_from_record(
+    json: *const c_char,
+    failed_index: *mut usize,
+    out_game: *mut *mut QeGame,
+) -> QeStatus {
+    status::guard(|| {
+        let mut failed = if failed_index.is_null() {
+            None
+        } else {
+            let f = out_arg(failed_index, "failed_index")?;
+            f.set(usize::MAX);
+            Some(f)
+        };
+        let out = out_arg(out_game, "out_game")?;
+        // SAFETY: caller contract.
+        let text = unsafe { str_arg(json, "json")? };
+        let v: Value = serde_json::from_str(text).map_err(|e| json_error("json", &e))?;
+        let record = Record::from_value(&v)?;
+        let m = record.replay().map_err(|e| {
+            if let (qe_core::ReplayError::Command { index, .. }, Some(f)) = (&e, failed.as_mut()) {
+                f.set(*index);
+            }
+            Error::from(e)
+        })?;
+        out.set(handle::allocate(GameState::new(m)));
+        Ok(())
+    })
+}
+
+/// Creates an independent copy of a game, with its history and event cursors. Writes the new
+/// handle to `*out_game`; free it with `qe_game_free`.
+///
+/// # Safety
+/// `game` must be NULL, a live handle or a freed one; `out_game` must be NULL (an error) or valid
+/// for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_clone(
+    game: *const QeGame,
+    out_game: *mut *mut QeGame,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let out = out_arg(out_game, "out_game")?;
+        out.set(handle::allocate(GameState {
+            m: state.m.clone(),
+            cursors: state.cursors,
+        }));
+        Ok(())
+    })
+}
+
+/// Frees a game. NULL is accepted and ignored. Freeing a freed handle gives
+/// `QE_ERR_INVALID_HANDLE` (and does nothing).
+///
+/// # Safety
+/// `game` must be NULL, a handle from this library (live or freed), and not in use by another
+/// thread.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_free(game: *mut QeGame) -> QeStatus {
+    status::guard(|| {
+        if game.is_null() {
+            return Ok(());
+        }
+        // SAFETY: caller contract.
+        unsafe { handle::release(game) }
+    })
+}
+
+// ----- commands -----------------------------------------------------------------------------------
+
+/// Applies a command (the fast path: no JSON, no allocation beyond the history). On error the game
+/// is unchanged (R-AUC-12), and the status is the rules error (100–199) or
+/// `QE_ERR_INVALID_ARGUMENT` for a bad `kind`, `pile` or `reserved` field.
+///
+/// # Safety
+/// `game` must be NULL, a live handle or a freed one, not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_apply(game: *mut QeGame, command: QeCommand) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        let command = command_of(&command)?;
+        state.m.apply(command)?;
+        Ok(())
+    })
+}
+
+/// Applies a command given as JSON in the record format: `{"seat":0,"bid":5}`,
+/// `{"seat":1,"take_asset":"gold"}`, `{"seat":0,"discard_asset":"oil"}`, `{"seat":3,"peek":2}`.
+/// On error the game is unchanged; a well-formed JSON value that is not a command gives
+/// `QE_ERR_MALFORMED_COMMAND` (118) or `QE_ERR_BID_OUT_OF_RANGE` (107).
+///
+/// # Safety
+/// `game` as in `qe_game_apply`; `json` must be NULL (an error) or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_apply_json(game: *mut QeGame, json: *const c_char) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        // SAFETY: caller contract.
+        let text = unsafe { str_arg(json, "json")? };
+        let command = command_of_json(text)?;
+        state.m.apply(command)?;
+        Ok(())
+    })
+}
+
+// ----- queries ------------------------------------------------------------------------------------
+
+/// Writes the public state of the game (phase, seats to act, turn, ...) to `*out`.
+///
+/// # Safety
+/// `game` must be NULL, a live handle or a freed one; `out` must be NULL (an error) or valid for
+/// writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_state(game: *const QeGame, out: *mut QeState) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        out_arg(out, "out")?.set(QeState::of(state.m.game()));
+        Ok(())
+    })
+}
+
+/// Writes the seats that must act now to `*out_mask` (bit i = seat i; 0 at the end). Peeks are
+/// optional and never make a seat "to act".
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_to_act(game: *const QeGame, out_mask: *mut u8) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        out_arg(out_mask, "out_mask")?.set(state.m.game().to_act().bits());
+        Ok(())
+    })
+}
+
+/// Writes the bids `seat` may make now to `*out` (`can_bid` = 0 when it may not bid now).
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_bid_range(
+    game: *const QeGame,
+    seat: u8,
+    out: *mut QeBidRange,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let seat = seat_arg(state, seat)?;
+        out_arg(out, "out")?.set(state.m.game().bid_range(seat).into());
+        Ok(())
+    })
+}
+
+/// Writes everything `seat` may do now (bid range, piles to take or discard from, peeks) to `*out`.
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_legal(
+    game: *const QeGame,
+    seat: u8,
+    out: *mut QeLegal,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let seat = seat_arg(state, seat)?;
+        out_arg(out, "out")?.set(state.m.game().legal(seat).into());
+        Ok(())
+    })
+}
+
+/// Writes what `viewer` (a seat or `QE_SPECTATOR`) knows of `seat` to `*out`: its nation, its
+/// industry and total spent when the viewer may know them, its tiles and tokens, its standing bid
+/// when visible (R-VIS).
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_seat_info(
+    game: *const QeGame,
+    viewer: u8,
+    seat: u8,
+    out: *mut QeSeatInfo,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let seat = seat_arg(state, seat)?;
+        let out = out_arg(out, "out")?;
+        let view = match viewer {
+            Some(v) => state.m.game().view(v),
+            None => state.m.game().public_view(),
+        };
+        out.set(QeSeatInfo::of(&view, seat.index()));
+        Ok(())
+    })
+}
+
+/// Writes what `viewer` (a seat or `QE_SPECTATOR`) knows of the auction of `turn` to `*out`.
+/// `turn` must be a turn already started (0 ≤ turn ≤ current turn, and < the number of turns).
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_auction(
+    game: *const QeGame,
+    viewer: u8,
+    turn: u8,
+    out: *mut QeAuction,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let out = out_arg(out, "out")?;
+        let view = match viewer {
+            Some(v) => state.m.game().view(v),
+            None => state.m.game().public_view(),
+        };
+        let auction = view.auctions().get(turn as usize).ok_or_else(|| {
+            Error::invalid(format!(
+                "turn {turn} has not started ({} started)",
+                view.turns_started
+            ))
+        })?;
+        out.set(auction.into());
+        Ok(())
+    })
+}
+
+/// Writes the view of `viewer` (a seat, or `QE_SPECTATOR`) as JSON to `*out_json`: everything it
+/// may know and nothing more (R-VIS-1…8). Free the string with `qe_string_free`.
+///
+/// # Safety
+/// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_view_json(
+    game: *const QeGame,
+    viewer: u8,
+    out_json: *mut *mut c_char,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let out = out_arg(out_json, "out_json")?;
+        let view = match viewer {
+            Some(v) => state.m.game().view(v),
+            None => state.m.game().public_view(),
+        };
+        let text = serde_json::to_string(&view)
+            .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
+        give_string(text, &out)
+    })
+}
+
+/// Writes how many events `viewer` (a seat or `QE_SPECTATOR`) has not read yet to `*out_count`.
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_events_pending(
+    game: *const QeGame,
+    viewer: u8,
+    out_count: *mut usize,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let cursor = state.cursors[handle::cursor_index(viewer)];
+        out_arg(out_count, "out_count")?.set(state.m.events().len() - cursor);
+        Ok(())
+    })
+}
+
+fn redact(e: &qe_core::Event, viewer: Option<Seat>) -> qe_core::Event {
+    match viewer {
+        Some(s) => e.visible_to(s),
+        None => e.public(),
+    }
+}
+
+/// Copies up to `cap` of the events `viewer` has not read yet, as it may see them (R-VIS-8), into
+/// `buf`, writes how many were copied to `*out_count`, and marks them read. The first call returns
+/// the events of the set-up (deal, first reveal). Each viewer (every seat and the spectator) has its
+/// own cursor, shared with `qe_game_events_json`. Call again while `*out_count` == `cap` to drain.
+///
+/// # Safety
+/// As `qe_game_state`; `buf` must be valid for `cap` `QeEvent`s of writes (NULL only if `cap` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_events(
+    game: *mut QeGame,
+    viewer: u8,
+    buf: *mut QeEvent,
+    cap: usize,
+    out_count: *mut usize,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let count = out_arg(out_count, "out_count")?;
+        if buf.is_null() && cap != 0 {
+            return Err(Error::null("buf"));
+        }
+        if !buf.is_null() && (buf as usize) % std::mem::align_of::<QeEvent>() != 0 {
+            return Err(Error::invalid("`buf` is misaligned"));
+        }
+        let i = handle::cursor_index(viewer);
+        let cursor = state.cursors[i];
+        let new = &state.m.events()[cursor..];
+        let n = new.len().min(cap);
+        for (k, e) in new[..n].iter().enumerate() {
+            // SAFETY: `buf` is valid for `cap` > `k` events.
+            unsafe { buf.add(k).write(QeEvent::from(&redact(e, viewer))) };
+        }
+        state.cursors[i] = cursor + n;
+        count.set(n);
+        Ok(())
+    })
+}
+
+/// Writes the events `viewer` has not read yet, as it may see them, as a JSON array to
+/// `*out_json`, and marks them read (same cursor as `qe_game_events`). Free the string with
+/// `qe_string_free`.
+///
+/// # Safety
+/// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_events_json(
+    game: *mut QeGame,
+    viewer: u8,
+    out_json: *mut *mut c_char,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let out = out_arg(out_json, "out_json")?;
+        let i = handle::cursor_index(viewer);
+        let events: Vec<qe_core::Event> = state.m.events()[state.cursors[i]..]
+            .iter()
+            .map(|e| redact(e, viewer))
+            .collect();
+        let text = serde_json::to_string(&events)
+            .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
+        give_string(text, &out)?;
+        state.cursors[i] = state.m.events().len();
+        Ok(())
+    })
+}
+
+/// Writes the final result of `seat` to `*out`. `QE_ERR_NOT_OVER` while the game is running.
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_outcome(
+    game: *const QeGame,
+    seat: u8,
+    out: *mut QeSeatOutcome,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let seat = seat_arg(state, seat)?;
+        let out = out_arg(out, "out")?;
+        let outcome =
+            state.m.game().outcome().ok_or_else(|| {
+                Error::new(QE_ERR_NOT_OVER, "the game is not over: no outcome yet")
+            })?;
+        out.set(outcome.seat(seat).into());
+        Ok(())
+    })
+}
+
+/// Writes the outcome as JSON (`{"seats":[...]}`, the fields of RECORD.md "Outcome") to
+/// `*out_json`. `QE_ERR_NOT_OVER` while the game is running. Free the string with
+/// `qe_string_free`.
+///
+/// # Safety
+/// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_outcome_json(
+    game: *const QeGame,
+    out_json: *mut *mut c_char,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let out = out_arg(out_json, "out_json")?;
+        let outcome =
+            state.m.game().outcome().ok_or_else(|| {
+                Error::new(QE_ERR_NOT_OVER, "the game is not over: no outcome yet")
+            })?;
+        let text = serde_json::to_string(&outcome)
+            .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
+        give_string(text, &out)
+    })
+}
+
+/// Writes the game record (`qe-record/1` JSON, finished or not) to `*out_json`; replaying it with
+/// `qe_game_from_record` gives the same game. Free the string with `qe_string_free`.
+///
+/// # Safety
+/// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_record_json(
+    game: *const QeGame,
+    out_json: *mut *mut c_char,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let out = out_arg(out_json, "out_json")?;
+        let record = state
+            .m
+            .record()
+            .ok_or_else(|| Error::invalid("no record before the deal"))?;
+        give_string(record.to_json(), &out)
+    })
+}
+
+/// For tests of the panic boundary only (not part of the C ABI): runs a panicking closure behind
+/// the same guard as every entry point.
+#[doc(hidden)]
+pub fn __test_panic_boundary() -> QeStatus {
+    status::guard(|| panic!("deliberate test panic"))
+}
+
+const _: () = assert!(CURSORS == qe_core::MAX_SEATS + 1);

@@ -1,0 +1,241 @@
+//! Status codes, the thread-local last error, and the panic boundary around every entry point.
+
+use std::cell::RefCell;
+use std::ffi::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use qe_core::{CommandError, ReplayError, SetupError};
+
+/// The result of every `qe_` function: `QE_OK` (0) or an error code.
+///
+/// - 100–199: the command was rejected by the rules; the same numbers as `CommandError::code()` in
+///   `qe-core` (for example 106, `QE_ERR_BID_EQUALS_OPENING`, rule R-AUC-3).
+/// - 200–299: the rules, set-up or record were rejected; the same numbers as `SetupError::code()`.
+/// - 900–999: errors of the ABI itself (null pointer, invalid handle, invalid UTF-8, ...).
+///
+/// Codes never change meaning; new errors get new numbers, so treat unknown codes in a range as
+/// "some error of that range". `qe_last_error_message` gives the text, with its rule ID.
+pub type QeStatus = u32;
+
+/// Success.
+pub const QE_OK: QeStatus = 0;
+
+/// 100: the game is over; no command is accepted (R-TRN-4).
+pub const QE_ERR_GAME_OVER: QeStatus = 100;
+/// 101: the seat is not a seat of this game (R-AUC-12).
+pub const QE_ERR_SEAT_OUT_OF_RANGE: QeStatus = 101;
+/// 102: only the auctioneer may bid now (R-AUC-2).
+pub const QE_ERR_NOT_AUCTIONEER: QeStatus = 102;
+/// 103: this seat has already bid (R-AUC-3).
+pub const QE_ERR_ALREADY_BID: QeStatus = 103;
+/// 104: only the tied seats rebid (R-AUC-6, R-COM-4).
+pub const QE_ERR_NOT_REBIDDING: QeStatus = 104;
+/// 105: the opening bid must be at least 1 (R-AUC-2).
+pub const QE_ERR_OPENING_BID_ZERO: QeStatus = 105;
+/// 106: a bid may not equal the auctioneer's opening bid (R-AUC-3).
+pub const QE_ERR_BID_EQUALS_OPENING: QeStatus = 106;
+/// 107: a bid is a whole number from 0 to 2^64-1 (R-AUC-4).
+pub const QE_ERR_BID_OUT_OF_RANGE: QeStatus = 107;
+/// 108: this seat is not the asset taker (R-COM-5).
+pub const QE_ERR_NOT_ASSET_TAKER: QeStatus = 108;
+/// 109: only the auctioneer discards when no one takes the asset (R-COM-7).
+pub const QE_ERR_NOT_DISCARDER: QeStatus = 109;
+/// 110: the chosen pile is empty (R-COM-5, R-COM-7).
+pub const QE_ERR_PILE_EMPTY: QeStatus = 110;
+/// 111: the command is not the kind of action the game waits for now.
+pub const QE_ERR_WRONG_ACTION: QeStatus = 111;
+/// 112: peeking is allowed only in the 5-player game (R-VIS-5).
+pub const QE_ERR_PEEK_NOT_ALLOWED: QeStatus = 112;
+/// 113: each seat may peek once per game (R-VIS-5).
+pub const QE_ERR_PEEK_TWICE: QeStatus = 113;
+/// 114: a peek must name an awarded auction (R-VIS-5).
+pub const QE_ERR_PEEK_NOT_AWARDED: QeStatus = 114;
+/// 115: the seat already sees that price (R-VIS-5).
+pub const QE_ERR_PEEK_ALREADY_SEEN: QeStatus = 115;
+/// 116: a chance outcome is pending (R-SET-3).
+pub const QE_ERR_CHANCE_PENDING: QeStatus = 116;
+/// 117: invalid chance outcome (R-SET-3).
+pub const QE_ERR_INVALID_CHANCE: QeStatus = 117;
+/// 118: a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).
+pub const QE_ERR_MALFORMED_COMMAND: QeStatus = 118;
+
+/// 200: an unknown nation, industry, tile, token or pile name (R-CMP-4).
+pub const QE_ERR_UNKNOWN_NAME: QeStatus = 200;
+/// 201: a manifest value above 99 (R-CMP-4).
+pub const QE_ERR_VALUE_OUT_OF_RANGE: QeStatus = 201;
+/// 202: a token manifest has 18 tokens (R-CMP-7).
+pub const QE_ERR_TOKEN_COUNT: QeStatus = 202;
+/// 203: a token manifest needs exactly one crypto token worth 8 (R-CMP-7).
+pub const QE_ERR_CRYPTO_EIGHT: QeStatus = 203;
+/// 204: the removals leave the wrong number of tiles (R-CMP-5).
+pub const QE_ERR_TILES_IN_PLAY: QeStatus = 204;
+/// 205: a game has 3 to 5 players (R-SET-1).
+pub const QE_ERR_PLAYERS: QeStatus = 205;
+/// 206: a list has the wrong length (R-SET-2).
+pub const QE_ERR_COUNT: QeStatus = 206;
+/// 207: an entry not in play, or listed twice.
+pub const QE_ERR_ENTRY: QeStatus = 207;
+/// 208: an invalid scoring table (R-SCO).
+pub const QE_ERR_TABLE: QeStatus = 208;
+/// 209: asset piles given without Commodities, or missing with it (R-COM-1).
+pub const QE_ERR_PILES: QeStatus = 209;
+/// 210: a malformed record (RECORD.md).
+pub const QE_ERR_RECORD: QeStatus = 210;
+
+/// 900: a required pointer argument is NULL.
+pub const QE_ERR_NULL_POINTER: QeStatus = 900;
+/// 901: the handle is not a live `QeGame` (freed, or never created by this library).
+pub const QE_ERR_INVALID_HANDLE: QeStatus = 901;
+/// 902: a string argument is not valid UTF-8.
+pub const QE_ERR_INVALID_UTF8: QeStatus = 902;
+/// 903: a string argument is not valid JSON.
+pub const QE_ERR_INVALID_JSON: QeStatus = 903;
+/// 904: the caller's buffer is too small; the text was truncated (still NUL-terminated).
+pub const QE_ERR_BUFFER_TOO_SMALL: QeStatus = 904;
+/// 905: the library panicked (a bug in qe); the panic was caught at the boundary.
+pub const QE_ERR_PANIC: QeStatus = 905;
+/// 906: an argument is out of range (seat, turn, kind, flag ...).
+pub const QE_ERR_INVALID_ARGUMENT: QeStatus = 906;
+/// 907: the game is not over, so there is no outcome yet.
+pub const QE_ERR_NOT_OVER: QeStatus = 907;
+
+/// An error on its way to the caller: a status code and its message.
+#[derive(Debug)]
+pub(crate) struct Error {
+    pub status: QeStatus,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(status: QeStatus, message: impl Into<String>) -> Error {
+        Error {
+            status,
+            message: message.into(),
+        }
+    }
+    pub fn null(arg: &str) -> Error {
+        Error::new(QE_ERR_NULL_POINTER, format!("null pointer: `{arg}`"))
+    }
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error::new(QE_ERR_INVALID_ARGUMENT, message)
+    }
+}
+
+impl From<CommandError> for Error {
+    fn from(e: CommandError) -> Error {
+        Error::new(e.code(), format!("{}: {e}", e.rule()))
+    }
+}
+
+impl From<SetupError> for Error {
+    fn from(e: SetupError) -> Error {
+        Error::new(e.code(), format!("{}: {e}", e.rule()))
+    }
+}
+
+impl From<ReplayError> for Error {
+    fn from(e: ReplayError) -> Error {
+        match e {
+            ReplayError::Setup(e) => e.into(),
+            ReplayError::Command { index, error } => Error::new(
+                error.code(),
+                format!("command {index}: {}: {error}", error.rule()),
+            ),
+        }
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<(QeStatus, String)> = const { RefCell::new((QE_OK, String::new())) };
+}
+
+fn set_last_error(status: QeStatus, message: String) {
+    // `try_with`: during thread teardown the slot may be gone; the status code is still returned.
+    let _ = LAST_ERROR.try_with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            *slot = (status, message);
+        }
+    });
+}
+
+/// The last error of this thread, as (status, message).
+pub(crate) fn last_error() -> (QeStatus, String) {
+    LAST_ERROR
+        .try_with(|slot| slot.borrow().clone())
+        .unwrap_or((QE_OK, String::new()))
+}
+
+/// Runs `f` behind the panic boundary: its error (or a caught panic) becomes the status code and
+/// this thread's last error. Every `extern "C"` function of the crate goes through here.
+pub(crate) fn guard(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => QE_OK,
+        Ok(Err(e)) => {
+            let status = e.status;
+            set_last_error(e.status, e.message);
+            status
+        }
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic payload".to_owned());
+            set_last_error(
+                QE_ERR_PANIC,
+                format!("internal error (panic caught): {what}"),
+            );
+            QE_ERR_PANIC
+        }
+    }
+}
+
+/// Copies `text` into the caller's buffer `buf` of `cap` bytes, NUL-terminated, truncating at a
+/// UTF-8 character boundary when it does not fit. `out_len` (optional) receives the full length in
+/// bytes without the NUL.
+///
+/// # Safety
+/// `buf` must be NULL or valid for `cap` bytes of writes; `out_len` must be NULL or valid.
+pub(crate) unsafe fn copy_to_buffer(
+    text: &str,
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> Result<(), Error> {
+    if !out_len.is_null() {
+        // SAFETY: the caller guarantees a non-null `out_len` is valid for writes.
+        unsafe { out_len.write(text.len()) };
+    }
+    if cap == 0 {
+        return if text.is_empty() && buf.is_null() {
+            Ok(())
+        } else if buf.is_null() && !out_len.is_null() {
+            // A length query: `buf` NULL, `cap` 0, `out_len` set.
+            Ok(())
+        } else {
+            Err(Error::new(
+                QE_ERR_BUFFER_TOO_SMALL,
+                format!("buffer too small: {} bytes needed", text.len() + 1),
+            ))
+        };
+    }
+    if buf.is_null() {
+        return Err(Error::null("buf"));
+    }
+    let mut n = text.len().min(cap - 1);
+    while !text.is_char_boundary(n) {
+        n -= 1;
+    }
+    // SAFETY: `buf` is valid for `cap` bytes and `n + 1 <= cap`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
+        buf.add(n).write(0);
+    }
+    if n < text.len() {
+        return Err(Error::new(
+            QE_ERR_BUFFER_TOO_SMALL,
+            format!("buffer too small: {} bytes needed", text.len() + 1),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! Helpers shared by the ABI tests.
+#![allow(dead_code, unsafe_code, clippy::borrow_as_ptr)]
+
+use std::ffi::{c_char, CStr, CString};
+use std::ptr;
+
+use qe_ffi::*;
+
+pub fn new_game(players: u8, commodities: bool, seed: u64) -> *mut QeGame {
+    let mut g = ptr::null_mut();
+    let st = unsafe { qe_game_new(players, u8::from(commodities), seed, &mut g) };
+    assert_eq!(st, QE_OK, "{}", last_message());
+    assert!(!g.is_null());
+    g
+}
+
+pub fn last_message() -> String {
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { qe_last_error_message(ptr::null_mut(), 0, &mut len) },
+        QE_OK
+    );
+    let mut buf = vec![0 as c_char; len + 1];
+    assert_eq!(
+        unsafe { qe_last_error_message(buf.as_mut_ptr(), buf.len(), ptr::null_mut()) },
+        QE_OK
+    );
+    unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Takes ownership of a string from the library.
+pub fn take(s: *mut c_char) -> String {
+    assert!(!s.is_null());
+    let out = unsafe { CStr::from_ptr(s) }.to_str().unwrap().to_owned();
+    assert_eq!(unsafe { qe_string_free(s) }, QE_OK);
+    out
+}
+
+pub fn record(g: *const QeGame) -> String {
+    let mut s = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_record_json(g, &mut s) }, QE_OK);
+    take(s)
+}
+
+pub fn view(g: *const QeGame, viewer: u8) -> String {
+    let mut s = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_view_json(g, viewer, &mut s) }, QE_OK);
+    take(s)
+}
+
+pub fn state(g: *const QeGame) -> QeState {
+    let mut s = QeState::default();
+    assert_eq!(unsafe { qe_game_state(g, &mut s) }, QE_OK);
+    s
+}
+
+pub fn legal(g: *const QeGame, seat: u8) -> QeLegal {
+    let mut l = QeLegal::default();
+    assert_eq!(unsafe { qe_game_legal(g, seat, &mut l) }, QE_OK);
+    l
+}
+
+pub fn from_record(json: &str) -> (QeStatus, usize, *mut QeGame) {
+    let c = CString::new(json).unwrap();
+    let mut idx = 0usize;
+    let mut g = ptr::null_mut();
+    let st = unsafe { qe_game_from_record(c.as_ptr(), &mut idx, &mut g) };
+    (st, idx, g)
+}
+
+pub fn apply_json(g: *mut QeGame, json: &str) -> QeStatus {
+    let c = CString::new(json).unwrap();
+    unsafe { qe_game_apply_json(g, c.as_ptr()) }
+}
+
+pub fn bid(seat: u8, amount: u64) -> QeCommand {
+    QeCommand {
+        kind: QE_COMMAND_BID,
+        seat,
+        amount,
+        ..QeCommand::default()
+    }
+}
+
+pub fn free(g: *mut QeGame) {
+    assert_eq!(unsafe { qe_game_free(g) }, QE_OK);
+}
+
+/// A small deterministic generator for the test policies.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+/// The command a simple policy picks for `seat` from its legal moves (bids mostly small, with ties).
+pub fn policy(l: &QeLegal, seat: u8, rng: &mut Lcg) -> Option<QeCommand> {
+    if l.bid.can_bid == 1 {
+        let mut amount = l.bid.min + rng.next() % 9;
+        if l.bid.has_forbidden == 1 && amount == l.bid.forbidden {
+            amount += 1;
+        }
+        return Some(bid(seat, amount));
+    }
+    for (mask, kind) in [
+        (l.take, QE_COMMAND_TAKE_ASSET),
+        (l.discard, QE_COMMAND_DISCARD_ASSET),
+    ] {
+        if mask != 0 {
+            return Some(QeCommand {
+                kind,
+                seat,
+                pile: mask.trailing_zeros() as u8,
+                ..QeCommand::default()
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,555 @@
+//! The error paths of every function: null pointers, freed and foreign handles, bad UTF-8, bad JSON,
+//! illegal commands (status, message with the rule ID, game unchanged), small buffers, panics.
+#![allow(unsafe_code, clippy::borrow_as_ptr, clippy::many_single_char_names)]
+
+mod common;
+
+use std::ffi::{c_char, CStr};
+use std::ptr;
+
+use common::*;
+use qe_ffi::*;
+
+const NUL: *mut c_char = ptr::null_mut();
+
+/// Every entry point that takes a game handle, called with `g`; returns the statuses.
+fn every_game_function(g: *mut QeGame) -> Vec<(&'static str, QeStatus)> {
+    let mut s = QeState::default();
+    let mut m = 0u8;
+    let mut r = QeBidRange::default();
+    let mut l = QeLegal::default();
+    let mut si = QeSeatInfo::default();
+    let mut a = QeAuction::default();
+    let mut n = 0usize;
+    let mut ev = [QeEvent::default(); 4];
+    let mut o = QeSeatOutcome::default();
+    let mut text: *mut c_char = NUL;
+    let mut g2: *mut QeGame = ptr::null_mut();
+    let json = c"{\"seat\":0,\"bid\":3}";
+    unsafe {
+        vec![
+            ("qe_game_apply", qe_game_apply(g, bid(0, 3))),
+            ("qe_game_apply_json", qe_game_apply_json(g, json.as_ptr())),
+            ("qe_game_state", qe_game_state(g, &mut s)),
+            ("qe_game_to_act", qe_game_to_act(g, &mut m)),
+            ("qe_game_bid_range", qe_game_bid_range(g, 0, &mut r)),
+            ("qe_game_legal", qe_game_legal(g, 0, &mut l)),
+            ("qe_game_seat_info", qe_game_seat_info(g, 0, 0, &mut si)),
+            ("qe_game_auction", qe_game_auction(g, 0, 0, &mut a)),
+            ("qe_game_view_json", qe_game_view_json(g, 0, &mut text)),
+            (
+                "qe_game_events_pending",
+                qe_game_events_pending(g, 0, &mut n),
+            ),
+            (
+                "qe_game_events",
+                qe_game_events(g, 0, ev.as_mut_ptr(), ev.len(), &mut n),
+            ),
+            ("qe_game_events_json", qe_game_events_json(g, 0, &mut text)),
+            ("qe_game_outcome", qe_game_outcome(g, 0, &mut o)),
+            ("qe_game_outcome_json", qe_game_outcome_json(g, &mut text)),
+            ("qe_game_record_json", qe_game_record_json(g, &mut text)),
+            ("qe_game_clone", qe_game_clone(g, &mut g2)),
+        ]
+    }
+}
+
+#[test]
+fn null_game_handle_everywhere() {
+    for (name, st) in every_game_function(ptr::null_mut()) {
+        assert_eq!(st, QE_ERR_NULL_POINTER, "{name}");
+        assert!(last_message().contains("null pointer"), "{name}");
+    }
+    // Freeing NULL is a no-op, like free(NULL).
+    assert_eq!(unsafe { qe_game_free(ptr::null_mut()) }, QE_OK);
+    assert_eq!(unsafe { qe_string_free(ptr::null_mut()) }, QE_OK);
+}
+
+#[test]
+fn freed_handle_everywhere_and_double_free() {
+    let g = new_game(4, false, 1);
+    free(g);
+    for (name, st) in every_game_function(g) {
+        assert_eq!(st, QE_ERR_INVALID_HANDLE, "{name}");
+        assert!(
+            last_message().contains("already freed"),
+            "{name}: {}",
+            last_message()
+        );
+    }
+    assert_eq!(unsafe { qe_game_free(g) }, QE_ERR_INVALID_HANDLE);
+    // The freed cell is reused by the next game, which works normally.
+    let g2 = new_game(3, false, 2);
+    assert_eq!(state(g2).players, 3);
+    free(g2);
+}
+
+#[test]
+fn foreign_and_misaligned_handles() {
+    // Readable memory that is not a game.
+    let fake = [0u64; 16];
+    let g = fake.as_ptr() as *mut QeGame;
+    for (name, st) in every_game_function(g) {
+        assert_eq!(st, QE_ERR_INVALID_HANDLE, "{name}");
+        assert!(last_message().contains("not a QeGame"), "{name}");
+    }
+    assert_eq!(unsafe { qe_game_free(g) }, QE_ERR_INVALID_HANDLE);
+    let odd = (fake.as_ptr() as usize + 1) as *mut QeGame;
+    let mut s = QeState::default();
+    assert_eq!(unsafe { qe_game_state(odd, &mut s) }, QE_ERR_INVALID_HANDLE);
+    assert!(last_message().contains("misaligned"));
+}
+
+#[test]
+fn null_out_pointers_everywhere() {
+    let g = new_game(4, false, 3);
+    unsafe {
+        let checks: Vec<(&str, QeStatus)> = vec![
+            ("qe_abi_version", qe_abi_version(ptr::null_mut())),
+            (
+                "qe_last_error_status",
+                qe_last_error_status(ptr::null_mut()),
+            ),
+            ("qe_game_new", qe_game_new(4, 0, 1, ptr::null_mut())),
+            (
+                "qe_game_from_record json",
+                qe_game_from_record(ptr::null(), ptr::null_mut(), &mut ptr::null_mut()),
+            ),
+            (
+                "qe_game_from_record out",
+                qe_game_from_record(c"{}".as_ptr(), ptr::null_mut(), ptr::null_mut()),
+            ),
+            ("qe_game_clone", qe_game_clone(g, ptr::null_mut())),
+            ("qe_game_apply_json", qe_game_apply_json(g, ptr::null())),
+            ("qe_game_state", qe_game_state(g, ptr::null_mut())),
+            ("qe_game_to_act", qe_game_to_act(g, ptr::null_mut())),
+            (
+                "qe_game_bid_range",
+                qe_game_bid_range(g, 0, ptr::null_mut()),
+            ),
+            ("qe_game_legal", qe_game_legal(g, 0, ptr::null_mut())),
+            (
+                "qe_game_seat_info",
+                qe_game_seat_info(g, 0, 0, ptr::null_mut()),
+            ),
+            ("qe_game_auction", qe_game_auction(g, 0, 0, ptr::null_mut())),
+            (
+                "qe_game_view_json",
+                qe_game_view_json(g, 0, ptr::null_mut()),
+            ),
+            (
+                "qe_game_events_pending",
+                qe_game_events_pending(g, 0, ptr::null_mut()),
+            ),
+            (
+                "qe_game_events out_count",
+                qe_game_events(g, 0, ptr::null_mut(), 0, ptr::null_mut()),
+            ),
+            (
+                "qe_game_events buf",
+                qe_game_events(g, 0, ptr::null_mut(), 4, &mut 0),
+            ),
+            (
+                "qe_game_events_json",
+                qe_game_events_json(g, 0, ptr::null_mut()),
+            ),
+            ("qe_game_outcome", qe_game_outcome(g, 0, ptr::null_mut())),
+            (
+                "qe_game_outcome_json",
+                qe_game_outcome_json(g, ptr::null_mut()),
+            ),
+            (
+                "qe_game_record_json",
+                qe_game_record_json(g, ptr::null_mut()),
+            ),
+            (
+                "qe_name",
+                qe_name(QE_NAME_NATION, 0, ptr::null_mut(), 8, ptr::null_mut()),
+            ),
+            (
+                "qe_last_error_message",
+                qe_last_error_message(ptr::null_mut(), 8, ptr::null_mut()),
+            ),
+        ];
+        for (name, st) in checks {
+            assert_eq!(st, QE_ERR_NULL_POINTER, "{name}");
+        }
+    }
+    // Nothing of the above touched the game (the events cursor included).
+    let mut n = 0;
+    assert_eq!(unsafe { qe_game_events_pending(g, 0, &mut n) }, QE_OK);
+    assert!(n > 0);
+    free(g);
+}
+
+#[test]
+fn invalid_utf8_and_invalid_json() {
+    let g = new_game(4, false, 4);
+    let before = record(g);
+    let bad_utf8: &[u8] = b"{\"seat\":0,\"bid\":\xff}\0";
+    let p = bad_utf8.as_ptr().cast::<c_char>();
+    assert_eq!(unsafe { qe_game_apply_json(g, p) }, QE_ERR_INVALID_UTF8);
+    assert!(last_message().contains("UTF-8"));
+    let (st, idx, out) = {
+        let mut idx = 0;
+        let mut out = ptr::null_mut();
+        (
+            unsafe { qe_game_from_record(p, &mut idx, &mut out) },
+            idx,
+            out,
+        )
+    };
+    assert_eq!((st, idx), (QE_ERR_INVALID_UTF8, usize::MAX));
+    assert!(out.is_null());
+    for text in ["", "{", "nope", "{\"seat\":0,}"] {
+        assert_eq!(apply_json(g, text), QE_ERR_INVALID_JSON, "{text:?}");
+        assert!(last_message().contains("not valid JSON"));
+        let (st, _, out) = from_record(text);
+        assert_eq!(st, QE_ERR_INVALID_JSON, "{text:?}");
+        assert!(out.is_null());
+    }
+    assert_eq!(record(g), before, "the game is unchanged");
+    free(g);
+}
+
+#[test]
+fn illegal_commands_name_their_rule_and_change_nothing() {
+    let g = new_game(4, false, 5);
+    // Seat 1 may not open: R-AUC-2.
+    let snapshot = |g| (record(g), view(g, 0), view(g, 1), view(g, QE_SPECTATOR));
+    let before = snapshot(g);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(1, 4)) },
+        QE_ERR_NOT_AUCTIONEER
+    );
+    assert!(
+        last_message().starts_with("R-AUC-2: "),
+        "{}",
+        last_message()
+    );
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(0, 0)) },
+        QE_ERR_OPENING_BID_ZERO
+    );
+    assert!(last_message().starts_with("R-AUC-2: "));
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(9, 4)) },
+        QE_ERR_SEAT_OUT_OF_RANGE
+    );
+    assert!(last_message().starts_with("R-AUC-12: "));
+    assert_eq!(snapshot(g), before);
+
+    assert_eq!(unsafe { qe_game_apply(g, bid(0, 5)) }, QE_OK);
+    let before = snapshot(g);
+    // The brief's example: a bid equal to the auctioneer's bid (R-AUC-3).
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(2, 5)) },
+        QE_ERR_BID_EQUALS_OPENING
+    );
+    assert_eq!(
+        last_message(),
+        "R-AUC-3: bid equals the auctioneer's bid (5)"
+    );
+    let mut st = 0;
+    assert_eq!(unsafe { qe_last_error_status(&mut st) }, QE_OK);
+    assert_eq!(st, QE_ERR_BID_EQUALS_OPENING);
+    assert_eq!(
+        apply_json(g, r#"{"seat":2,"bid":5}"#),
+        QE_ERR_BID_EQUALS_OPENING
+    );
+    assert_eq!(
+        last_message(),
+        "R-AUC-3: bid equals the auctioneer's bid (5)"
+    );
+    assert_eq!(unsafe { qe_game_apply(g, bid(0, 7)) }, QE_ERR_ALREADY_BID);
+    assert!(last_message().starts_with("R-AUC-3: "));
+    // Not a pile step: R-COM-5 / wrong action.
+    let take = QeCommand {
+        kind: QE_COMMAND_TAKE_ASSET,
+        seat: 1,
+        pile: QE_PILE_GOLD,
+        ..QeCommand::default()
+    };
+    let st = unsafe { qe_game_apply(g, take) };
+    assert!((100..200).contains(&st), "{st}");
+    assert!(last_message().starts_with("R-"), "{}", last_message());
+    // Peeks exist only with 5 players.
+    assert_eq!(
+        apply_json(g, r#"{"seat":1,"peek":0}"#),
+        QE_ERR_PEEK_NOT_ALLOWED
+    );
+    assert!(last_message().starts_with("R-VIS-5: "));
+    // Malformed JSON commands (valid JSON, not a command).
+    for (text, code) in [
+        (r#"{"seat":1}"#, QE_ERR_MALFORMED_COMMAND),
+        (r#"{"seat":1,"bid":3,"peek":0}"#, QE_ERR_MALFORMED_COMMAND),
+        (r#"{"seat":1,"jump":3}"#, QE_ERR_MALFORMED_COMMAND),
+        ("[1,2]", QE_ERR_MALFORMED_COMMAND),
+        (r#"{"seat":"one","bid":3}"#, QE_ERR_MALFORMED_COMMAND),
+        (r#"{"seat":1,"bid":-3}"#, QE_ERR_BID_OUT_OF_RANGE),
+        (
+            r#"{"seat":1,"bid":18446744073709551616}"#,
+            QE_ERR_BID_OUT_OF_RANGE,
+        ),
+        (
+            r#"{"seat":1,"take_asset":"silver"}"#,
+            QE_ERR_MALFORMED_COMMAND,
+        ),
+    ] {
+        assert_eq!(apply_json(g, text), code, "{text}");
+        assert!(
+            last_message().starts_with("R-"),
+            "{text}: {}",
+            last_message()
+        );
+    }
+    // Bad flat commands.
+    for c in [
+        QeCommand {
+            kind: 42,
+            ..bid(1, 3)
+        },
+        QeCommand {
+            reserved: 1,
+            ..bid(1, 3)
+        },
+        QeCommand {
+            kind: QE_COMMAND_DISCARD_ASSET,
+            pile: 3,
+            ..bid(1, 0)
+        },
+    ] {
+        assert_eq!(unsafe { qe_game_apply(g, c) }, QE_ERR_INVALID_ARGUMENT);
+    }
+    assert_eq!(snapshot(g), before, "no rejected command changed anything");
+    free(g);
+}
+
+#[test]
+fn game_over_rejects_commands() {
+    let mut rng = Lcg(7);
+    let g = new_game(3, false, 8);
+    let mut o = QeSeatOutcome::default();
+    assert_eq!(unsafe { qe_game_outcome(g, 0, &mut o) }, QE_ERR_NOT_OVER);
+    let mut s = NUL;
+    assert_eq!(unsafe { qe_game_outcome_json(g, &mut s) }, QE_ERR_NOT_OVER);
+    assert!(s.is_null());
+    while state(g).game_over == 0 {
+        let seat = state(g).to_act.trailing_zeros() as u8;
+        let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
+        assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
+    }
+    let before = record(g);
+    assert_eq!(unsafe { qe_game_apply(g, bid(0, 1)) }, QE_ERR_GAME_OVER);
+    assert!(last_message().starts_with("R-TRN-4: "));
+    assert_eq!(record(g), before);
+    free(g);
+}
+
+#[test]
+fn bad_arguments() {
+    let g = new_game(4, false, 9);
+    let mut out = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_new(2, 0, 1, &mut out) }, QE_ERR_PLAYERS);
+    assert!(last_message().starts_with("R-SET-1: "));
+    assert_eq!(unsafe { qe_game_new(6, 1, 1, &mut out) }, QE_ERR_PLAYERS);
+    assert_eq!(
+        unsafe { qe_game_new(4, 2, 1, &mut out) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(out.is_null());
+    let mut r = QeBidRange::default();
+    assert_eq!(
+        unsafe { qe_game_bid_range(g, 4, &mut r) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    let mut si = QeSeatInfo::default();
+    assert_eq!(
+        unsafe { qe_game_seat_info(g, 7, 0, &mut si) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { qe_game_seat_info(g, 0, 4, &mut si) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    let mut a = QeAuction::default();
+    assert_eq!(
+        unsafe { qe_game_auction(g, 0, 1, &mut a) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(last_message().contains("has not started"));
+    let mut buf = [0 as c_char; 16];
+    assert_eq!(
+        unsafe { qe_name(99, 0, buf.as_mut_ptr(), 16, ptr::null_mut()) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_TILE, 21, buf.as_mut_ptr(), 16, ptr::null_mut()) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    let mut ev = QeEvent::default();
+    let misaligned = (ptr::addr_of_mut!(ev) as usize + 1) as *mut QeEvent;
+    assert_eq!(
+        unsafe { qe_game_events(g, 0, misaligned, 1, &mut 0) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    free(g);
+}
+
+#[test]
+fn bad_records_and_illegal_records() {
+    let (st, idx, g) = from_record(r#"{"format":"qe-record/2"}"#);
+    assert_eq!((st, idx), (QE_ERR_RECORD, usize::MAX));
+    assert!(g.is_null());
+    assert!(last_message().starts_with("RECORD: "), "{}", last_message());
+    // A legal record, then one illegal command appended: index and rule.
+    let g = new_game(4, false, 10);
+    assert_eq!(unsafe { qe_game_apply(g, bid(0, 2)) }, QE_OK);
+    let mut v: serde_json::Value = serde_json::from_str(&record(g)).unwrap();
+    v["commands"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"seat": 1, "bid": 2}));
+    let (st, idx, g2) = from_record(&v.to_string());
+    assert_eq!((st, idx), (QE_ERR_BID_EQUALS_OPENING, 1));
+    assert!(g2.is_null());
+    assert_eq!(
+        last_message(),
+        "command 1: R-AUC-3: bid equals the auctioneer's bid (2)"
+    );
+    // failed_index may be NULL.
+    let c = std::ffi::CString::new(v.to_string()).unwrap();
+    let mut g3 = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_game_from_record(c.as_ptr(), ptr::null_mut(), &mut g3) },
+        QE_ERR_BID_EQUALS_OPENING
+    );
+    free(g);
+}
+
+#[test]
+fn message_buffer_sizes() {
+    let g = new_game(4, false, 11);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(0, 0)) },
+        QE_ERR_OPENING_BID_ZERO
+    );
+    let full = last_message();
+    let mut len = 0usize;
+    // Too small: truncated, NUL-terminated, 904, full length reported; the last error is kept.
+    let mut buf = [0x7f as c_char; 8];
+    assert_eq!(
+        unsafe { qe_last_error_message(buf.as_mut_ptr(), buf.len(), &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, full.len());
+    let got = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap();
+    assert_eq!(got, &full[..7]);
+    assert_eq!(
+        last_message(),
+        full,
+        "reading the message does not change it"
+    );
+    // A zero-capacity non-NULL buffer cannot even hold the NUL.
+    assert_eq!(
+        unsafe { qe_last_error_message(buf.as_mut_ptr(), 0, ptr::null_mut()) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    // Exactly enough.
+    let mut exact = vec![0 as c_char; full.len() + 1];
+    assert_eq!(
+        unsafe { qe_last_error_message(exact.as_mut_ptr(), exact.len(), ptr::null_mut()) },
+        QE_OK
+    );
+    // Names.
+    let mut name = [0 as c_char; 16];
+    for (kind, index, want) in [
+        (QE_NAME_NATION, 4, "UK"),
+        (QE_NAME_INDUSTRY, 0, "AGR"),
+        (QE_NAME_TILE, 0, "US-AGR"),
+        (QE_NAME_PILE, 2, "crypto"),
+        (QE_NAME_PHASE, QE_PHASE_BIDDING, "bidding"),
+    ] {
+        assert_eq!(
+            unsafe { qe_name(kind, index, name.as_mut_ptr(), name.len(), &mut len) },
+            QE_OK
+        );
+        assert_eq!(
+            unsafe { CStr::from_ptr(name.as_ptr()) }.to_str().unwrap(),
+            want
+        );
+        assert_eq!(len, want.len());
+    }
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_TILE, 0, name.as_mut_ptr(), 3, &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    let mut v = 0;
+    assert_eq!(unsafe { qe_abi_version(&mut v) }, QE_OK);
+    assert_eq!(v, QE_ABI_VERSION);
+    free(g);
+}
+
+#[test]
+fn last_error_is_per_thread() {
+    let g = new_game(4, false, 12);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(1, 3)) },
+        QE_ERR_NOT_AUCTIONEER
+    );
+    std::thread::spawn(|| {
+        let mut st = 1;
+        assert_eq!(unsafe { qe_last_error_status(&mut st) }, QE_OK);
+        assert_eq!(st, QE_OK);
+        assert_eq!(last_message(), "");
+    })
+    .join()
+    .unwrap();
+    assert!(last_message().starts_with("R-AUC-2"));
+    free(g);
+}
+
+#[test]
+fn panics_are_caught_at_the_boundary() {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let st = qe_ffi::__test_panic_boundary();
+    std::panic::set_hook(prev);
+    assert_eq!(st, QE_ERR_PANIC);
+    assert!(last_message().contains("deliberate test panic"));
+}
+
+#[test]
+fn status_codes_match_qe_core() {
+    use qe_core::{CommandError, SetupError};
+    assert_eq!(CommandError::GameOver.code(), QE_ERR_GAME_OVER);
+    assert_eq!(
+        CommandError::BidEqualsOpening { amount: 1 }.code(),
+        QE_ERR_BID_EQUALS_OPENING
+    );
+    assert_eq!(
+        CommandError::Malformed {
+            reason: String::new(),
+            rule: ""
+        }
+        .code(),
+        QE_ERR_MALFORMED_COMMAND
+    );
+    assert_eq!(SetupError::Players { players: 2 }.code(), QE_ERR_PLAYERS);
+    assert_eq!(SetupError::Record(String::new()).code(), QE_ERR_RECORD);
+}
+
+/// The struct sizes the C example, the C++ example and the C# binding (`Qe.cs`) also check.
+#[test]
+fn struct_layouts_are_stable() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<QeCommand>(), 16);
+    assert_eq!(size_of::<QeState>(), 20);
+    assert_eq!(size_of::<QeBidRange>(), 32);
+    assert_eq!(size_of::<QeLegal>(), 40);
+    assert_eq!(size_of::<QeI128>(), 16);
+    assert_eq!(size_of::<QeSeatInfo>(), 48);
+    assert_eq!(size_of::<QeAuction>(), 48);
+    assert_eq!(size_of::<QeEvent>(), 32);
+    assert_eq!(size_of::<QeSeatOutcome>(), 72);
+}
