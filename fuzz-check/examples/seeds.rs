@@ -8,7 +8,9 @@ use std::fs;
 use std::path::Path;
 
 use qe_core::Record;
-use qe_fuzz_check::engine::{encode, input_of_record, Amount, CustomRules, Input, Op, SetupInput, TokensInput};
+use qe_fuzz_check::engine::{
+    encode, input_of_record, Amount, CustomRules, Input, Op, SetupInput, TokensInput,
+};
 use qe_fuzz_check::Rng;
 
 /// How many generated conformance cases become record seeds (all named cases do).
@@ -17,7 +19,7 @@ const GENERATED_RECORDS: usize = 12;
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let seeds = root.join("fuzz/seeds");
-    for target in ["engine", "record"] {
+    for target in ["engine", "record", "ffi"] {
         let dir = seeds.join(target);
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("create the seed directory");
@@ -38,14 +40,20 @@ fn main() {
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
             let text = fs::read_to_string(path).expect("read a case");
             if i < record_limit {
-                fs::write(seeds.join("record").join(format!("{folder}-{stem}.json")), &text)
-                    .expect("write a record seed");
+                fs::write(
+                    seeds.join("record").join(format!("{folder}-{stem}.json")),
+                    &text,
+                )
+                .expect("write a record seed");
                 records += 1;
             }
             if let Ok(record) = Record::from_json(&text) {
                 let input = input_of_record(&record, i as u8, i as u64);
-                fs::write(seeds.join("engine").join(format!("{folder}-{stem}.bin")), encode(&input))
-                    .expect("write an engine seed");
+                fs::write(
+                    seeds.join("engine").join(format!("{folder}-{stem}.bin")),
+                    encode(&input),
+                )
+                .expect("write an engine seed");
                 engines += 1;
             }
         }
@@ -58,8 +66,13 @@ fn main() {
             for mode in 0..4 {
                 let setup = match mode {
                     0 => SetupInput::Seeded(rng.next()),
-                    1 => SetupInput::Shuffled { seed: rng.next(), nations: true },
-                    2 => SetupInput::External { nations: Some(rng.next()) },
+                    1 => SetupInput::Shuffled {
+                        seed: rng.next(),
+                        nations: true,
+                    },
+                    2 => SetupInput::External {
+                        nations: Some(rng.next()),
+                    },
                     _ => SetupInput::Seeded(rng.next()),
                 };
                 let custom = (mode == 3).then(|| CustomRules {
@@ -76,7 +89,10 @@ fn main() {
                 });
                 let ops = (0..400)
                     .map(|_| match rng.below(12) {
-                        0 => Op::GuidedPeek { seat: rng.next() as u8, pick: rng.next() as u8 },
+                        0 => Op::GuidedPeek {
+                            seat: rng.next() as u8,
+                            pick: rng.next() as u8,
+                        },
                         k => Op::Guided {
                             pick: rng.next() as u8,
                             amount: match k {
@@ -98,11 +114,88 @@ fn main() {
                     shuffle: rng.next(),
                     ops,
                 };
-                let name = format!("synthetic-{players}p-{}-{mode}.bin", if commodities { "com" } else { "base" });
+                let name = format!(
+                    "synthetic-{players}p-{}-{mode}.bin",
+                    if commodities { "com" } else { "base" }
+                );
                 fs::write(seeds.join("engine").join(name), encode(&input)).expect("write a seed");
                 engines += 1;
             }
         }
     }
-    println!("wrote {records} record seeds and {engines} engine seeds under fuzz/seeds/");
+    let ffi = ffi_seeds(&seeds.join("ffi"));
+    println!("wrote {records} record, {engines} engine and {ffi} ffi seeds under fuzz/seeds/");
+}
+
+/// Call sequences for the `ffi` target (format: `qe_fuzz_check::ffi`): games created, played through
+/// legal commands (binary and JSON), queried, cloned, recorded and replayed, freed, with NULL and
+/// freed handles mixed in.
+fn ffi_seeds(dir: &Path) -> usize {
+    let mut rng = Rng(0xFF1);
+    let mut count = 0;
+    for players in 3..=5u8 {
+        for commodities in 0..2u8 {
+            let mut out = vec![0, players - 3, commodities];
+            out.extend(rng.next().to_le_bytes());
+            for _ in 0..300 {
+                match rng.below(20) {
+                    0 => out.extend([
+                        10,
+                        0,
+                        rng.below(10) as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                    ]),
+                    1 => out.extend([11, 0, 9]),
+                    2 => out.extend([3, 0]),
+                    3 => out.extend([
+                        2,
+                        0,
+                        (rng.below(4) * 2) as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                    ]),
+                    4 => out.extend([12, rng.next() as u8, rng.next() as u8]),
+                    5 => out.extend([13, rng.next() as u8, rng.next() as u8]),
+                    6 => out.extend([
+                        14,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                    ]),
+                    7 => out.extend([
+                        5,
+                        0,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        0,
+                        0,
+                        rng.next() as u8,
+                    ]),
+                    8 => out.extend([8, 0, rng.next() as u8, 0]),
+                    9 => out.extend([4, rng.next() as u8]),
+                    10 => {
+                        out.extend([0, rng.below(3) as u8, commodities]);
+                        out.extend(rng.next().to_le_bytes());
+                    }
+                    _ => out.extend([
+                        6,
+                        rng.next() as u8,
+                        rng.next() as u8,
+                        rng.below(4) as u8,
+                        rng.next() as u8,
+                    ]),
+                }
+            }
+            fs::write(dir.join(format!("calls-{players}p-{commodities}.bin")), out)
+                .expect("write a seed");
+            count += 1;
+        }
+    }
+    count
 }

@@ -4,16 +4,22 @@
 //!
 //! - [`engine::check`]: arbitrary rules, set-up and command stream applied to `qe-core`.
 //! - [`record::check`]: arbitrary bytes read as a `qe-record/1` JSON record.
+//! - [`ffi::check`]: arbitrary call sequences on the C ABI (`qe-ffi`), against a shadow game.
 //!
 //! Each check panics (with a message) when it finds a bug, and returns normally otherwise. The input
 //! formats are documented in `fuzz/README.md`; [`engine::encode`] writes the engine format, for the
 //! seed corpora.
 
 pub mod engine;
+pub mod ffi;
 pub mod record;
 
 /// The fuzz targets and their checks, by name.
-pub const TARGETS: [(&str, fn(&[u8])); 2] = [("engine", engine::check), ("record", record::check)];
+pub const TARGETS: [(&str, fn(&[u8])); 3] = [
+    ("engine", engine::check),
+    ("record", record::check),
+    ("ffi", ffi::check),
+];
 
 /// Reads an input byte by byte; past the end every read is 0, so any byte string is an input.
 #[derive(Debug, Clone)]

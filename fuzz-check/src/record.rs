@@ -47,7 +47,9 @@ pub fn check_text(text: &str) {
             // Every command before `index` was accepted: the prefix replays.
             let mut prefix = record.clone();
             prefix.commands.truncate(index);
-            let m = prefix.replay().expect("the prefix before the failing command replays");
+            let m = prefix
+                .replay()
+                .expect("the prefix before the failing command replays");
             check_state(m.game());
         }
         Ok(m) => {

@@ -14,7 +14,12 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     };
     let mut out: Vec<PathBuf> = entries
         .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            p.is_file()
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     out.sort();
     out
@@ -35,21 +40,32 @@ fn replay(kinds: &[&str]) -> usize {
             }
         }
     }
-    assert!(failures.is_empty(), "{} file(s) fail their target's checks:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} file(s) fail their target's checks:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     count
 }
 
 #[test]
 fn seeds_and_crash_files_pass_the_checks() {
     let count = replay(&["seeds", "artifacts"]);
-    assert!(count >= 100, "only {count} corpus files: run `scripts/fuzz seeds`");
+    assert!(
+        count >= 100,
+        "only {count} corpus files: run `scripts/fuzz seeds`"
+    );
 }
 
 #[test]
 fn every_target_has_seeds() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     for (target, _) in TARGETS {
-        assert!(!files(&fuzz.join("seeds").join(target)).is_empty(), "no seeds for {target}");
+        assert!(
+            !files(&fuzz.join("seeds").join(target)).is_empty(),
+            "no seeds for {target}"
+        );
     }
 }
 
