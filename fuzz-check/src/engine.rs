@@ -1,7 +1,7 @@
 //! The `engine` target: arbitrary rules + set-up + command stream applied to `qe-core`.
 //!
 //! Checked:
-//! - nothing panics (rules and set-up validation included: a bad one is a clear [`SetupError`]);
+//! - nothing panics (rules and set-up validation included: a bad one is a clear [`qe_core::SetupError`]);
 //! - after every accepted command the state is coherent ([`check_state`]): exactly one phase, and
 //!   `to_act`, `legal`, `bid_range`, `chance_outcomes`, `is_over` and `outcome` agree with it; the
 //!   seats to act are valid seats with actions they must take; the totals agree (the seats' spent

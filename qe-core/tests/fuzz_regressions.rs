@@ -12,11 +12,19 @@ fn record_r_sco_6_custom_tables_are_not_recorded() {
     let table = Table::new("nationalization", &[0, 2, 5, 9]).unwrap();
     let rules = RulesBuilder::new(4).nationalization(table).build().unwrap();
     let mut m = Match::seeded(rules, 3);
-    m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+    m.apply(Command::Bid {
+        seat: Seat(0),
+        amount: 2,
+    })
+    .unwrap();
     assert_eq!(m.record(), None);
     // Rules a record can hold still give one, and it replays to the same game.
     let mut m = Match::seeded(Rules::commodities(5).unwrap(), 3);
-    m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+    m.apply(Command::Bid {
+        seat: Seat(0),
+        amount: 2,
+    })
+    .unwrap();
     let record = m.record().unwrap();
     assert_eq!(record.replay().unwrap().game(), m.game());
     let bonus = RulesBuilder::new(3).least_spent_bonus(1).build().unwrap();
