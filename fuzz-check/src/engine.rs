@@ -662,7 +662,7 @@ fn setup(rules: &Rules, input: &SetupInput) -> Result<Option<Setup>, qe_core::Se
     }
 }
 
-fn external_nations(rules: &Rules, input: &SetupInput) -> Option<Vec<Nation>> {
+pub fn external_nations(rules: &Rules, input: &SetupInput) -> Option<Vec<Nation>> {
     match input {
         SetupInput::External {
             nations: Some(seed),

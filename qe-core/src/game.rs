@@ -616,6 +616,12 @@ impl Game {
         if self.step == Step::Over {
             return Err(CommandError::GameOver);
         }
+        // R-SET-3: a pending chance outcome is part of the step that needs it (a reveal, a draw);
+        // no seat acts in between, so peeks wait too (else the last draw would leave a moment the
+        // game without external chance never has, and its record would not replay).
+        if matches!(self.step, Step::Deal | Step::Reveal | Step::Draw) {
+            return Err(CommandError::ChancePending);
+        }
         if self.peeks[seat.index()] != NONE {
             return Err(CommandError::PeekTwice { seat: seat.0 });
         }
