@@ -197,5 +197,30 @@ fn ffi_seeds(dir: &Path) -> usize {
             count += 1;
         }
     }
+    // Whole games on one handle, then every query (outcomes included) and a replay of the record.
+    for (players, commodities) in [(3u8, 1u8), (5, 1), (4, 0)] {
+        let mut out = vec![0, players - 3, commodities];
+        out.extend(rng.next().to_le_bytes());
+        for _ in 0..330 {
+            out.extend([6, 0, rng.next() as u8, rng.below(4) as u8, rng.next() as u8]);
+        }
+        for sub in 0..10u8 {
+            out.extend([
+                10,
+                0,
+                sub,
+                rng.next() as u8,
+                rng.next() as u8,
+                rng.next() as u8,
+            ]);
+        }
+        out.extend([2, 0, 0, 0, 0, 0]);
+        fs::write(
+            dir.join(format!("whole-game-{players}p-{commodities}.bin")),
+            out,
+        )
+        .expect("write a seed");
+        count += 1;
+    }
     count
 }

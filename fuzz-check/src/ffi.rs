@@ -455,12 +455,14 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
         // qe_game_apply / qe_game_apply_json, a legal command
         6..=8 => {
             let Some(i) = pick(b, slots) else { return };
+            // Fixed size (slot, pick, selector, value), so that mutations keep the calls aligned.
             let p = b.u8();
-            let amount = match b.u8() % 4 {
+            let (sel, x) = (b.u8(), b.u8());
+            let amount = match sel % 4 {
                 0 => u64::from(p % 6),
-                1 => 1000 + u64::from(b.u8()),
-                2 => u64::MAX - u64::from(b.u8() % 3),
-                _ => u64::from(b.u8() % 6),
+                1 => 1000 + u64::from(x),
+                2 => u64::MAX - u64::from(x % 3),
+                _ => u64::from(x % 6),
             };
             let Some(c) = guided(&slots[i].shadow, p, amount) else {
                 return;
@@ -566,7 +568,11 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
     let game = *slot.shadow.game();
     let n = game.players();
     let h = slot.handle;
-    match b.u8() % 10 {
+    // Fixed size (selector + 3 argument bytes), so that mutations keep the calls aligned.
+    let sel = b.u8();
+    let args: [u8; 3] = b.array();
+    let b = &mut Bytes::new(&args);
+    match sel % 10 {
         0 => {
             let seat = b.u8() % 8;
             let mut r = QeBidRange::default();
