@@ -85,6 +85,7 @@ pub mod bots;
 mod command;
 mod components;
 pub mod deduction;
+pub mod encoding;
 mod error;
 mod event;
 mod game;
