@@ -745,3 +745,50 @@ mod tests {
         }
     }
 }
+
+/// The length of the optional spend-bounds block ([`observe_bounds`]): 3 floats per seat slot.
+pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
+
+/// Writes the optional spend-bounds block (issue 7, [`crate::deduction`]) into `out` (length
+/// [`BOUNDS_SIZE`]): per seat slot `i`, the squashed lower bound of its total spent, the squashed upper
+/// bound (`1.0` when unbounded, i.e. some hidden price could be as large as 2^64−1), and `1.0` when the
+/// viewer knows the total exactly. Append it to [`observe`]'s output when the option is on. The
+/// bounds come from the seat's own view and bids, so the block leaks nothing (R-VIS-8).
+pub fn observe_bounds(deduction: &crate::Deduction, players: u8, out: &mut [f32]) {
+    assert_eq!(out.len(), BOUNDS_SIZE, "bounds length must be BOUNDS_SIZE");
+    out.fill(0.0);
+    for (i, b) in deduction.seats.iter().enumerate().take(players as usize) {
+        out[3 * i] = money(b.lower as f32);
+        out[3 * i + 1] = if b.upper >= i128::from(u64::MAX) {
+            1.0
+        } else {
+            money(b.upper as f32)
+        };
+        out[3 * i + 2] = if b.exact() { 1.0 } else { 0.0 };
+    }
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+    use crate::{Command, Match, Rules};
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact flags are exactly 0.0 or 1.0
+    fn bounds_block_marks_own_total_exact_and_hidden_prices_open() {
+        let mut m = Match::seeded(Rules::base(4).unwrap(), 1);
+        for (s, a) in [(0u8, 5u64), (1, 9), (2, 7), (3, 0)] {
+            m.apply(Command::Bid {
+                seat: Seat(s),
+                amount: a,
+            })
+            .unwrap();
+        }
+        let mut out = [0.0f32; BOUNDS_SIZE];
+        observe_bounds(&m.deduce(Seat(2)), 4, &mut out);
+        assert_eq!(out[3 * 2 + 2], 1.0); // own total: exact
+        assert_eq!(out[3 + 1], 1.0); // seat 1's hidden price: unbounded above
+        assert!(out[3] > 0.0); // but at least 8
+        assert_eq!(out[3 * 4..], [0.0; 3]); // no fifth seat
+    }
+}

@@ -24,7 +24,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
-use qe_core::encoding::{observe, ActionSpace, BidLadder, BLOCKS, OBS_SIZE};
+use qe_core::encoding::{
+    observe, observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
+};
 use qe_core::{Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError};
 
 create_exception!(
@@ -628,14 +630,37 @@ impl PyGame {
         Ok(())
     }
 
-    /// The observation of `seat` (float32, `obs_size`), from its view only.
-    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    /// The observation of `seat` (float32, `obs_size`), from its view only; with `bounds=True`,
+    /// followed by the spend-bounds block (`bounds_size` more floats, `qe_core::encoding::observe_bounds`).
+    #[pyo3(signature = (seat, bounds=false))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        bounds: bool,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let s = seat_of(py, self.game(), seat)?;
-        let arr = PyArray1::<f32>::zeros(py, OBS_SIZE, false);
+        let extra = if bounds { BOUNDS_SIZE } else { 0 };
+        let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
-        observe(&self.game().view(s), out);
+        observe(&self.game().view(s), &mut out[..OBS_SIZE]);
+        if bounds {
+            observe_bounds(
+                &self.m.deduce(s),
+                self.game().players(),
+                &mut out[OBS_SIZE..],
+            );
+        }
         Ok(arr)
+    }
+
+    /// What `seat` can prove about every seat's total spent (`qe_core::deduction`), as dicts with
+    /// `lower`, `upper`, `known_prices`, `won`.
+    fn spend_bounds_dicts<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let s = seat_of(py, self.game(), seat)?;
+        let d = self.m.deduce(s);
+        to_py(py, &d.seats[..self.game().players() as usize].to_vec())
     }
 
     /// Writes the observation of `seat` into `out` (float32, contiguous, length `obs_size`).
@@ -881,6 +906,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("OBS_SIZE", OBS_SIZE)?;
+    m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
     m.add("QeError", py.get_type::<QeError>())?;
     m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
     let setup = py.get_type::<SetupError_>();

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use qe_core::bots::{Bot, MiserBot, RandomBot};
+use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
 use qe_core::encoding::{observe, ActionSpace, BidLadder, OBS_SIZE};
 use qe_core::{Game, Rules, Seat, MAX_SEATS};
 
@@ -14,6 +14,7 @@ use crate::{command_error, random_seed, rules, PyBidLadder};
 enum Opponent {
     Random(Box<RandomBot>),
     Miser(MiserBot),
+    Value(Box<ValueBot>),
 }
 
 impl Opponent {
@@ -22,6 +23,7 @@ impl Opponent {
         match self {
             Opponent::Random(b) => b.act(&view),
             Opponent::Miser(b) => b.act(&view),
+            Opponent::Value(b) => b.act(&view),
         }
     }
 }
@@ -30,6 +32,7 @@ impl Opponent {
 enum OpponentKind {
     Random,
     Miser,
+    Value,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +99,9 @@ impl Core {
                         game_seed ^ (s as u64 + 1),
                     )))),
                     OpponentKind::Miser => Opponent::Miser(MiserBot),
+                    OpponentKind::Value => Opponent::Value(Box::new(ValueBot::new(splitmix(
+                        game_seed ^ (s as u64 + 1),
+                    )))),
                 });
             }
             self.run_bots(e);
@@ -292,9 +298,10 @@ impl VectorEnv {
             None => None,
             Some("random") => Some(OpponentKind::Random),
             Some("miser") => Some(OpponentKind::Miser),
+            Some("value") => Some(OpponentKind::Value),
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "unknown opponents {other:?}: expected \"random\" or \"miser\""
+                    "unknown opponents {other:?}: expected \"random\", \"miser\" or \"value\""
                 )))
             }
         };

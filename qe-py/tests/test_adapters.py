@@ -161,7 +161,7 @@ def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
     assert np.array_equal(a.observe()[0], obs_before)
 
 
-@pytest.mark.parametrize("opponents", ["random", "miser"])
+@pytest.mark.parametrize("opponents", ["random", "miser", "value"])
 def test_vector_env_with_opponents(opponents: str) -> None:
     env = qe.VectorEnv(16, players=4, commodities=True, seed=2, opponents=opponents, seat=1)
     obs, masks = env.reset()

@@ -255,3 +255,19 @@ def test_conformance(path: Path) -> None:
         for want, have in zip(expect["outcome"]["seats"], got, strict=True):
             for k, v in want.items():
                 assert have[k] == v, (k, have, want)
+
+
+def test_spend_bounds_and_bounds_observation() -> None:
+    """Issue 7: what a seat can prove about others' spending, from its own information only."""
+    g = qe.Game(players=4, seed=3)
+    for seat, amount in [(0, 5), (1, 9), (2, 7), (3, 0)]:
+        g.apply({"seat": seat, "bid": amount})
+    b = g.spend_bounds(2)
+    assert b[2].exact and b[2].lower == 0
+    assert b[1].lower == 8  # seat 1 beat seat 2's 7 (R-AUC-5)
+    assert not b[1].exact
+    assert g.spend_bounds(0)[1].exact  # the auctioneer saw the price (R-VIS-3)
+    obs = g.observation(2, bounds=True)
+    assert obs.shape == (qe.OBS_SIZE + qe.BOUNDS_SIZE,)
+    assert obs[qe.OBS_SIZE + 3 * 2 + 2] == 1.0  # own total exact
+    assert (g.observation(2)[: qe.OBS_SIZE] == obs[: qe.OBS_SIZE]).all()

@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Type, TypeVar, Uni
 
 from . import _qe
 from ._qe import (
+    BOUNDS_SIZE,
     OBS_SIZE,
     BidLadder,
     BidRange,
@@ -36,6 +37,7 @@ from ._qe import (
 __version__: str = _qe.__version__
 
 __all__ = [
+    "BOUNDS_SIZE",
     "OBS_SIZE",
     "AssetInfo",
     "Auction",
@@ -50,6 +52,7 @@ __all__ = [
     "SeatInfo",
     "SeatOutcome",
     "SetupError",
+    "SpendBounds",
     "VectorEnv",
     "View",
     "__version__",
@@ -233,6 +236,24 @@ class View(_DictMixin):
 
 
 @dataclass(frozen=True)
+class SpendBounds(_DictMixin):
+    """What the viewer can prove about one seat's total spent (``qe_core::deduction``): the total is
+    within ``[lower, upper]`` (``upper`` is at least 2**64-1 per price it cannot bound); ``won`` and
+    ``known_prices`` are bit masks over turns (tiles it won; of those, prices the viewer knows)."""
+
+    seat: int
+    lower: int
+    upper: int
+    known_prices: int
+    won: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether the viewer knows the total exactly."""
+        return self.lower == self.upper
+
+
+@dataclass(frozen=True)
 class Event(_DictMixin):
     """One event as a seat sees it. ``event`` is its kind (``dealt``, ``tile_revealed``,
     ``opening_bid``, ``bid``, ``rebid_required``, ``awarded``, ``zero_bids``, ``asset_taker``,
@@ -345,6 +366,11 @@ class Game(_qe.Game):
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know (R-VIS), as a :class:`View`."""
         return View.from_dict(self.view_dict(seat))
+
+    def spend_bounds(self, seat: int) -> List[SpendBounds]:
+        """What ``seat`` can prove about every seat's total spent, from its own information only
+        (its view and its own bids; R-VIS-8). Its own entry is exact."""
+        return [SpendBounds(seat=i, **d) for i, d in enumerate(self.spend_bounds_dicts(seat))]
 
     def public_view(self) -> View:
         """The spectator's view: public information only (everything at game end)."""
