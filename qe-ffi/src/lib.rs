@@ -550,10 +550,7 @@ pub unsafe extern "C" fn qe_game_seat_info(
         let viewer = viewer_arg(state, viewer)?;
         let seat = seat_arg(state, seat)?;
         let out = out_arg(out, "out")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
+        let view = view_for(state, viewer);
         out.set(QeSeatInfo::of(&view, seat.index()));
         Ok(())
     })
@@ -576,10 +573,7 @@ pub unsafe extern "C" fn qe_game_auction(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out, "out")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
+        let view = view_for(state, viewer);
         let auction = view.auctions().get(turn as usize).ok_or_else(|| {
             Error::invalid(format!(
                 "turn {turn} has not started ({} started)",
@@ -589,6 +583,14 @@ pub unsafe extern "C" fn qe_game_auction(
         out.set(auction.into());
         Ok(())
     })
+}
+
+/// The view of `viewer`: a seat's, or the spectator's (public) view.
+fn view_for(state: &GameState, viewer: Option<Seat>) -> qe_core::SeatView {
+    match viewer {
+        Some(v) => state.m.game().view(v),
+        None => state.m.game().public_view(),
+    }
 }
 
 /// What `viewer` can prove about every seat's total spent: for a seat, from its view and its own
@@ -642,10 +644,7 @@ pub unsafe extern "C" fn qe_game_view_json(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
+        let view = view_for(state, viewer);
         let internal =
             |e: serde_json::Error| Error::new(QE_ERR_PANIC, format!("internal error: {e}"));
         let mut value = serde_json::to_value(view).map_err(internal)?;
