@@ -97,6 +97,18 @@ namespace Qe
         public byte MustAct;
     }
 
+    /// <summary>What a viewer can prove about one seat's total spent (the deduction aid).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QeSpendBounds
+    {
+        public QeI128 Lower;
+        public QeI128 Upper;
+        public ushort Won;
+        public ushort KnownPrices;
+        public byte Seat;
+        public byte Exact;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct QeSeatInfo
     {
@@ -274,6 +286,7 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_game_bid_range(IntPtr game, byte seat, out QeBidRange range);
         [DllImport(Lib)] public static extern uint qe_game_legal(IntPtr game, byte seat, out QeLegal legal);
         [DllImport(Lib)] public static extern uint qe_game_seat_info(IntPtr game, byte viewer, byte seat, out QeSeatInfo info);
+        [DllImport(Lib)] public static extern uint qe_game_spend_bounds(IntPtr game, byte viewer, byte seat, out QeSpendBounds bounds);
         [DllImport(Lib)] public static extern uint qe_game_auction(IntPtr game, byte viewer, byte turn, out QeAuction auction);
         [DllImport(Lib)] public static extern uint qe_game_view_json(IntPtr game, byte viewer, out IntPtr json);
         [DllImport(Lib)] public static extern uint qe_game_events_pending(IntPtr game, byte viewer, out UIntPtr count);
@@ -443,6 +456,14 @@ namespace Qe
             QeSeatInfo s;
             Native.Check(Native.qe_game_seat_info(Handle, viewer, seat, out s));
             return s;
+        }
+
+        /// <summary>What the viewer can prove about the total spent of a seat (lower/upper bounds).</summary>
+        public QeSpendBounds SpendBounds(byte viewer, byte seat)
+        {
+            QeSpendBounds b;
+            Native.Check(Native.qe_game_spend_bounds(Handle, viewer, seat, out b));
+            return b;
         }
 
         /// <summary>The viewer's new events (marked read). Viewer: a seat or QE_SPECTATOR.</summary>

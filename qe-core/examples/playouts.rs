@@ -1,7 +1,7 @@
 //! Plays N full random games as fast as possible and prints games/s: a profiling harness
 //! (`valgrind --tool=callgrind` counts instructions, whatever the machine's load).
 //!
-//! `cargo run --release -p qe-core --example playouts -- [GAMES] [PLAYERS] [commodities]`
+//! `cargo run --release -p qe-core --example playouts -- [GAMES] [PLAYERS] [commodities|base] [views|obs]`
 
 use qe_core::{AssetKind, Command, Game, Phase, Rules, Seat};
 
@@ -10,6 +10,13 @@ fn main() {
     let games: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let commodities = args.next().as_deref() == Some("commodities");
+    // "views": also build the acting seat's view before every command, as a bot would; "obs": and
+    // write its observation (qe_core::encoding), as a learning agent would.
+    let mode = args.next();
+    let views = matches!(mode.as_deref(), Some("views" | "obs"));
+    let obs = mode.as_deref() == Some("obs");
+    let mut buffer = vec![0.0f32; qe_core::encoding::OBS_SIZE];
+    let mut checksum = 0u64;
     let rules = if commodities {
         Rules::commodities(players)
     } else {
@@ -26,6 +33,14 @@ fn main() {
             x ^= x >> 7;
             x ^= x << 17;
             let seat = game.to_act().first().unwrap_or(Seat(0));
+            if views {
+                let view = game.view(seat);
+                checksum = checksum.wrapping_add(u64::from(view.deck_remaining));
+                if obs {
+                    qe_core::encoding::observe(&view, &mut buffer);
+                    checksum = checksum.wrapping_add(buffer[7].to_bits().into());
+                }
+            }
             let command = if let Some(range) = game.bid_range(seat) {
                 let mut amount = range.min + (x & 7);
                 if Some(amount) == range.forbidden {
@@ -49,8 +64,9 @@ fn main() {
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{games} games ({players} players{}) in {secs:.3} s: {:.0} games/s ({winners} winners)",
+        "{games} games ({players} players{}{}) in {secs:.3} s: {:.0} games/s ({winners} winners, {checksum})",
         if commodities { ", commodities" } else { "" },
+        if views { ", a view per command" } else { "" },
         games as f64 / secs
     );
 }

@@ -131,6 +131,14 @@ const EMPTY_LOG: TurnLog = TurnLog {
     asset_third_tie: false,
 };
 
+/// Per-seat public tallies and totals spent, for views (see [`Game::tallies`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Tallies {
+    pub tiles: [u32; MAX_SEATS],
+    pub assets: [[u8; 3]; MAX_SEATS],
+    pub spent: [i128; MAX_SEATS],
+}
+
 /// The range of bids a seat may make now (R-AUC-2…4, R-AUC-9, R-COM-4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -1215,23 +1223,7 @@ impl Game {
 
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        let mut total: i128 = 0;
-        for turn in 0..self.turns_started() {
-            let log = &self.log[turn as usize];
-            if log.winner == seat.0 {
-                total += log.price as i128;
-            }
-            if log.asset_fate == AssetFate::Taken {
-                if log.asset_seat == seat.0 {
-                    total += log.asset_price as i128;
-                }
-                // R-COM-6: the auctioneer records the taker's price as a credit.
-                if self.rules.auctioneer(turn) == Some(seat) && log.asset_seat != seat.0 {
-                    total -= log.asset_price as i128;
-                }
-            }
-        }
-        total
+        self.tallies().spent[seat.index()]
     }
 
     /// The nation of `seat`.
@@ -1275,40 +1267,19 @@ const _SIZE_CHECK: () = {
 impl Game {
     /// What `seat` holds now: the input of [`scoring::score`](crate::scoring::score).
     pub fn holdings(&self, seat: Seat) -> crate::scoring::Holdings {
-        let mut h = crate::scoring::Holdings {
-            nation: Some(self.nation(seat)),
-            industry: self.dealt.then(|| self.setup.deal[seat.index()]),
-            zero_rounds: self.zero_marks[seat.index()].count_ones() as u8,
-            spent: self.spent(seat),
-            ..Default::default()
-        };
-        for turn in 0..self.turns_started() {
-            let log = &self.log[turn as usize];
-            if log.winner == seat.0 {
-                h.tiles |= 1 << self.setup.deck[turn as usize].index();
-            }
-            if log.asset_fate == AssetFate::Taken && log.asset_seat == seat.0 {
-                h.tokens[h.token_count as usize] = Some(log.asset_token);
-                h.token_count += 1;
-            }
-        }
-        h
+        self.all_holdings()[seat.index()]
     }
 
-    /// The outcome (RULES.md section 8), once the game is over.
-    pub fn outcome(&self) -> Option<crate::scoring::Outcome> {
-        if !self.is_over() {
-            return None;
-        }
+    /// What every seat holds now, in one pass over the turns (R-SCO-1, R-COM-8).
+    pub(crate) fn all_holdings(&self) -> [crate::scoring::Holdings; MAX_SEATS] {
         let n = self.players() as usize;
         let mut holdings = [crate::scoring::Holdings::default(); MAX_SEATS];
         for (i, h) in holdings.iter_mut().enumerate().take(n) {
             h.nation = Some(self.setup.nations[i]);
-            h.industry = Some(self.setup.deal[i]);
+            h.industry = self.dealt.then_some(self.setup.deal[i]);
             h.zero_rounds = self.zero_marks[i].count_ones() as u8;
         }
-        // One pass over the turns (R-SCO-1, R-COM-8), as in `holdings` and `spent`.
-        for turn in 0..self.rules.turns() {
+        for turn in 0..self.turns_started() {
             let log = &self.log[turn as usize];
             if log.winner != NONE {
                 let h = &mut holdings[log.winner as usize];
@@ -1320,6 +1291,7 @@ impl Game {
                 h.tokens[h.token_count as usize] = Some(log.asset_token);
                 h.token_count += 1;
                 h.spent += log.asset_price as i128;
+                // R-COM-6: the auctioneer records the taker's price as a credit.
                 if let Some(a) = self.rules.auctioneer(turn) {
                     if a.0 != log.asset_seat {
                         holdings[a.index()].spent -= log.asset_price as i128;
@@ -1327,6 +1299,40 @@ impl Game {
                 }
             }
         }
+        holdings
+    }
+
+    /// The public tallies (tiles held, assets taken per kind) and every seat's total spent, in one
+    /// light pass (what a view needs; no token lists).
+    pub(crate) fn tallies(&self) -> Tallies {
+        let mut t = Tallies::default();
+        for turn in 0..self.turns_started() {
+            let log = &self.log[turn as usize];
+            if log.winner != NONE {
+                let w = log.winner as usize;
+                t.tiles[w] |= 1 << self.setup.deck[turn as usize].index();
+                t.spent[w] += log.price as i128;
+            }
+            if log.asset_fate == AssetFate::Taken {
+                let s = log.asset_seat as usize;
+                t.assets[s][log.asset_token.kind().index()] += 1;
+                t.spent[s] += log.asset_price as i128;
+                if self.rules.auctioneer(turn).is_some_and(|a| a.index() != s) {
+                    t.spent[self.rules.auctioneer(turn).map_or(0, Seat::index)] -=
+                        log.asset_price as i128;
+                }
+            }
+        }
+        t
+    }
+
+    /// The outcome (RULES.md section 8), once the game is over.
+    pub fn outcome(&self) -> Option<crate::scoring::Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let n = self.players() as usize;
+        let holdings = self.all_holdings();
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
         Some(crate::scoring::score(
             &self.rules,

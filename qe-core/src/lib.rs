@@ -57,7 +57,8 @@
 //! | [`Outcome`] | final scoring with the per-seat breakdown ([`Game::outcome`]) |
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
 //! | [`Deduction`] | what a seat can prove about every seat's total spent ([`Match::deduce`], [`SeatView::deduce`]) |
-//! | [`bots`] | baseline policies that decide from a [`SeatView`] |
+//! | [`encoding`] | bid ladders, action spaces and masks, fixed-size observations written from a [`SeatView`] (for learning agents) |
+//! | [`bots`] | baseline policies that decide from a [`SeatView`]: `random`, `miser`, `value` |
 //!
 //! External-chance mode ([`Game::external_chance`], R-SET-3) leaves the deal, each reveal and each
 //! token drawn to the caller, for tree search with explicit chance nodes.
@@ -85,6 +86,7 @@ pub mod bots;
 mod command;
 mod components;
 pub mod deduction;
+pub mod encoding;
 mod error;
 mod event;
 mod game;

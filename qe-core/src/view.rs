@@ -203,23 +203,21 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         }
     }
 
+    let tallies = game.tallies();
     for i in 0..n {
         let s = Seat(i);
-        let h = game.holdings(s);
         let info = &mut view.seats[i as usize];
         info.nation = Some(game.nation(s));
         if game.is_dealt() && (is(s) || sees_all) {
-            info.industry = h.industry;
+            info.industry = Some(setup.deal[i as usize]);
         }
-        info.tiles = h.tiles;
+        info.tiles = tallies.tiles[i as usize];
         info.zero_marks = game.zero_marks(s);
         info.peeked = game.peek_of(s);
         if is(s) || sees_all {
-            info.spent = Some(h.spent);
+            info.spent = Some(tallies.spent[i as usize]);
         }
-        for t in h.tokens() {
-            info.assets[t.kind().index()] += 1;
-        }
+        info.assets = tallies.assets[i as usize];
     }
 
     for turn in 0..game.turns_started() {

@@ -550,10 +550,7 @@ pub unsafe extern "C" fn qe_game_seat_info(
         let viewer = viewer_arg(state, viewer)?;
         let seat = seat_arg(state, seat)?;
         let out = out_arg(out, "out")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
+        let view = view_for(state, viewer);
         out.set(QeSeatInfo::of(&view, seat.index()));
         Ok(())
     })
@@ -576,10 +573,7 @@ pub unsafe extern "C" fn qe_game_auction(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out, "out")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
+        let view = view_for(state, viewer);
         let auction = view.auctions().get(turn as usize).ok_or_else(|| {
             Error::invalid(format!(
                 "turn {turn} has not started ({} started)",
@@ -591,8 +585,51 @@ pub unsafe extern "C" fn qe_game_auction(
     })
 }
 
+/// The view of `viewer`: a seat's, or the spectator's (public) view.
+fn view_for(state: &GameState, viewer: Option<Seat>) -> qe_core::SeatView {
+    match viewer {
+        Some(v) => state.m.game().view(v),
+        None => state.m.game().public_view(),
+    }
+}
+
+/// What `viewer` can prove about every seat's total spent: for a seat, from its view and its own
+/// bids (`Match::deduce`); for `QE_SPECTATOR`, from the public view.
+fn deduction(state: &GameState, viewer: Option<Seat>) -> qe_core::Deduction {
+    match viewer {
+        Some(v) => state.m.deduce(v),
+        None => state.m.game().public_view().deduce(),
+    }
+}
+
+/// Writes what `viewer` (a seat or `QE_SPECTATOR`) can prove about the total spent of `seat` to
+/// `*out` (the deduction aid: lower and upper bounds, from the viewer's own information only, R-VIS-8).
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_spend_bounds(
+    game: *const QeGame,
+    viewer: u8,
+    seat: u8,
+    out: *mut QeSpendBounds,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        let seat = seat_arg(state, seat)?;
+        let out = out_arg(out, "out")?;
+        let d = deduction(state, viewer);
+        out.set(QeSpendBounds::of(&d.seats[seat.index()], seat.0));
+        Ok(())
+    })
+}
+
 /// Writes the view of `viewer` (a seat, or `QE_SPECTATOR`) as JSON to `*out_json`: everything it
-/// may know and nothing more (R-VIS-1…8). Free the string with `qe_string_free`.
+/// may know and nothing more (R-VIS-1…8), plus `"spend_bounds"`: per seat, what the viewer can prove
+/// about its total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with
+/// `qe_string_free`.
 ///
 /// # Safety
 /// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
@@ -607,12 +644,15 @@ pub unsafe extern "C" fn qe_game_view_json(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
-        let view = match viewer {
-            Some(v) => state.m.game().view(v),
-            None => state.m.game().public_view(),
-        };
-        let text = serde_json::to_string(&view)
-            .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
+        let view = view_for(state, viewer);
+        let internal =
+            |e: serde_json::Error| Error::new(QE_ERR_PANIC, format!("internal error: {e}"));
+        let mut value = serde_json::to_value(view).map_err(internal)?;
+        let bounds = deduction(state, viewer);
+        value["spend_bounds"] =
+            serde_json::to_value(&bounds.seats[..state.m.game().players() as usize])
+                .map_err(internal)?;
+        let text = serde_json::to_string(&value).map_err(internal)?;
         give_string(text, &out)
     })
 }

@@ -691,3 +691,36 @@ pub(crate) fn phase_name(code: u32) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// What a viewer can prove about one seat's total spent (`qe_core::deduction`, issue 7): the total
+/// lies in `[lower, upper]` (`upper` counts 2^64−1 for every price the viewer cannot bound).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QeSpendBounds {
+    /// The total is at least this.
+    pub lower: QeI128,
+    /// The total is at most this.
+    pub upper: QeI128,
+    /// Bit t set: the seat won the tile of turn t.
+    pub won: u16,
+    /// Bit t set: of those, the viewer knows the price.
+    pub known_prices: u16,
+    /// The seat described.
+    pub seat: u8,
+    /// 1 when the viewer knows the total exactly (`lower == upper`).
+    pub exact: u8,
+}
+
+impl QeSpendBounds {
+    /// The flat form of one seat's bounds.
+    pub fn of(b: &qe_core::SpendBounds, seat: u8) -> QeSpendBounds {
+        QeSpendBounds {
+            lower: b.lower.into(),
+            upper: b.upper.into(),
+            won: b.won,
+            known_prices: b.known_prices,
+            seat,
+            exact: u8::from(b.exact()),
+        }
+    }
+}

@@ -94,12 +94,20 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
         for (k, &v) in viewers.iter().enumerate() {
             // The JSON views are compared every fifth step and at the end (JSON is slow in debug).
             if step % 5 == 0 || s.game_over == 1 {
-                let want = match v {
-                    QE_SPECTATOR => serde_json::to_value(game.public_view()).unwrap(),
-                    s => serde_json::to_value(game.view(Seat(s))).unwrap(),
+                let (mut want, bounds) = match v {
+                    QE_SPECTATOR => {
+                        let view = game.public_view();
+                        (serde_json::to_value(view).unwrap(), view.deduce())
+                    }
+                    s => (
+                        serde_json::to_value(game.view(Seat(s))).unwrap(),
+                        m.deduce(Seat(s)),
+                    ),
                 };
+                want["spend_bounds"] =
+                    serde_json::to_value(&bounds.seats[..players as usize]).unwrap();
                 let got: Value = serde_json::from_str(&view(g, v)).unwrap();
-                assert_eq!(got, want, "view of {v}");
+                assert!(got == want, "view of {v} differs from qe-core's");
             }
             // Read events at irregular intervals, alternating JSON and flat.
             if (step + k as u32) % 3 == 0 {
@@ -377,6 +385,20 @@ fn flat_views_agree_with_json_views() {
             }
             assert_eq!(si.industry == QE_NONE, j["industry"].is_null());
             assert_eq!(si.bid_known, u8::from(!v["bids"][seat as usize].is_null()));
+            // The deduction aid (issue 7): flat and JSON agree, and contain the seat's true total.
+            let mut b = QeSpendBounds::default();
+            assert_eq!(
+                unsafe { qe_game_spend_bounds(g, viewer, seat, &mut b) },
+                QE_OK
+            );
+            let jb = &v["spend_bounds"][seat as usize];
+            let lower = i128::from(b.lower.hi) << 64 | i128::from(b.lower.lo);
+            assert_eq!(jb["lower"].to_string(), lower.to_string());
+            assert_eq!(b.won, jb["won"].as_u64().unwrap() as u16);
+            if si.spent_known == 1 {
+                assert_eq!(b.exact, 1);
+                assert_eq!(lower, i128::from(si.spent_i64));
+            }
         }
         let s = state(g);
         for turn in 0..=s.turn {

@@ -555,6 +555,37 @@ typedef struct QeAuction {
 } QeAuction;
 
 /**
+ * What a viewer can prove about one seat's total spent (`qe_core::deduction`, issue 7): the total
+ * lies in `[lower, upper]` (`upper` counts 2^64−1 for every price the viewer cannot bound).
+ */
+typedef struct QeSpendBounds {
+  /**
+   * The total is at least this.
+   */
+  struct QeI128 lower;
+  /**
+   * The total is at most this.
+   */
+  struct QeI128 upper;
+  /**
+   * Bit t set: the seat won the tile of turn t.
+   */
+  uint16_t won;
+  /**
+   * Bit t set: of those, the viewer knows the price.
+   */
+  uint16_t known_prices;
+  /**
+   * The seat described.
+   */
+  uint8_t seat;
+  /**
+   * 1 when the viewer knows the total exactly (`lower == upper`).
+   */
+  uint8_t exact;
+} QeSpendBounds;
+
+/**
  * One event as a viewer sees it. Which fields are meaningful depends on `kind` (see the
  * `QE_EVENT_*` constants); unused `uint8_t` fields are QE_NONE and unused numbers 0.
  */
@@ -1107,8 +1138,22 @@ QeStatus qe_game_auction(const struct QeGame *game,
                          struct QeAuction *out);
 
 /**
+ * Writes what `viewer` (a seat or `QE_SPECTATOR`) can prove about the total spent of `seat` to
+ * `*out` (the deduction aid: lower and upper bounds, from the viewer's own information only, R-VIS-8).
+ *
+ * # Safety
+ * As `qe_game_state`.
+ */
+QeStatus qe_game_spend_bounds(const struct QeGame *game,
+                              uint8_t viewer,
+                              uint8_t seat,
+                              struct QeSpendBounds *out);
+
+/**
  * Writes the view of `viewer` (a seat, or `QE_SPECTATOR`) as JSON to `*out_json`: everything it
- * may know and nothing more (R-VIS-1…8). Free the string with `qe_string_free`.
+ * may know and nothing more (R-VIS-1…8), plus `"spend_bounds"`: per seat, what the viewer can prove
+ * about its total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with
+ * `qe_string_free`.
  *
  * # Safety
  * As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.

@@ -1,0 +1,794 @@
+//! Encodings for learning agents and search, shared by every binding: the bid ladder (action index
+//! ↔ amount), the [`ActionSpace`] with its action masks, and a fixed-size `f32` observation written
+//! **only** from a [`SeatView`] (so it cannot leak what the seat may not know, R-VIS-8).
+//!
+//! ## Action space
+//!
+//! An [`ActionSpace`] over a [`BidLadder`] of `L` rungs numbers its actions:
+//!
+//! | actions | meaning |
+//! |---|---|
+//! | `0..L` | bid the amount of rung `i` (opening bid, secret bid, rebid or asset rebid) |
+//! | `L..L+3` | choose the gold, oil or crypto pile: take from it (R-COM-5) or, for the auctioneer when no one takes, discard from it (R-COM-7) |
+//! | `L+3..L+3+16` | only when peeks are on: peek at the price of the auction of turn `t` (R-VIS-5, 5 players) |
+//!
+//! The mask ([`ActionSpace::mask`]) marks exactly the actions that are legal now: a rung below the
+//! minimum (0 for the opening bid, R-AUC-2) or equal to the auctioneer's bid (R-AUC-3) is masked out.
+//! A ladder has at least two distinct rungs, so a seat that must bid always has a legal action.
+//!
+//! ## Observation
+//!
+//! [`observe`] writes [`OBS_SIZE`] floats in the named blocks of [`BLOCKS`] (in this order). Seats are
+//! absolute (slot `i` is seat `i`; slots past the player count stay zero); `me` marks the viewer.
+//! Money is squashed into `(-1, 1)` by `x / (|x| + 10)` next to a 0/1 "known" flag. Counts are scaled
+//! by a fixed constant named in each block's doc.
+//!
+//! ```
+//! use qe_core::encoding::{observe, ActionSpace, BidLadder, OBS_SIZE};
+//! use qe_core::{Game, Rules, Seat};
+//! let game = Game::seeded(Rules::base(4).unwrap(), 7);
+//! let space = ActionSpace::new(BidLadder::linear(1, 8).unwrap(), false);
+//! let view = game.view(Seat(0));
+//! let mut obs = [0.0f32; OBS_SIZE];
+//! observe(&view, &mut obs);
+//! let mut mask = vec![false; space.size()];
+//! space.mask(&view.legal, &mut mask);
+//! assert!(!mask[0]); // the opening bid is at least 1 (R-AUC-2)
+//! assert!(mask[1]);
+//! let command = space.decode(Seat(0), &view.legal, 3).unwrap();
+//! assert_eq!(command, qe_core::Command::Bid { seat: Seat(0), amount: 3 });
+//! ```
+
+// Observations are approximate by design: money and counts become f32.
+#![allow(clippy::cast_precision_loss)]
+
+use crate::command::Command;
+use crate::components::{AssetKind, Industry, Nation, TileId};
+use crate::game::{Legal, Phase};
+use crate::seat::{Seat, MAX_SEATS};
+use crate::view::SeatView;
+
+/// The most rungs a [`BidLadder`] may have.
+pub const MAX_RUNGS: usize = 64;
+
+/// The most turns of a game (4 players: 16).
+pub const MAX_TURNS: usize = 16;
+
+/// Why a bid ladder was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LadderError {
+    /// A ladder has from 2 to [`MAX_RUNGS`] rungs.
+    #[error("a bid ladder has 2 to 64 rungs, not {0}")]
+    Rungs(usize),
+    /// The amounts must be strictly increasing.
+    #[error("the amounts of a bid ladder must be strictly increasing")]
+    NotIncreasing,
+    /// A geometric ladder needs a first amount of at least 1 and a ratio above 1.
+    #[error("a geometric ladder needs first >= 1 and a ratio > 1")]
+    Geometric,
+}
+
+/// A list of bid amounts, one per bid action (action index ↔ amount). Small and `Copy`.
+///
+/// ```
+/// use qe_core::encoding::BidLadder;
+/// assert_eq!(BidLadder::linear(5, 4).unwrap().amounts(), &[0, 5, 10, 15]);
+/// assert_eq!(BidLadder::geometric(1, 2.0, 6).unwrap().amounts(), &[0, 1, 2, 4, 8, 16]);
+/// assert_eq!(BidLadder::new(&[0, 3, 7]).unwrap().index_of(7), Some(2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BidLadder {
+    amounts: [u64; MAX_RUNGS],
+    len: u8,
+}
+
+impl Default for BidLadder {
+    /// The ladder of [`crate::bots::LADDER`]: `0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22`.
+    fn default() -> Self {
+        BidLadder::new(&crate::bots::LADDER).expect("the default ladder is valid")
+    }
+}
+
+impl BidLadder {
+    /// A ladder of these amounts: 2 to [`MAX_RUNGS`] of them, strictly increasing.
+    pub fn new(amounts: &[u64]) -> Result<BidLadder, LadderError> {
+        if amounts.len() < 2 || amounts.len() > MAX_RUNGS {
+            return Err(LadderError::Rungs(amounts.len()));
+        }
+        if amounts.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(LadderError::NotIncreasing);
+        }
+        let mut ladder = BidLadder {
+            amounts: [0; MAX_RUNGS],
+            len: amounts.len() as u8,
+        };
+        ladder.amounts[..amounts.len()].copy_from_slice(amounts);
+        Ok(ladder)
+    }
+
+    /// `rungs` amounts `0, step, 2·step, …` (`step` ≥ 1).
+    pub fn linear(step: u64, rungs: usize) -> Result<BidLadder, LadderError> {
+        if step == 0 {
+            return Err(LadderError::NotIncreasing);
+        }
+        if !(2..=MAX_RUNGS).contains(&rungs) {
+            return Err(LadderError::Rungs(rungs));
+        }
+        let mut amounts = [0u64; MAX_RUNGS];
+        for (i, a) in amounts.iter_mut().enumerate().take(rungs) {
+            *a = step.saturating_mul(i as u64);
+        }
+        BidLadder::new(&amounts[..rungs])
+    }
+
+    /// `rungs` amounts: `0`, then `first`, then each the previous times `ratio`, rounded, and at
+    /// least one more than the previous (so small ratios still give distinct rungs). Amounts past
+    /// `u64::MAX` are rejected as [`LadderError::NotIncreasing`].
+    pub fn geometric(first: u64, ratio: f64, rungs: usize) -> Result<BidLadder, LadderError> {
+        if first == 0 || ratio.is_nan() || ratio <= 1.0 {
+            return Err(LadderError::Geometric);
+        }
+        if !(2..=MAX_RUNGS).contains(&rungs) {
+            return Err(LadderError::Rungs(rungs));
+        }
+        let mut amounts = [0u64; MAX_RUNGS];
+        let mut x = first as f64;
+        for i in 1..rungs {
+            let prev = amounts[i - 1];
+            // `as` saturates for floats beyond u64::MAX.
+            let rounded = (x + 0.5) as u64;
+            amounts[i] = rounded.max(prev.saturating_add(1));
+            x = amounts[i] as f64 * ratio;
+        }
+        BidLadder::new(&amounts[..rungs])
+    }
+
+    /// The amounts, by action index.
+    pub fn amounts(&self) -> &[u64] {
+        &self.amounts[..self.len as usize]
+    }
+
+    /// How many rungs there are.
+    #[allow(clippy::len_without_is_empty)] // never empty
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The amount of rung `index`.
+    pub fn amount(&self, index: usize) -> Option<u64> {
+        self.amounts().get(index).copied()
+    }
+
+    /// The rung of `amount`, if it is on the ladder.
+    pub fn index_of(&self, amount: u64) -> Option<usize> {
+        self.amounts().binary_search(&amount).ok()
+    }
+}
+
+/// The numbered actions of one seat over a [`BidLadder`] (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ActionSpace {
+    ladder: BidLadder,
+    peeks: bool,
+}
+
+impl ActionSpace {
+    /// The action space of this ladder; `peeks` adds the 16 peek actions (R-VIS-5).
+    pub fn new(ladder: BidLadder, peeks: bool) -> ActionSpace {
+        ActionSpace { ladder, peeks }
+    }
+
+    /// The ladder.
+    pub fn ladder(&self) -> &BidLadder {
+        &self.ladder
+    }
+
+    /// Whether the peek actions are included.
+    pub fn has_peeks(&self) -> bool {
+        self.peeks
+    }
+
+    /// The number of actions.
+    pub fn size(&self) -> usize {
+        self.ladder.len() + AssetKind::COUNT + if self.peeks { MAX_TURNS } else { 0 }
+    }
+
+    /// The first pile action (gold; oil and crypto follow).
+    pub fn pile_offset(&self) -> usize {
+        self.ladder.len()
+    }
+
+    /// The first peek action (turn 0), if peeks are on.
+    pub fn peek_offset(&self) -> Option<usize> {
+        self.peeks.then(|| self.ladder.len() + AssetKind::COUNT)
+    }
+
+    /// Writes the legal actions into `mask` (length [`ActionSpace::size`]): `true` where legal.
+    /// `legal` is the seat's [`SeatView::legal`] (or [`crate::Game::legal`], which is the same).
+    pub fn mask(&self, legal: &Legal, mask: &mut [bool]) {
+        self.mask_with(legal, mask, true, false);
+    }
+
+    /// Like [`ActionSpace::mask`], for any element type (`on`/`off` values), e.g. `u8` or `i8`.
+    pub fn mask_with<T: Copy>(&self, legal: &Legal, mask: &mut [T], on: T, off: T) {
+        assert_eq!(
+            mask.len(),
+            self.size(),
+            "mask length must equal the action count"
+        );
+        mask.fill(off);
+        let l = self.ladder.len();
+        if let Some(range) = legal.bid {
+            for (i, &a) in self.ladder.amounts().iter().enumerate() {
+                if range.allows(a) {
+                    mask[i] = on;
+                }
+            }
+        }
+        let piles = if legal.take.is_empty() {
+            legal.discard
+        } else {
+            legal.take
+        };
+        for k in piles.iter() {
+            mask[l + k.index()] = on;
+        }
+        if let Some(p) = self.peek_offset() {
+            for t in 0..MAX_TURNS {
+                if legal.peek & (1 << t) != 0 {
+                    mask[p + t] = on;
+                }
+            }
+        }
+    }
+
+    /// Whether `action` is legal for a seat with these legal moves.
+    pub fn is_legal(&self, legal: &Legal, action: usize) -> bool {
+        let l = self.ladder.len();
+        if action < l {
+            legal
+                .bid
+                .is_some_and(|r| r.allows(self.ladder.amounts[action]))
+        } else if action < l + AssetKind::COUNT {
+            let k = AssetKind::ALL[action - l];
+            legal.take.contains(k) || legal.discard.contains(k)
+        } else if let Some(p) = self.peek_offset().filter(|&p| action < p + MAX_TURNS) {
+            legal.peek & (1 << (action - p)) != 0
+        } else {
+            false
+        }
+    }
+
+    /// The command of `action` for `seat`, or `None` when `action` is out of range. An illegal
+    /// action still decodes (a pile action is a take unless `legal` allows only discards), so that
+    /// the game rejects it with the rule it breaks.
+    pub fn decode(&self, seat: Seat, legal: &Legal, action: usize) -> Option<Command> {
+        let l = self.ladder.len();
+        if action < l {
+            return Some(Command::Bid {
+                seat,
+                amount: self.ladder.amounts[action],
+            });
+        }
+        if action < l + AssetKind::COUNT {
+            let kind = AssetKind::ALL[action - l];
+            return Some(if legal.take.is_empty() && !legal.discard.is_empty() {
+                Command::DiscardAsset { seat, kind }
+            } else {
+                Command::TakeAsset { seat, kind }
+            });
+        }
+        let p = self.peek_offset()?;
+        (action < p + MAX_TURNS).then_some(Command::Peek {
+            seat,
+            turn: (action - p) as u8,
+        })
+    }
+
+    /// The action of a command, if it has one: a bid on the ladder, a pile choice, or a peek (when
+    /// peeks are on). Chance outcomes have none.
+    pub fn encode(&self, command: &Command) -> Option<usize> {
+        match *command {
+            Command::Bid { amount, .. } => self.ladder.index_of(amount),
+            Command::TakeAsset { kind, .. } | Command::DiscardAsset { kind, .. } => {
+                Some(self.pile_offset() + kind.index())
+            }
+            Command::Peek { turn, .. } => self
+                .peek_offset()
+                .filter(|_| (turn as usize) < MAX_TURNS)
+                .map(|p| p + turn as usize),
+            Command::Chance(_) => None,
+        }
+    }
+}
+
+/// A named block of the observation: `len` floats from `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    /// The block's name.
+    pub name: &'static str,
+    /// Its first index.
+    pub offset: usize,
+    /// Its number of floats.
+    pub len: usize,
+}
+
+/// Floats per seat in the `seats` block: present 1, nation 5, industry 5, tiles 21, held tiles by
+/// nation 5 (/4), by industry 5 (/4), zero-bid marks 1 (/4), assets by kind 3 (/6), peeked 1,
+/// spent 2 (known, money).
+pub const SEAT_LEN: usize = 49;
+
+/// Floats per turn in the `auctions` block: started 1, auctioneer 5, opening 2 (known, money),
+/// awarded 1, winner 5, price 2 (known, money), ties 1 (company ties in a row /3), third tie 1, zero
+/// bids 5, asset taken 1, asset discarded 1, asset pile 3, asset seat 5, asset price 2 (known,
+/// money), asset value 2 (known, value /10).
+pub const AUCTION_LEN: usize = 37;
+
+const fn layout<const N: usize>(spec: [(&'static str, usize); N]) -> [Block; N] {
+    let mut out = [Block {
+        name: "",
+        offset: 0,
+        len: 0,
+    }; N];
+    let mut i = 0;
+    let mut offset = 0;
+    while i < N {
+        out[i] = Block {
+            name: spec[i].0,
+            offset,
+            len: spec[i].1,
+        };
+        offset += spec[i].1;
+        i += 1;
+    }
+    out
+}
+
+/// The blocks of the observation, in order:
+///
+/// | block | floats | content |
+/// |---|---|---|
+/// | `players` | 3 | one-hot 3, 4, 5 players |
+/// | `commodities` | 1 | the expansion is on |
+/// | `me` | 5 | one-hot viewing seat |
+/// | `turn` | 16 | one-hot current turn (all zero at game end) |
+/// | `phase` | 8 | one-hot: chance, opening bid, bidding, rebid, asset rebid, take asset, discard asset, game over |
+/// | `tie` | 2 | one-hot tie 1, 2 of a rebid |
+/// | `auctioneer` | 5 | one-hot auctioneer of the current turn |
+/// | `to_act` | 5 | seats that must act now |
+/// | `has_bid` | 5 | seats that have bid in this bidding step |
+/// | `tile` | 21 | one-hot tile up for auction |
+/// | `deck` | 1 | tiles left in the deck / 16 |
+/// | `piles` | 3 | tokens left per pile / 6 |
+/// | `bids` | 10 | per seat: standing bid known, money |
+/// | `legal` | 10 | must bid, minimum is 1, forbidden amount known, money, may take ×3, may discard ×3 |
+/// | `peek` | 16 | turns the viewer may peek at |
+/// | `set_aside` | 5 | one-hot set-aside industry (3 players, revealed at game end) |
+/// | `game_over` | 1 | the game is over |
+/// | `seats` | 5 × [`SEAT_LEN`] | per seat |
+/// | `auctions` | 16 × [`AUCTION_LEN`] | per turn |
+pub const BLOCKS: [Block; 19] = layout([
+    ("players", 3),
+    ("commodities", 1),
+    ("me", MAX_SEATS),
+    ("turn", MAX_TURNS),
+    ("phase", 8),
+    ("tie", 2),
+    ("auctioneer", MAX_SEATS),
+    ("to_act", MAX_SEATS),
+    ("has_bid", MAX_SEATS),
+    ("tile", TileId::COUNT),
+    ("deck", 1),
+    ("piles", 3),
+    ("bids", 2 * MAX_SEATS),
+    ("legal", 10),
+    ("peek", MAX_TURNS),
+    ("set_aside", Industry::COUNT),
+    ("game_over", 1),
+    ("seats", MAX_SEATS * SEAT_LEN),
+    ("auctions", MAX_TURNS * AUCTION_LEN),
+]);
+
+/// The number of floats of an observation.
+pub const OBS_SIZE: usize = BLOCKS[BLOCKS.len() - 1].offset + BLOCKS[BLOCKS.len() - 1].len;
+
+/// The block named `name`.
+pub fn block(name: &str) -> Option<Block> {
+    BLOCKS.iter().copied().find(|b| b.name == name)
+}
+
+const fn off(i: usize) -> usize {
+    BLOCKS[i].offset
+}
+
+#[inline]
+fn money(x: f32) -> f32 {
+    x / (x.abs() + 10.0)
+}
+
+#[inline]
+fn seats_bits(out: &mut [f32], bits: u8) {
+    for (i, o) in out.iter_mut().enumerate().take(MAX_SEATS) {
+        if bits & (1 << i) != 0 {
+            *o = 1.0;
+        }
+    }
+}
+
+#[inline]
+fn one_hot_seat(out: &mut [f32], seat: Option<Seat>) {
+    if let Some(s) = seat {
+        if s.index() < MAX_SEATS {
+            out[s.index()] = 1.0;
+        }
+    }
+}
+
+/// Writes the observation of `view` into `out` (length [`OBS_SIZE`]); see [`BLOCKS`]. Everything
+/// comes from the view, so an observation holds nothing its seat may not know.
+pub fn observe(view: &SeatView, out: &mut [f32]) {
+    assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
+    out.fill(0.0);
+    // players, commodities, me
+    if (3..=5).contains(&view.players) {
+        out[off(0) + view.players as usize - 3] = 1.0;
+    }
+    if view.commodities {
+        out[off(1)] = 1.0;
+    }
+    one_hot_seat(&mut out[off(2)..], view.seat);
+    if !view.game_over && (view.turn as usize) < MAX_TURNS {
+        out[off(3) + view.turn as usize] = 1.0;
+    }
+    let (phase, tie) = match view.phase {
+        Phase::Chance { .. } => (0, 0),
+        Phase::OpeningBid { .. } => (1, 0),
+        Phase::Bidding => (2, 0),
+        Phase::Rebid { tie } => (3, tie),
+        Phase::AssetRebid { tie } => (4, tie),
+        Phase::TakeAsset { .. } => (5, 0),
+        Phase::DiscardAsset { .. } => (6, 0),
+        Phase::GameOver => (7, 0),
+    };
+    out[off(4) + phase] = 1.0;
+    if (1..=2).contains(&tie) {
+        out[off(5) + tie as usize - 1] = 1.0;
+    }
+    one_hot_seat(&mut out[off(6)..], view.auctioneer);
+    seats_bits(&mut out[off(7)..], view.to_act.bits());
+    seats_bits(&mut out[off(8)..], view.has_bid.bits());
+    if let Some(t) = view.tile {
+        out[off(9) + t.index()] = 1.0;
+    }
+    out[off(10)] = view.deck_remaining as f32 / 16.0;
+    for k in 0..3 {
+        out[off(11) + k] = view.piles_remaining[k] as f32 / 6.0;
+    }
+    for (s, bid) in view.bids.iter().enumerate() {
+        if let Some(b) = bid {
+            out[off(12) + 2 * s] = 1.0;
+            out[off(12) + 2 * s + 1] = money(*b as f32);
+        }
+    }
+    // legal
+    let legal = &view.legal;
+    let o = off(13);
+    if let Some(range) = legal.bid {
+        out[o] = 1.0;
+        if range.min >= 1 {
+            out[o + 1] = 1.0;
+        }
+        if let Some(f) = range.forbidden {
+            out[o + 2] = 1.0;
+            out[o + 3] = money(f as f32);
+        }
+    }
+    for k in 0..3 {
+        let kind = AssetKind::ALL[k];
+        if legal.take.contains(kind) {
+            out[o + 4 + k] = 1.0;
+        }
+        if legal.discard.contains(kind) {
+            out[o + 7 + k] = 1.0;
+        }
+    }
+    for t in 0..MAX_TURNS {
+        if legal.peek & (1 << t) != 0 {
+            out[off(14) + t] = 1.0;
+        }
+    }
+    if let Some(i) = view.set_aside {
+        out[off(15) + i.index()] = 1.0;
+    }
+    if view.game_over {
+        out[off(16)] = 1.0;
+    }
+    // seats
+    for s in 0..(view.players as usize).min(MAX_SEATS) {
+        let info = &view.seats[s];
+        let o = off(17) + s * SEAT_LEN;
+        let seat = &mut out[o..o + SEAT_LEN];
+        seat[0] = 1.0;
+        if let Some(n) = info.nation {
+            seat[1 + n.index()] = 1.0;
+        }
+        if let Some(i) = info.industry {
+            seat[6 + i.index()] = 1.0;
+        }
+        let mut bits = info.tiles;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let Some(tile) = TileId::from_index(t) {
+                seat[11 + t] = 1.0;
+                seat[32 + tile.nation().index()] += 0.25;
+                seat[37 + tile.industry().index()] += 0.25;
+            }
+        }
+        seat[42] = info.zero_marks.count_ones() as f32 / 4.0;
+        for k in 0..3 {
+            seat[43 + k] = info.assets[k] as f32 / 6.0;
+        }
+        if info.peeked.is_some() {
+            seat[46] = 1.0;
+        }
+        if let Some(spent) = info.spent {
+            seat[47] = 1.0;
+            seat[48] = money(spent as f32);
+        }
+    }
+    // auctions
+    for a in view.auctions() {
+        let t = a.turn as usize;
+        if t >= MAX_TURNS {
+            continue;
+        }
+        let o = off(18) + t * AUCTION_LEN;
+        let x = &mut out[o..o + AUCTION_LEN];
+        x[0] = 1.0;
+        one_hot_seat(&mut x[1..], a.auctioneer);
+        if let Some(b) = a.opening {
+            x[6] = 1.0;
+            x[7] = money(b as f32);
+        }
+        if a.awarded {
+            x[8] = 1.0;
+        }
+        one_hot_seat(&mut x[9..], a.winner);
+        if let Some(p) = a.price {
+            x[14] = 1.0;
+            x[15] = money(p as f32);
+        }
+        x[16] = a.ties.iter().filter(|s| !s.is_empty()).count() as f32 / 3.0;
+        if a.third_tie {
+            x[17] = 1.0;
+        }
+        seats_bits(&mut x[18..], a.zero_bids.bits());
+        let asset = &a.asset;
+        if asset.taken {
+            x[23] = 1.0;
+        }
+        if asset.discarded {
+            x[24] = 1.0;
+        }
+        if let Some(k) = asset.kind {
+            x[25 + k.index()] = 1.0;
+        }
+        one_hot_seat(&mut x[28..], asset.seat);
+        if let Some(p) = asset.price {
+            x[33] = 1.0;
+            x[34] = money(p as f32);
+        }
+        if let Some(v) = asset.value {
+            x[35] = 1.0;
+            x[36] = v as f32 / 10.0;
+        }
+    }
+}
+
+/// The nation of one-hot index `i` in the `seats` block's nation field (for readers of the layout).
+pub fn nation_of_slot(i: usize) -> Option<Nation> {
+    Nation::from_index(i)
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // exact 0/1 flags
+mod tests {
+    use super::*;
+    use crate::bots::{Bot, RandomBot};
+    use crate::{Game, Rules};
+    use alloc::vec;
+
+    #[test]
+    fn layout_is_contiguous_and_named() {
+        let mut offset = 0;
+        for b in BLOCKS {
+            assert_eq!(b.offset, offset, "{}", b.name);
+            offset += b.len;
+        }
+        assert_eq!(offset, OBS_SIZE);
+        assert_eq!(block("auctions").unwrap().len, MAX_TURNS * AUCTION_LEN);
+        assert_eq!(block("nope"), None);
+        assert_eq!(nation_of_slot(0), Some(Nation::US));
+    }
+
+    #[test]
+    fn ladders() {
+        assert_eq!(BidLadder::default().amounts(), &crate::bots::LADDER);
+        assert_eq!(BidLadder::new(&[1]), Err(LadderError::Rungs(1)));
+        assert_eq!(BidLadder::new(&[1, 1]), Err(LadderError::NotIncreasing));
+        assert_eq!(BidLadder::linear(0, 3), Err(LadderError::NotIncreasing));
+        assert_eq!(BidLadder::linear(1, 65), Err(LadderError::Rungs(65)));
+        assert_eq!(BidLadder::geometric(0, 2.0, 3), Err(LadderError::Geometric));
+        assert_eq!(BidLadder::geometric(1, 1.0, 3), Err(LadderError::Geometric));
+        assert_eq!(
+            BidLadder::geometric(1, 1.1, 5).unwrap().amounts(),
+            &[0, 1, 2, 3, 4]
+        );
+        let big = BidLadder::geometric(1, 1e6, 4).unwrap();
+        assert_eq!(big.amount(3), Some(1_000_000_000_000));
+        // Past u64::MAX the rungs would repeat.
+        assert_eq!(
+            BidLadder::geometric(1, 1e6, 8),
+            Err(LadderError::NotIncreasing)
+        );
+        let l = BidLadder::linear(3, 4).unwrap();
+        assert_eq!(l.len(), 4);
+        assert_eq!(l.index_of(6), Some(2));
+        assert_eq!(l.index_of(7), None);
+        assert_eq!(l.amount(4), None);
+    }
+
+    #[test]
+    fn masks_match_legality_and_decode_round_trips() {
+        for (players, commodities, peeks) in [(3, false, false), (4, true, false), (5, true, true)]
+        {
+            let rules = if commodities {
+                Rules::commodities(players).unwrap()
+            } else {
+                Rules::base(players).unwrap()
+            };
+            let space = ActionSpace::new(BidLadder::linear(2, 6).unwrap(), peeks);
+            for seed in 0..20 {
+                let mut game = Game::seeded(rules, seed);
+                let mut bots: vec::Vec<RandomBot> = (0..players)
+                    .map(|s| RandomBot::new(seed * 7 + s as u64))
+                    .collect();
+                let mut mask = vec![false; space.size()];
+                while !game.is_over() {
+                    for s in 0..players {
+                        let seat = Seat(s);
+                        let view = game.view(seat);
+                        space.mask(&view.legal, &mut mask);
+                        let must = game.to_act().contains(seat);
+                        assert_eq!(must, mask[..space.pile_offset() + 3].iter().any(|&m| m));
+                        for (a, &m) in mask.iter().enumerate() {
+                            assert_eq!(space.is_legal(&view.legal, a), m);
+                            let command = space.decode(seat, &view.legal, a).unwrap();
+                            assert_eq!(space.encode(&command), Some(a));
+                            let mut copy = game;
+                            assert_eq!(copy.apply(command).is_ok(), m, "{command:?}");
+                        }
+                        assert_eq!(space.decode(seat, &view.legal, space.size()), None);
+                    }
+                    let seat = game.to_act().first().unwrap();
+                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                    game.apply(command).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn observation_depends_only_on_the_view() {
+        // Two games that differ only in hidden information look the same to a seat that cannot
+        // see the difference: here, bids of others before the round settles.
+        let rules = Rules::base(4).unwrap();
+        let mut a = Game::seeded(rules, 3);
+        a.apply(Command::Bid {
+            seat: Seat(0),
+            amount: 5,
+        })
+        .unwrap();
+        let mut b = a;
+        a.apply(Command::Bid {
+            seat: Seat(1),
+            amount: 7,
+        })
+        .unwrap();
+        b.apply(Command::Bid {
+            seat: Seat(1),
+            amount: 9,
+        })
+        .unwrap();
+        let mut oa = vec![0.0; OBS_SIZE];
+        let mut ob = vec![0.0; OBS_SIZE];
+        observe(&a.view(Seat(2)), &mut oa);
+        observe(&b.view(Seat(2)), &mut ob);
+        assert_eq!(oa, ob);
+        // The bidder and the auctioneer see the difference.
+        for s in [0, 1] {
+            observe(&a.view(Seat(s)), &mut oa);
+            observe(&b.view(Seat(s)), &mut ob);
+            assert_ne!(oa, ob);
+        }
+        // Every value is finite and in [-1, 1].
+        assert!(oa.iter().all(|x| x.is_finite() && (-1.0..=1.0).contains(x)));
+        let me = block("me").unwrap();
+        assert_eq!(oa[me.offset + 1], 1.0);
+    }
+
+    #[test]
+    fn observation_stays_in_range_over_whole_games() {
+        let rules = Rules::commodities(5).unwrap();
+        let mut obs = vec![0.0; OBS_SIZE];
+        for seed in 0..10 {
+            let mut game = Game::seeded(rules, seed);
+            let mut bots: vec::Vec<RandomBot> = (0..5).map(|s| RandomBot::new(seed + s)).collect();
+            loop {
+                for s in 0..5 {
+                    observe(&game.view(Seat(s)), &mut obs);
+                    assert!(obs
+                        .iter()
+                        .all(|x| x.is_finite() && (-1.0..=1.0).contains(x)));
+                }
+                if game.is_over() {
+                    let go = block("game_over").unwrap();
+                    assert_eq!(obs[go.offset], 1.0);
+                    break;
+                }
+                let seat = game.to_act().first().unwrap();
+                let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                game.apply(command).unwrap();
+            }
+        }
+    }
+}
+
+/// The length of the optional spend-bounds block ([`observe_bounds`]): 3 floats per seat slot.
+pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
+
+/// Writes the optional spend-bounds block (issue 7, [`crate::deduction`]) into `out` (length
+/// [`BOUNDS_SIZE`]): per seat slot `i`, the squashed lower bound of its total spent, the squashed upper
+/// bound (`1.0` when unbounded, i.e. some hidden price could be as large as 2^64−1), and `1.0` when the
+/// viewer knows the total exactly. Append it to [`observe`]'s output when the option is on. The
+/// bounds come from the seat's own view and bids, so the block leaks nothing (R-VIS-8).
+pub fn observe_bounds(deduction: &crate::Deduction, players: u8, out: &mut [f32]) {
+    assert_eq!(out.len(), BOUNDS_SIZE, "bounds length must be BOUNDS_SIZE");
+    out.fill(0.0);
+    for (i, b) in deduction.seats.iter().enumerate().take(players as usize) {
+        out[3 * i] = money(b.lower as f32);
+        out[3 * i + 1] = if b.upper >= i128::from(u64::MAX) {
+            1.0
+        } else {
+            money(b.upper as f32)
+        };
+        out[3 * i + 2] = if b.exact() { 1.0 } else { 0.0 };
+    }
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+    use crate::{Command, Match, Rules};
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact flags are exactly 0.0 or 1.0
+    fn bounds_block_marks_own_total_exact_and_hidden_prices_open() {
+        let mut m = Match::seeded(Rules::base(4).unwrap(), 1);
+        for (s, a) in [(0u8, 5u64), (1, 9), (2, 7), (3, 0)] {
+            m.apply(Command::Bid {
+                seat: Seat(s),
+                amount: a,
+            })
+            .unwrap();
+        }
+        let mut out = [0.0f32; BOUNDS_SIZE];
+        observe_bounds(&m.deduce(Seat(2)), 4, &mut out);
+        assert_eq!(out[3 * 2 + 2], 1.0); // own total: exact
+        assert_eq!(out[3 + 1], 1.0); // seat 1's hidden price: unbounded above
+        assert!(out[3] > 0.0); // but at least 8
+        assert_eq!(out[3 * 4..], [0.0; 3]); // no fifth seat
+    }
+}

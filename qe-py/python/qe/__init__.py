@@ -1,0 +1,418 @@
+"""qe: the exact rules engine for the sealed-bid auction board game QE (Quantitative Easing).
+
+A thin facade over the Rust extension ``qe._qe`` (built from ``qe-core``):
+
+* :class:`Game` -- one game: phase, seats to act, legal bids, commands, per-seat views and event
+  streams as typed dataclasses, outcome, ``qe-record/1`` records, copy/deepcopy/pickle.
+* :func:`replay` -- replay a record to its outcome (or raise).
+* :class:`BidLadder`, observations and action masks -- the encoding of ``qe_core::encoding``.
+* :class:`VectorEnv` -- many games stepped in one call with the GIL released.
+* :mod:`qe.pettingzoo` and :mod:`qe.openspiel` -- adapters (import them explicitly).
+
+Errors are :class:`QeError` (a :class:`ValueError`) with the subclasses :class:`IllegalCommand` and
+:class:`SetupError`; each carries ``.rule`` (a rule ID such as ``"R-AUC-3"``) and ``.code`` (the
+stable number shared with the C ABI).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type, TypeVar, Union
+
+from . import _qe
+from ._qe import (
+    BOUNDS_SIZE,
+    OBS_SIZE,
+    BidLadder,
+    BidRange,
+    IllegalCommand,
+    QeError,
+    SetupError,
+    VectorEnv,
+    observation_blocks,
+)
+
+__version__: str = _qe.__version__
+
+__all__ = [
+    "BOUNDS_SIZE",
+    "OBS_SIZE",
+    "AssetInfo",
+    "Auction",
+    "BidLadder",
+    "BidRange",
+    "Event",
+    "Game",
+    "IllegalCommand",
+    "Legal",
+    "Outcome",
+    "QeError",
+    "SeatInfo",
+    "SeatOutcome",
+    "SetupError",
+    "SpendBounds",
+    "VectorEnv",
+    "View",
+    "__version__",
+    "observation_blocks",
+    "replay",
+]
+
+PILES: Tuple[str, str, str] = ("gold", "oil", "crypto")
+
+_T = TypeVar("_T")
+
+
+def _build(cls: Type[_T], data: Mapping[str, Any]) -> _T:
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _to_dict(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        if hasattr(obj, "to_dict"):
+            return obj.to_dict()
+    if isinstance(obj, list):
+        return [_to_dict(x) for x in obj]
+    if isinstance(obj, tuple):
+        return [_to_dict(x) for x in obj]
+    return obj
+
+
+class _DictMixin:
+    def to_dict(self) -> Dict[str, Any]:
+        """The object as plain Python data (JSON-compatible)."""
+        return {f.name: _to_dict(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def _tiles(mask: int) -> List[str]:
+    return [TILES[i] for i in range(len(TILES)) if mask >> i & 1]
+
+
+TILES: Tuple[str, ...] = (
+    "US-AGR", "US-HOU", "US-FIN", "US-MAN", "EU-AGR", "EU-HOU", "EU-FIN", "EU-MAN",
+    "CN-AGR", "CN-HOU", "CN-FIN", "CN-MAN", "JP-AGR", "JP-HOU", "JP-FIN", "JP-MAN",
+    "JP-GOV", "CN-GOV", "UK-GOV", "UK-AGR", "UK-FIN",
+)  # fmt: skip
+"""Every company tile, in manifest order (the bit order of tile masks and of the ``tile`` block)."""
+
+
+@dataclass(frozen=True)
+class Legal(_DictMixin):
+    """What one seat may do now (``Game.legal``)."""
+
+    bid: Optional[Dict[str, Any]]
+    """``{"min", "max", "forbidden"}`` when the seat must bid, else ``None``."""
+    take: List[str]
+    """Piles it may take from (R-COM-5)."""
+    discard: List[str]
+    """Piles it may discard from (R-COM-7)."""
+    peek: List[int]
+    """Turns it may peek at (R-VIS-5, optional)."""
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Legal":
+        return cls(
+            bid=d["bid"],
+            take=[PILES[k] for k in range(3) if d["take"] >> k & 1],
+            discard=[PILES[k] for k in range(3) if d["discard"] >> k & 1],
+            peek=[t for t in range(16) if d["peek"] >> t & 1],
+        )
+
+    @property
+    def must_act(self) -> bool:
+        """Whether the seat must act now (bid, take or discard)."""
+        return self.bid is not None or bool(self.take) or bool(self.discard)
+
+
+@dataclass(frozen=True)
+class SeatInfo(_DictMixin):
+    """What the viewer knows of one seat."""
+
+    seat: int
+    nation: Optional[str]
+    industry: Optional[str]
+    """Own token only; everyone's at game end (R-VIS-2, R-VIS-7)."""
+    tiles: List[str]
+    zero_marks: int
+    """Bit ``r`` set when round ``r`` gave it a zero-bid mark."""
+    assets: List[int]
+    """Tokens taken per pile (gold, oil, crypto)."""
+    peeked: Optional[int]
+    spent: Optional[int]
+    """Total spent, when the viewer knows it (own; everyone's at game end)."""
+
+    @classmethod
+    def from_dict(cls, seat: int, d: Mapping[str, Any]) -> "SeatInfo":
+        return cls(seat=seat, **{**d, "tiles": _tiles(d["tiles"])})
+
+
+@dataclass(frozen=True)
+class AssetInfo(_DictMixin):
+    """What the viewer knows of the asset step of one auction (Commodities)."""
+
+    taken: bool
+    discarded: bool
+    seat: Optional[int]
+    kind: Optional[str]
+    token: Optional[str]
+    value: Optional[int]
+    price: Optional[int]
+    ties: List[List[int]]
+    third_tie: bool
+
+
+@dataclass(frozen=True)
+class Auction(_DictMixin):
+    """What the viewer knows of one auction (one turn)."""
+
+    turn: int
+    tile: Optional[str]
+    auctioneer: Optional[int]
+    opening: Optional[int]
+    awarded: bool
+    winner: Optional[int]
+    price: Optional[int]
+    """The price, when the viewer sees it (R-VIS-2..5, R-VIS-7)."""
+    ties: List[List[int]]
+    third_tie: bool
+    zero_bids: List[int]
+    asset: AssetInfo
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Auction":
+        return cls(**{**d, "asset": _build(AssetInfo, d["asset"])})
+
+
+@dataclass(frozen=True)
+class View(_DictMixin):
+    """Everything one seat may know, and nothing more (R-VIS); ``seat`` is ``None`` for a spectator."""
+
+    seat: Optional[int]
+    players: int
+    commodities: bool
+    turns: int
+    turn: int
+    phase: Dict[str, Any]
+    to_act: List[int]
+    legal: Legal
+    auctioneer: Optional[int]
+    tile: Optional[str]
+    deck_remaining: int
+    piles_remaining: List[int]
+    has_bid: List[int]
+    bids: List[Optional[int]]
+    """Standing bids the viewer sees, by seat."""
+    seats: List[SeatInfo]
+    auctions: List[Auction]
+    set_aside: Optional[str]
+    game_over: bool
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "View":
+        n = d["players"]
+        return cls(
+            seat=d["seat"],
+            players=n,
+            commodities=d["commodities"],
+            turns=d["turns"],
+            turn=d["turn"],
+            phase=d["phase"],
+            to_act=d["to_act"],
+            legal=Legal.from_dict(d["legal"]),
+            auctioneer=d["auctioneer"],
+            tile=d["tile"],
+            deck_remaining=d["deck_remaining"],
+            piles_remaining=d["piles_remaining"],
+            has_bid=d["has_bid"],
+            bids=d["bids"][:n],
+            seats=[SeatInfo.from_dict(i, s) for i, s in enumerate(d["seats"][:n])],
+            auctions=[Auction.from_dict(a) for a in d["auctions"][: d["turns_started"]]],
+            set_aside=d["set_aside"],
+            game_over=d["game_over"],
+        )
+
+
+@dataclass(frozen=True)
+class SpendBounds(_DictMixin):
+    """What the viewer can prove about one seat's total spent (``qe_core::deduction``): the total is
+    within ``[lower, upper]`` (``upper`` is at least 2**64-1 per price it cannot bound); ``won`` and
+    ``known_prices`` are bit masks over turns (tiles it won; of those, prices the viewer knows)."""
+
+    seat: int
+    lower: int
+    upper: int
+    known_prices: int
+    won: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether the viewer knows the total exactly."""
+        return self.lower == self.upper
+
+
+@dataclass(frozen=True)
+class Event(_DictMixin):
+    """One event as a seat sees it. ``event`` is its kind (``dealt``, ``tile_revealed``,
+    ``opening_bid``, ``bid``, ``rebid_required``, ``awarded``, ``zero_bids``, ``asset_taker``,
+    ``asset_taken``, ``no_taker``, ``asset_discarded``, ``peeked``, ``game_over``); ``data`` holds
+    its other fields exactly as in the record format (hidden ones are ``None``)."""
+
+    event: str
+    data: Dict[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["data"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Event":
+        data = dict(d)
+        return cls(event=data.pop("event"), data=data)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"event": self.event, **self.data}
+
+
+@dataclass(frozen=True)
+class SeatOutcome(_DictMixin):
+    """One seat's result (RULES.md section 8)."""
+
+    seat: int
+    nation: Optional[str]
+    industry: Optional[str]
+    spent: int
+    eliminated: bool
+    winner: bool
+    companies: int
+    zero_bids: int
+    nationalization: int
+    monopolization: int
+    diversification: int
+    commodities: int
+    subtotal: int
+    least_spent_bonus: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Outcome(_DictMixin):
+    """The outcome of a finished game."""
+
+    seats: List[SeatOutcome]
+
+    @property
+    def winners(self) -> List[int]:
+        """The winning seats (several share a win; none when all are eliminated)."""
+        return [s.seat for s in self.seats if s.winner]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Outcome":
+        return cls(seats=[_build(SeatOutcome, s) for s in d["seats"]])
+
+
+RecordLike = Union[str, Mapping[str, Any]]
+"""A ``qe-record/1`` record: JSON text or the parsed dict."""
+
+
+def _record_text(record: RecordLike) -> str:
+    if isinstance(record, str):
+        return record
+    return json.dumps(record)
+
+
+_G = TypeVar("_G", bound="Game")
+
+
+class Game(_qe.Game):
+    """One game of QE with its history.
+
+    ``Game(players=4, commodities=False, seed=None, *, ladder=None, peeks=False,
+    external_chance=False)``: a seeded game (a random seed when ``seed`` is ``None``), or, with
+    ``external_chance=True``, a game whose deal, tile reveals and token draws are supplied by the
+    caller (``chance_outcomes``/``chance``, or ``chance_actions``/``apply_chance_action``).
+
+    A rejected command raises :class:`IllegalCommand` and leaves the game unchanged.
+    """
+
+    @classmethod
+    def from_record(  # type: ignore[override]
+        cls: Type[_G],
+        record: RecordLike,
+        *,
+        ladder: Optional[BidLadder] = None,
+        peeks: bool = False,
+    ) -> _G:
+        """The game of a ``qe-record/1`` record (JSON text or dict), replayed."""
+        return super().from_record(_record_text(record), ladder=ladder, peeks=peeks)  # type: ignore[misc,no-any-return]
+
+    def apply(self, command: Union[Mapping[str, Any], str]) -> List[Event]:
+        """Applies a command in record form, e.g. ``{"seat": 0, "bid": 10}``,
+        ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
+        ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
+        (unredacted: the caller drives the game)."""
+        if isinstance(command, str):
+            command = json.loads(command)
+        return [Event.from_dict(e) for e in self.apply_dict(command)]
+
+    def legal(self, seat: int) -> Legal:
+        """What ``seat`` may do now."""
+        return Legal.from_dict(self.legal_dict(seat))
+
+    def view(self, seat: int) -> View:
+        """Everything ``seat`` may know (R-VIS), as a :class:`View`."""
+        return View.from_dict(self.view_dict(seat))
+
+    def spend_bounds(self, seat: int) -> List[SpendBounds]:
+        """What ``seat`` can prove about every seat's total spent, from its own information only
+        (its view and its own bids; R-VIS-8). Its own entry is exact."""
+        return [SpendBounds(seat=i, **d) for i, d in enumerate(self.spend_bounds_dicts(seat))]
+
+    def public_view(self) -> View:
+        """The spectator's view: public information only (everything at game end)."""
+        return View.from_dict(self.public_view_dict())
+
+    def events(self, seat: Optional[int] = None) -> List[Event]:
+        """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public."""
+        return [Event.from_dict(e) for e in self.events_dicts(seat)]
+
+    def outcome(self) -> Optional[Outcome]:
+        """The outcome once the game is over, else ``None``."""
+        d = self.outcome_dict()
+        return None if d is None else Outcome.from_dict(d)
+
+    def record(self) -> Optional[str]:
+        """The ``qe-record/1`` JSON text of the game so far (``None`` in external-chance mode before
+        the deal)."""
+        return self.record_json()
+
+    def record_dict(self) -> Optional[Dict[str, Any]]:
+        """The record as a dict."""
+        text = self.record_json()
+        return None if text is None else json.loads(text)  # type: ignore[no-any-return]
+
+    def returns(self, reward: str = "win") -> List[float]:
+        """Per-seat returns at game end (zeros before): ``"win"`` gives 1/k to each of k winners;
+        ``"score"`` gives total VP / 100."""
+        scores = self.scores()
+        if scores is None:
+            return [0.0] * self.players
+        mask, totals = scores
+        if reward == "score":
+            return [t / 100.0 for t in totals]
+        if reward != "win":
+            raise ValueError(f"unknown reward {reward!r}: expected 'win' or 'score'")
+        k = bin(mask).count("1")
+        return [1.0 / k if mask >> s & 1 else 0.0 for s in range(self.players)]
+
+
+def replay(record: RecordLike) -> Optional[Outcome]:
+    """Replays a ``qe-record/1`` record (JSON text or dict). Returns the outcome, ``None`` when the
+    game has not ended; raises :class:`SetupError` for a malformed record and
+    :class:`IllegalCommand` (with ``.index``, the command's 0-based index) for an illegal command."""
+    d = _qe.replay_json(_record_text(record))
+    return None if d is None else Outcome.from_dict(d)

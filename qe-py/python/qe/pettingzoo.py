@@ -1,0 +1,207 @@
+"""PettingZoo adapters for QE: ``env(**kw)`` (AEC) and ``parallel_env(**kw)`` (Parallel).
+
+Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-5, default 4),
+``commodities`` (default ``False``), ``ladder`` (a :class:`qe.BidLadder`, default
+``BidLadder.default()``), ``reward`` (``"win"`` or ``"score"``) and ``render_mode`` (``None`` or
+``"ansi"``), ``illegal`` (``"nearest"`` or ``"raise"``).
+
+* **Observations** are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[num_actions]}``
+  built from the seat's own view only (``qe_core::encoding``).
+* **Actions** are ``Discrete(num_actions)``: ``0..L`` bid the ladder's rung, ``L..L+3`` choose the
+  gold/oil/crypto pile (take, or discard as the auctioneer). Peeks are not offered (they are
+  optional in the rules); use :class:`qe.Game` to peek.
+* **Rewards** are 0 until the game ends; then, with ``reward="win"`` (default) each of the ``k``
+  winners gets ``1/k`` and everyone else 0 (all 0 when every seat is eliminated); with
+  ``reward="score"`` each seat gets its total VP / 100.
+* **Illegal actions** (masked out): with ``illegal="nearest"`` (default) the action is replaced by
+  the nearest legal one (the lowest legal index above it, else the highest legal index) and the
+  agent's info gets ``"illegal_action": True``; with ``illegal="raise"`` it raises
+  :class:`qe.IllegalCommand` and the game is unchanged.
+* **AEC**: ``agent_selection`` is the lowest seat that must act (sealed bids are collected one seat
+  at a time; no seat sees another's amount). **Parallel**: every live agent passes an action each
+  step; only the actions of seats that must act are used (the others' masks are all zero and their
+  actions are ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from . import BidLadder, Game
+
+__all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
+
+
+def _agent(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class _Common:
+    metadata: Dict[str, Any] = {"name": "qe_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def _setup(
+        self,
+        players: int = 4,
+        commodities: bool = False,
+        ladder: Optional[BidLadder] = None,
+        reward: str = "win",
+        render_mode: Optional[str] = None,
+        illegal: str = "nearest",
+    ) -> None:
+        if illegal not in ("nearest", "raise"):
+            raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        self.illegal = illegal
+        if reward not in ("win", "score"):
+            raise ValueError(f"unknown reward {reward!r}: expected 'win' or 'score'")
+        self.players = players
+        self.commodities = commodities
+        self.ladder = ladder or BidLadder.default()
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents: List[str] = [_agent(s) for s in range(players)]
+        self.game = Game(players, commodities, 0, ladder=self.ladder)
+        n = self.game.num_actions
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1.0, 1.0, (self.game.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(n)
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self._act_space
+
+    def _new_game(self, seed: Optional[int]) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        game_seed = int(self._rng.integers(0, 2**63))
+        self.game = Game(self.players, self.commodities, game_seed, ladder=self.ladder)
+
+    def _observe(self, seat: int) -> Dict[str, np.ndarray]:
+        return {
+            "observation": self.game.observation(seat),
+            "action_mask": self.game.action_mask(seat),
+        }
+
+    def _legalize(self, seat: int, action: Any, info: Dict[str, Any]) -> int:
+        a = int(action)
+        legal = self.game.legal_actions(seat)
+        if a in legal or self.illegal == "raise":
+            return a
+        info["illegal_action"] = True
+        above = [x for x in legal if x > a]
+        return above[0] if above else legal[-1]
+
+    def _final_rewards(self) -> List[float]:
+        return self.game.returns(self.reward_mode)
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            return None
+        v = self.game.public_view()
+        return f"turn {v.turn}/{v.turns} phase {self.game.phase} tile {v.tile} to act {v.to_act}"
+
+    def close(self) -> None:
+        pass
+
+
+class QeAECEnv(_Common, AECEnv):  # type: ignore[misc]
+    """The AEC environment (see the module docs)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        self._setup(**kwargs)
+        self.agents: List[str] = []
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:  # type: ignore[type-arg]
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = _agent(self.game.to_act[0])
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        return self._observe(self.possible_agents.index(agent))
+
+    def step(self, action: Any) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        seat = self.possible_agents.index(self.agent_selection)
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._clear_rewards()
+        info: Dict[str, Any] = {}
+        action = self._legalize(seat, action, info)
+        self.infos[self.agent_selection] = info
+        self.game.apply_action(seat, action)
+        if self.game.is_over:
+            for a, r in zip(self.possible_agents, self._final_rewards()):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            # Every agent gets its final observation and reward through a dead step.
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = _agent(self.game.to_act[0])
+        if self.render_mode == "ansi":
+            self.render()
+
+
+class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
+    """The Parallel environment (see the module docs)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._setup(**kwargs)
+        self.agents: List[str] = []
+
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[dict] = None  # type: ignore[type-arg]
+    ) -> "tuple[Dict[str, Dict[str, np.ndarray]], Dict[str, Dict[str, Any]]]":
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        obs = {a: self._observe(s) for s, a in enumerate(self.possible_agents)}
+        return obs, {a: {} for a in self.agents}
+
+    def step(self, actions: Dict[str, Any]) -> Any:
+        acting = self.game.to_act
+        per_seat = [0] * self.players
+        infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        for s in acting:
+            per_seat[s] = self._legalize(s, actions[_agent(s)], infos[_agent(s)])
+        self.game.step(per_seat)
+        over = self.game.is_over
+        rewards = dict(zip(self.possible_agents, self._final_rewards())) if over else {}
+        obs = {a: self._observe(self.possible_agents.index(a)) for a in self.agents}
+        rew = {a: float(rewards.get(a, 0.0)) for a in self.agents}
+        term = {a: over for a in self.agents}
+        trunc = {a: False for a in self.agents}
+        if over:
+            self.agents = []
+        return obs, rew, term, trunc, infos
+
+
+def raw_env(**kwargs: Any) -> QeAECEnv:
+    """The AEC environment without wrappers."""
+    return QeAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> QeAECEnv:
+    """The AEC environment (see the module docs for the keyword arguments)."""
+    return raw_env(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> QeParallelEnv:
+    """The Parallel environment (see the module docs for the keyword arguments)."""
+    return QeParallelEnv(**kwargs)

@@ -1,0 +1,923 @@
+//! `qe._qe`: the PyO3 extension module behind the `qe` Python package.
+//!
+//! Thin over `qe-core`: [`Game`](PyGame) wraps a [`Match`] (a game with its history), the observation
+//! and action masks come from [`qe_core::encoding`], and [`VectorEnv`] steps many games in one call
+//! with the GIL released. The Python facade (`python/qe/__init__.py`) adds typed dataclasses for
+//! views, events and outcomes. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
+//! and the stable numeric code of `CommandError::code()` / `SetupError::code()`.
+// PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
+#![allow(
+    clippy::needless_pass_by_value,
+    clippy::unused_self,
+    clippy::large_types_passed_by_value,
+    clippy::type_complexity,
+    clippy::unnecessary_wraps
+)]
+// Rewards and scores are f32 by design; short names follow the game's vocabulary (g, p, a, s).
+#![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
+
+mod command;
+mod vector;
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple, PyType};
+use qe_core::encoding::{
+    observe, observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
+};
+use qe_core::{Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError};
+
+create_exception!(
+    _qe,
+    QeError,
+    PyValueError,
+    "Base class of every qe error: a ValueError with `.rule` (rule ID) and `.code` (stable number)."
+);
+create_exception!(
+    _qe,
+    IllegalCommand,
+    QeError,
+    "A command the rules reject (codes 100-199). The game is unchanged."
+);
+create_exception!(
+    _qe,
+    SetupError_,
+    QeError,
+    "Invalid rules, set-up or record (codes 200-299)."
+);
+
+/// Builds an exception of class `T` with `.rule`, `.code` and (for replays) `.index`.
+fn qe_err<T: pyo3::PyTypeInfo>(
+    py: Python<'_>,
+    message: String,
+    rule: &str,
+    code: u32,
+    index: Option<usize>,
+) -> PyErr {
+    let err = PyErr::new::<T, _>(message);
+    let value = err.value(py);
+    let _ = value.setattr("rule", rule);
+    let _ = value.setattr("code", code);
+    let _ = value.setattr("index", index);
+    err
+}
+
+pub(crate) fn command_error(py: Python<'_>, e: &CommandError) -> PyErr {
+    qe_err::<IllegalCommand>(py, format!("{}: {e}", e.rule()), e.rule(), e.code(), None)
+}
+
+pub(crate) fn setup_error(py: Python<'_>, e: &SetupError) -> PyErr {
+    qe_err::<SetupError_>(py, format!("{}: {e}", e.rule()), e.rule(), e.code(), None)
+}
+
+fn replay_error(py: Python<'_>, e: &ReplayError) -> PyErr {
+    match e {
+        ReplayError::Setup(s) => setup_error(py, s),
+        ReplayError::Command { index, error } => qe_err::<IllegalCommand>(
+            py,
+            format!("command {index}: {}: {error}", error.rule()),
+            error.rule(),
+            error.code(),
+            Some(*index),
+        ),
+    }
+}
+
+pub(crate) fn rules(py: Python<'_>, players: u8, commodities: bool) -> PyResult<Rules> {
+    let r = if commodities {
+        Rules::commodities(players)
+    } else {
+        Rules::base(players)
+    };
+    r.map_err(|e| setup_error(py, &e))
+}
+
+/// Parses JSON text into Python objects with the standard library (views are not hot).
+fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.getattr("loads")?.call1((text,))
+}
+
+fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_to_py(py, &text)
+}
+
+/// A random seed when the caller gives none.
+pub(crate) fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
+    h.finish()
+}
+
+pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: i64) -> PyResult<Seat> {
+    if seat < 0 || seat >= i64::from(game.players()) {
+        return Err(command_error(
+            py,
+            &CommandError::SeatOutOfRange {
+                seat: u8::try_from(seat).unwrap_or(u8::MAX),
+            },
+        ));
+    }
+    Ok(Seat(seat as u8))
+}
+
+// ------------------------------------------------------------------------------------------------
+
+/// A bid ladder: the amount of each bid action (`qe_core::encoding::BidLadder`).
+#[pyclass(
+    module = "qe._qe",
+    name = "BidLadder",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyBidLadder(pub BidLadder);
+
+#[pymethods]
+impl PyBidLadder {
+    #[new]
+    fn new(py: Python<'_>, amounts: Vec<u64>) -> PyResult<Self> {
+        BidLadder::new(&amounts)
+            .map(PyBidLadder)
+            .map_err(|e| ladder_error(py, &e))
+    }
+
+    /// `rungs` amounts `0, step, 2*step, ...`.
+    #[staticmethod]
+    fn linear(py: Python<'_>, step: u64, rungs: usize) -> PyResult<Self> {
+        BidLadder::linear(step, rungs)
+            .map(PyBidLadder)
+            .map_err(|e| ladder_error(py, &e))
+    }
+
+    /// `0`, `first`, then roughly times `ratio` per rung (each at least one more than the last).
+    #[staticmethod]
+    fn geometric(py: Python<'_>, first: u64, ratio: f64, rungs: usize) -> PyResult<Self> {
+        BidLadder::geometric(first, ratio, rungs)
+            .map(PyBidLadder)
+            .map_err(|e| ladder_error(py, &e))
+    }
+
+    /// The default ladder `0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22`.
+    #[staticmethod]
+    fn default() -> Self {
+        PyBidLadder(BidLadder::default())
+    }
+
+    #[getter]
+    fn amounts(&self) -> Vec<u64> {
+        self.0.amounts().to_vec()
+    }
+
+    fn amount(&self, index: usize) -> PyResult<u64> {
+        self.0
+            .amount(index)
+            .ok_or_else(|| PyIndexError::new_err("rung out of range"))
+    }
+
+    fn index_of(&self, amount: u64) -> Option<usize> {
+        self.0.index_of(amount)
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("BidLadder({:?})", self.0.amounts())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (Vec<u64>,))> {
+        Ok((slf.get_type(), (slf.get().0.amounts().to_vec(),)))
+    }
+}
+
+fn ladder_error(py: Python<'_>, e: &qe_core::encoding::LadderError) -> PyErr {
+    qe_err::<SetupError_>(py, e.to_string(), "ENCODING", 299, None)
+}
+
+/// The range of bids a seat may make now.
+#[pyclass(
+    module = "qe._qe",
+    name = "BidRange",
+    frozen,
+    get_all,
+    eq,
+    skip_from_py_object
+)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PyBidRange {
+    /// The smallest bid (1 for the opening bid, else 0).
+    min: u64,
+    /// The largest bid (2**64 - 1).
+    max: u64,
+    /// The one amount in the range that is not allowed (the auctioneer's bid), if any.
+    forbidden: Option<u64>,
+}
+
+#[pymethods]
+impl PyBidRange {
+    fn allows(&self, amount: u64) -> bool {
+        amount >= self.min && amount <= self.max && Some(amount) != self.forbidden
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "BidRange(min={}, max={}, forbidden={})",
+            self.min,
+            self.max,
+            self.forbidden
+                .map_or_else(|| "None".to_string(), |f| f.to_string())
+        )
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+
+/// One game of QE with its history (a `qe_core::Match`).
+#[pyclass(module = "qe._qe", name = "Game", subclass, skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyGame {
+    m: Match,
+    space: ActionSpace,
+}
+
+impl PyGame {
+    fn game(&self) -> &Game {
+        self.m.game()
+    }
+
+    fn apply_cmd(&mut self, py: Python<'_>, c: Command) -> PyResult<qe_core::Events> {
+        self.m.apply(c).map_err(|e| command_error(py, &e))
+    }
+
+    fn state_json(&self) -> String {
+        let g = self.game();
+        let ladder: Vec<serde_json::Value> = self
+            .space
+            .ladder()
+            .amounts()
+            .iter()
+            .map(|&a| a.into())
+            .collect();
+        let mut state = serde_json::json!({
+            "v": 1,
+            "players": g.players(),
+            "commodities": g.rules().has_commodities(),
+            "external": g.is_external_chance(),
+            "peeks": self.space.has_peeks(),
+            "ladder": ladder,
+        });
+        if g.is_external_chance() {
+            state["commands"] = self
+                .m
+                .commands()
+                .iter()
+                .map(command::to_json)
+                .collect::<Vec<_>>()
+                .into();
+            state["nations"] = (0..g.players())
+                .map(|s| serde_json::Value::from(g.nation(Seat(s)).name()))
+                .collect::<Vec<_>>()
+                .into();
+        } else {
+            state["record"] = self.m.record().map(|r| r.to_json()).into();
+        }
+        state.to_string()
+    }
+
+    fn from_state(py: Python<'_>, text: &str) -> PyResult<PyGame> {
+        let bad = |m: &str| PyValueError::new_err(format!("bad pickled qe.Game state: {m}"));
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e.to_string()))?;
+        let ladder: Vec<u64> = v["ladder"]
+            .as_array()
+            .ok_or_else(|| bad("ladder"))?
+            .iter()
+            .filter_map(serde_json::Value::as_u64)
+            .collect();
+        let ladder = BidLadder::new(&ladder).map_err(|e| ladder_error(py, &e))?;
+        let space = ActionSpace::new(ladder, v["peeks"].as_bool().unwrap_or(false));
+        let m = if v["external"].as_bool().unwrap_or(false) {
+            let players = v["players"].as_u64().ok_or_else(|| bad("players"))? as u8;
+            let r = rules(py, players, v["commodities"].as_bool().unwrap_or(false))?;
+            let nations: Vec<qe_core::Nation> = v["nations"]
+                .as_array()
+                .ok_or_else(|| bad("nations"))?
+                .iter()
+                .filter_map(|n| n.as_str()?.parse().ok())
+                .collect();
+            let game = Game::external_chance(r, Some(&nations)).map_err(|e| setup_error(py, &e))?;
+            let mut m = Match::new(game);
+            for c in v["commands"].as_array().ok_or_else(|| bad("commands"))? {
+                let c = command::from_json(c).map_err(|e| command_error(py, &e))?;
+                m.apply(c).map_err(|e| command_error(py, &e))?;
+            }
+            m
+        } else {
+            let text = v["record"].as_str().ok_or_else(|| bad("record"))?;
+            let rec = Record::from_json(text).map_err(|e| setup_error(py, &e))?;
+            rec.replay().map_err(|e| replay_error(py, &e))?
+        };
+        Ok(PyGame { m, space })
+    }
+
+    fn bid_range_of(&self, seat: Seat) -> Option<PyBidRange> {
+        self.game().bid_range(seat).map(|r| PyBidRange {
+            min: r.min,
+            max: r.max,
+            forbidden: r.forbidden,
+        })
+    }
+}
+
+fn phase_name(g: &Game) -> &'static str {
+    use qe_core::Phase;
+    match g.phase() {
+        Phase::Chance { .. } => "chance",
+        Phase::OpeningBid { .. } => "opening_bid",
+        Phase::Bidding => "bidding",
+        Phase::Rebid { .. } => "rebid",
+        Phase::AssetRebid { .. } => "asset_rebid",
+        Phase::TakeAsset { .. } => "take_asset",
+        Phase::DiscardAsset { .. } => "discard_asset",
+        Phase::GameOver => "game_over",
+    }
+}
+
+fn events_list(
+    py: Python<'_>,
+    events: impl Iterator<Item = qe_core::Event>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let v: Vec<qe_core::Event> = events.collect();
+    to_py(py, &v)
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (players=4, commodities=false, seed=None, *, ladder=None, peeks=false, external_chance=false))]
+    fn new(
+        py: Python<'_>,
+        players: u8,
+        commodities: bool,
+        seed: Option<u64>,
+        ladder: Option<PyBidLadder>,
+        peeks: bool,
+        external_chance: bool,
+    ) -> PyResult<Self> {
+        let r = rules(py, players, commodities)?;
+        let m = if external_chance {
+            Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
+        } else {
+            Match::seeded(r, seed.unwrap_or_else(random_seed))
+        };
+        Ok(PyGame {
+            m,
+            space: ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks),
+        })
+    }
+
+    /// The game of a `qe-record/1` JSON text, replayed. Raises `SetupError` for a bad record and
+    /// `IllegalCommand` (with `.index`) for an illegal command.
+    #[classmethod]
+    #[pyo3(signature = (record, *, ladder=None, peeks=false))]
+    fn from_record<'py>(
+        cls: &Bound<'py, PyType>,
+        record: &str,
+        ladder: Option<PyBidLadder>,
+        peeks: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
+        let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
+        let m = rec.replay().map_err(|e| replay_error(py, &e))?;
+        let obj = cls.call0()?;
+        {
+            let mut g = obj.cast::<PyGame>()?.borrow_mut();
+            g.m = m;
+            g.space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
+        }
+        Ok(obj)
+    }
+
+    // ----- state ----------------------------------------------------------------------------------
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.game().players()
+    }
+    #[getter]
+    fn commodities(&self) -> bool {
+        self.game().rules().has_commodities()
+    }
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.m.seed()
+    }
+    #[getter]
+    fn external_chance(&self) -> bool {
+        self.game().is_external_chance()
+    }
+    #[getter]
+    fn turn(&self) -> u8 {
+        self.game().turn()
+    }
+    #[getter]
+    fn turns(&self) -> u8 {
+        self.game().rules().turns()
+    }
+    #[getter]
+    fn auctioneer(&self) -> Option<u8> {
+        self.game().auctioneer().map(|s| s.0)
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game().is_over()
+    }
+    /// The phase name: `chance`, `opening_bid`, `bidding`, `rebid`, `asset_rebid`, `take_asset`,
+    /// `discard_asset` or `game_over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.game())
+    }
+    /// The phase with its details, as a dict (`{"phase": "rebid", "tie": 1}`).
+    fn phase_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.game().phase())
+    }
+    /// The seats that must act now, lowest first.
+    #[getter]
+    fn to_act(&self) -> Vec<usize> {
+        self.game().to_act().iter().map(Seat::index).collect()
+    }
+    /// The seats that must act now, as a bit mask (bit `i` is seat `i`).
+    #[getter]
+    fn to_act_mask(&self) -> u8 {
+        self.game().to_act().bits()
+    }
+    fn bid_range(&self, py: Python<'_>, seat: i64) -> PyResult<Option<PyBidRange>> {
+        let s = seat_of(py, self.game(), seat)?;
+        Ok(self.bid_range_of(s))
+    }
+    fn legal_dict<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let s = seat_of(py, self.game(), seat)?;
+        to_py(py, &self.game().legal(s))
+    }
+
+    // ----- commands -------------------------------------------------------------------------------
+
+    fn bid(&mut self, py: Python<'_>, seat: i64, amount: u64) -> PyResult<()> {
+        let seat = seat_of(py, self.game(), seat)?;
+        self.apply_cmd(py, Command::Bid { seat, amount })?;
+        Ok(())
+    }
+
+    /// One bid for every seat that must bid now: `amounts[seat]` (entries of other seats are
+    /// ignored). All or nothing: if one bid is illegal, none is applied.
+    fn bid_all(&mut self, py: Python<'_>, amounts: Vec<u64>) -> PyResult<()> {
+        let g = *self.game();
+        let acting = g.to_act();
+        let mut ok = true;
+        for s in acting.iter() {
+            let amount = *amounts
+                .get(s.index())
+                .ok_or_else(|| PyValueError::new_err("bid_all needs one amount per seat"))?;
+            ok &= g.bid_range(s).is_some_and(|r| r.allows(amount));
+        }
+        if !ok {
+            let mut copy = g;
+            for s in acting.iter() {
+                copy.play(Command::Bid {
+                    seat: s,
+                    amount: amounts[s.index()],
+                })
+                .map_err(|e| command_error(py, &e))?;
+            }
+        }
+        for s in acting.iter() {
+            self.apply_cmd(
+                py,
+                Command::Bid {
+                    seat: s,
+                    amount: amounts[s.index()],
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    fn take(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
+        let seat = seat_of(py, self.game(), seat)?;
+        let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
+        self.apply_cmd(py, Command::TakeAsset { seat, kind })?;
+        Ok(())
+    }
+
+    fn discard(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
+        let seat = seat_of(py, self.game(), seat)?;
+        let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
+        self.apply_cmd(py, Command::DiscardAsset { seat, kind })?;
+        Ok(())
+    }
+
+    fn peek(&mut self, py: Python<'_>, seat: i64, turn: u8) -> PyResult<()> {
+        let seat = seat_of(py, self.game(), seat)?;
+        self.apply_cmd(py, Command::Peek { seat, turn })?;
+        Ok(())
+    }
+
+    /// Applies a command in record form (`{"seat": 0, "bid": 10}`, `{"seat": 2, "take_asset":
+    /// "gold"}`, `{"seat": 0, "discard_asset": "oil"}`, `{"seat": 3, "peek": 4}`, or `{"chance":
+    /// {"reveal": "US-AGR"}}`) and returns its events, unredacted, as dicts.
+    fn apply_dict<'py>(
+        &mut self,
+        py: Python<'py>,
+        command: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let text: String = py
+            .import("json")?
+            .getattr("dumps")?
+            .call1((command,))?
+            .extract()?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let c = command::from_json(&v).map_err(|e| command_error(py, &e))?;
+        let events = self.apply_cmd(py, c)?;
+        events_list(py, events.as_slice().iter().copied())
+    }
+
+    /// The commands applied so far, in record form (chance outcomes included).
+    fn commands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v: Vec<serde_json::Value> = self.m.commands().iter().map(command::to_json).collect();
+        to_py(py, &v)
+    }
+
+    // ----- actions and encoding ------------------------------------------------------------------
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.space.size()
+    }
+    #[getter]
+    fn obs_size(&self) -> usize {
+        OBS_SIZE
+    }
+    #[getter]
+    fn ladder(&self) -> PyBidLadder {
+        PyBidLadder(*self.space.ladder())
+    }
+    #[getter]
+    fn peeks(&self) -> bool {
+        self.space.has_peeks()
+    }
+
+    /// The legal action indices of `seat` now.
+    fn legal_actions(&self, py: Python<'_>, seat: i64) -> PyResult<Vec<usize>> {
+        let s = seat_of(py, self.game(), seat)?;
+        let legal = self.game().legal(s);
+        Ok((0..self.space.size())
+            .filter(|&a| self.space.is_legal(&legal, a))
+            .collect())
+    }
+
+    /// Plays action `action` of `seat` (see the action space in the README).
+    fn apply_action(&mut self, py: Python<'_>, seat: i64, action: usize) -> PyResult<()> {
+        let s = seat_of(py, self.game(), seat)?;
+        let legal = self.game().legal(s);
+        let c = self
+            .space
+            .decode(s, &legal, action)
+            .ok_or_else(|| PyValueError::new_err(format!("action {action} out of range")))?;
+        self.apply_cmd(py, c)?;
+        Ok(())
+    }
+
+    /// One action for every seat that must act now: `actions[seat]` (others ignored). All or
+    /// nothing.
+    fn step(&mut self, py: Python<'_>, actions: Vec<i64>) -> PyResult<()> {
+        let g = *self.game();
+        let acting = g.to_act();
+        let mut commands = [None; qe_core::MAX_SEATS];
+        let mut ok = true;
+        for s in acting.iter() {
+            let a = *actions
+                .get(s.index())
+                .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
+            let legal = g.legal(s);
+            let a = usize::try_from(a).unwrap_or(usize::MAX);
+            let c = self
+                .space
+                .decode(s, &legal, a)
+                .ok_or_else(|| PyValueError::new_err(format!("action {a} out of range")))?;
+            ok &= self.space.is_legal(&legal, a);
+            commands[s.index()] = Some(c);
+        }
+        if !ok {
+            let mut copy = g;
+            for c in commands.iter().flatten() {
+                copy.play(*c).map_err(|e| command_error(py, &e))?;
+            }
+        }
+        for c in commands.into_iter().flatten() {
+            self.apply_cmd(py, c)?;
+        }
+        Ok(())
+    }
+
+    /// The observation of `seat` (float32, `obs_size`), from its view only; with `bounds=True`,
+    /// followed by the spend-bounds block (`bounds_size` more floats, `qe_core::encoding::observe_bounds`).
+    #[pyo3(signature = (seat, bounds=false))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        bounds: bool,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let s = seat_of(py, self.game(), seat)?;
+        let extra = if bounds { BOUNDS_SIZE } else { 0 };
+        let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
+        // SAFETY: the array was just created and is not shared.
+        let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
+        observe(&self.game().view(s), &mut out[..OBS_SIZE]);
+        if bounds {
+            observe_bounds(
+                &self.m.deduce(s),
+                self.game().players(),
+                &mut out[OBS_SIZE..],
+            );
+        }
+        Ok(arr)
+    }
+
+    /// What `seat` can prove about every seat's total spent (`qe_core::deduction`), as dicts with
+    /// `lower`, `upper`, `known_prices`, `won`.
+    fn spend_bounds_dicts<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let s = seat_of(py, self.game(), seat)?;
+        let d = self.m.deduce(s);
+        to_py(py, &d.seats[..self.game().players() as usize].to_vec())
+    }
+
+    /// Writes the observation of `seat` into `out` (float32, contiguous, length `obs_size`).
+    fn observation_into(
+        &self,
+        py: Python<'_>,
+        seat: i64,
+        mut out: numpy::PyReadwriteArray1<'_, f32>,
+    ) -> PyResult<()> {
+        let s = seat_of(py, self.game(), seat)?;
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out must be contiguous"))?;
+        if out.len() != OBS_SIZE {
+            return Err(PyValueError::new_err("out must have obs_size floats"));
+        }
+        observe(&self.game().view(s), out);
+        Ok(())
+    }
+
+    /// The action mask of `seat` (int8, `num_actions`): 1 where legal.
+    fn action_mask<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let s = seat_of(py, self.game(), seat)?;
+        let arr = PyArray1::<i8>::zeros(py, self.space.size(), false);
+        // SAFETY: the array was just created and is not shared.
+        let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
+        self.space.mask_with(&self.game().legal(s), out, 1, 0);
+        Ok(arr)
+    }
+
+    /// Writes every seat's observation and mask into `obs` (float32 `[players, obs_size]`) and
+    /// `mask` (int8 `[players, num_actions]`). With `acting_only`, only the seats that must act
+    /// are written; the other rows are zeroed.
+    #[pyo3(signature = (obs, mask, acting_only=false))]
+    fn observe_into(
+        &self,
+        mut obs: numpy::PyReadwriteArray2<'_, f32>,
+        mut mask: numpy::PyReadwriteArray2<'_, i8>,
+        acting_only: bool,
+    ) -> PyResult<()> {
+        let g = self.game();
+        let p = g.players() as usize;
+        let a = self.space.size();
+        if obs.shape() != [p, OBS_SIZE] || mask.shape() != [p, a] {
+            return Err(PyValueError::new_err(
+                "obs must be [players, obs_size] and mask [players, num_actions]",
+            ));
+        }
+        let obs = obs
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("obs must be contiguous"))?;
+        let mask = mask
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("mask must be contiguous"))?;
+        let acting = g.to_act();
+        for s in 0..p {
+            let seat = Seat(s as u8);
+            let o = &mut obs[s * OBS_SIZE..(s + 1) * OBS_SIZE];
+            let k = &mut mask[s * a..(s + 1) * a];
+            if acting_only && !acting.contains(seat) {
+                o.fill(0.0);
+                k.fill(0);
+                continue;
+            }
+            let view = g.view(seat);
+            observe(&view, o);
+            self.space.mask_with(&view.legal, k, 1, 0);
+        }
+        Ok(())
+    }
+
+    // ----- chance (external-chance mode) ---------------------------------------------------------
+
+    /// The pending chance outcomes in record form (`{"reveal": "US-AGR"}`...), each equally likely.
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v: Vec<serde_json::Value> = self
+            .game()
+            .chance_outcomes()
+            .iter()
+            .map(|o| command::to_json(&Command::Chance(*o))["chance"].clone())
+            .collect();
+        to_py(py, &v)
+    }
+
+    /// The pending chance outcomes as stable action ids (deal: permutation index; reveal: tile
+    /// index; draw: token number - 1), each equally likely.
+    fn chance_actions(&self) -> Vec<usize> {
+        let outcomes = self.game().chance_outcomes();
+        outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| command::chance_id(i, *o))
+            .collect()
+    }
+
+    /// Applies the chance outcome with this stable id (see `chance_actions`).
+    fn apply_chance_action(&mut self, py: Python<'_>, id: usize) -> PyResult<()> {
+        let outcomes = self.game().chance_outcomes();
+        let o = outcomes
+            .iter()
+            .enumerate()
+            .find(|(i, o)| command::chance_id(*i, **o) == id)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| {
+                command_error(
+                    py,
+                    &CommandError::InvalidChance {
+                        reason: "not a pending chance outcome",
+                    },
+                )
+            })?;
+        self.apply_cmd(py, Command::Chance(o))?;
+        Ok(())
+    }
+
+    /// Applies a chance outcome in record form (`{"reveal": "US-AGR"}`, `{"draw": "gold3"}`,
+    /// `{"deal": ["AGR", ...]}`).
+    fn chance<'py>(&mut self, py: Python<'py>, outcome: &Bound<'py, PyAny>) -> PyResult<()> {
+        let d = PyDict::new(py);
+        d.set_item("chance", outcome)?;
+        self.apply_dict(py, d.as_any())?;
+        Ok(())
+    }
+
+    // ----- views, events, outcome, record --------------------------------------------------------
+
+    fn view_dict<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let s = seat_of(py, self.game(), seat)?;
+        to_py(py, &self.game().view(s))
+    }
+    fn public_view_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.game().public_view())
+    }
+    /// The event stream of `seat` as dicts (every event, as that seat may see it); `None`: the
+    /// spectator's (public) stream.
+    #[pyo3(signature = (seat=None))]
+    fn events_dicts<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        match seat {
+            Some(seat) => {
+                let s = seat_of(py, self.game(), seat)?;
+                events_list(py, self.m.events_for(s))
+            }
+            None => events_list(py, self.m.events().iter().map(qe_core::Event::public)),
+        }
+    }
+    fn outcome_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.game().outcome().map(|o| to_py(py, &o)).transpose()
+    }
+    /// The `qe-record/1` JSON text of the game so far (`None` in external-chance mode before the
+    /// deal).
+    fn record_json(&self) -> Option<String> {
+        self.m.record().map(|r| r.to_json())
+    }
+    /// The winners' seats and every seat's total, fast (no JSON): `(winner_mask, totals)`, or
+    /// `None` before the end.
+    fn scores(&self) -> Option<(u8, Vec<u32>)> {
+        self.game().outcome().map(|o| {
+            let mask = o.winners().fold(0u8, |m, s| m | (1 << s.0));
+            (mask, o.seats().iter().map(|s| s.total).collect())
+        })
+    }
+
+    // ----- copy and pickle -----------------------------------------------------------------------
+
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        clone_into_type(slf)
+    }
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        clone_into_type(slf)
+    }
+    fn __getstate__(&self) -> String {
+        self.state_json()
+    }
+    fn __setstate__(&mut self, py: Python<'_>, state: &str) -> PyResult<()> {
+        *self = PyGame::from_state(py, state)?;
+        Ok(())
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let state = slf.borrow().state_json();
+        let dict = slf.getattr("__dict__").ok();
+        let state_obj: Bound<'py, PyAny> = match dict {
+            Some(d) if d.len()? > 0 => {
+                PyTuple::new(py, [state.into_pyobject(py)?.into_any(), d])?.into_any()
+            }
+            _ => state.into_pyobject(py)?.into_any(),
+        };
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                PyTuple::empty(py).into_any(),
+                state_obj,
+            ],
+        )
+    }
+    fn __repr__(&self) -> String {
+        let g = self.game();
+        format!(
+            "Game(players={}, commodities={}, turn={}, phase={:?})",
+            g.players(),
+            if g.rules().has_commodities() {
+                "True"
+            } else {
+                "False"
+            },
+            g.turn(),
+            phase_name(g)
+        )
+    }
+}
+
+/// A copy of `slf` of the same (possibly Python-subclassed) type.
+fn clone_into_type(slf: &Bound<'_, PyGame>) -> PyResult<Py<PyAny>> {
+    let inner = slf.borrow().clone();
+    let obj = slf.get_type().call0()?;
+    *obj.cast::<PyGame>()?.borrow_mut() = inner;
+    if let Ok(d) = slf.getattr("__dict__") {
+        if let Ok(nd) = obj.getattr("__dict__") {
+            nd.call_method1("update", (d,))?;
+        }
+    }
+    Ok(obj.unbind())
+}
+
+/// Replays a `qe-record/1` JSON text: the outcome as a dict, `None` if the game is not over; raises
+/// `SetupError` or `IllegalCommand` (with `.index`).
+#[pyfunction]
+fn replay_json<'py>(py: Python<'py>, record: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
+    let m = rec.replay().map_err(|e| replay_error(py, &e))?;
+    m.game().outcome().map(|o| to_py(py, &o)).transpose()
+}
+
+/// The observation blocks: a list of `(name, offset, length)`.
+#[pyfunction]
+fn observation_blocks() -> Vec<(&'static str, usize, usize)> {
+    BLOCKS.iter().map(|b| (b.name, b.offset, b.len)).collect()
+}
+
+#[pymodule(gil_used = false)]
+fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("OBS_SIZE", OBS_SIZE)?;
+    m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
+    m.add("QeError", py.get_type::<QeError>())?;
+    m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
+    let setup = py.get_type::<SetupError_>();
+    setup.setattr("__name__", "SetupError")?;
+    setup.setattr("__qualname__", "SetupError")?;
+    m.add("SetupError", setup)?;
+    m.add_class::<PyBidLadder>()?;
+    m.add_class::<PyBidRange>()?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<vector::VectorEnv>()?;
+    m.add_function(wrap_pyfunction!(replay_json, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;
+    Ok(())
+}

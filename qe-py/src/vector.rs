@@ -1,0 +1,500 @@
+//! [`VectorEnv`]: many games stepped in one call, with the GIL released.
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
+use qe_core::encoding::{observe, ActionSpace, BidLadder, OBS_SIZE};
+use qe_core::{Game, Rules, Seat, MAX_SEATS};
+
+use crate::{command_error, random_seed, rules, PyBidLadder};
+
+/// A baseline opponent from `qe_core::bots`.
+#[derive(Clone, Debug)]
+enum Opponent {
+    Random(Box<RandomBot>),
+    Miser(MiserBot),
+    Value(Box<ValueBot>),
+}
+
+impl Opponent {
+    fn act(&mut self, game: &Game, seat: Seat) -> Option<qe_core::Command> {
+        let view = game.view(seat);
+        match self {
+            Opponent::Random(b) => b.act(&view),
+            Opponent::Miser(b) => b.act(&view),
+            Opponent::Value(b) => b.act(&view),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpponentKind {
+    Random,
+    Miser,
+    Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reward {
+    Win,
+    Score,
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The state of the batch, separate from the Python buffers so it can run without the GIL.
+struct Core {
+    rules: Rules,
+    space: ActionSpace,
+    seed: u64,
+    games: Vec<Game>,
+    /// How many games each env has started (for seeding).
+    started: Vec<u64>,
+    opponents: Option<OpponentKind>,
+    bots: Vec<[Option<Opponent>; MAX_SEATS]>,
+    learner: Seat,
+    reward: Reward,
+    all_seats: bool,
+    decisions: u64,
+    episodes: u64,
+}
+
+/// Output buffers of one step, as plain slices.
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    reward: &'a mut [f32],
+    done: &'a mut [bool],
+}
+
+impl Core {
+    fn players(&self) -> usize {
+        self.rules.players() as usize
+    }
+
+    /// Rows per env in the outputs: 1 with opponents (the learner), else one per seat.
+    fn rows(&self) -> usize {
+        if self.opponents.is_some() {
+            1
+        } else {
+            self.players()
+        }
+    }
+
+    fn new_game(&mut self, e: usize) {
+        let k = self.started[e];
+        self.started[e] += 1;
+        let game_seed = splitmix(self.seed ^ splitmix(((e as u64) << 32) ^ k));
+        self.games[e] = Game::seeded(self.rules, game_seed);
+        if let Some(kind) = self.opponents {
+            for s in 0..self.players() {
+                self.bots[e][s] = (s != self.learner.index()).then(|| match kind {
+                    OpponentKind::Random => Opponent::Random(Box::new(RandomBot::new(splitmix(
+                        game_seed ^ (s as u64 + 1),
+                    )))),
+                    OpponentKind::Miser => Opponent::Miser(MiserBot),
+                    OpponentKind::Value => Opponent::Value(Box::new(ValueBot::new(splitmix(
+                        game_seed ^ (s as u64 + 1),
+                    )))),
+                });
+            }
+            self.run_bots(e);
+        }
+    }
+
+    /// Plays the opponents of env `e` until the learner must act or the game ends.
+    fn run_bots(&mut self, e: usize) {
+        let learner = self.learner;
+        let game = &mut self.games[e];
+        while !game.is_over() {
+            let mut others = game.to_act();
+            others.remove(learner);
+            let Some(seat) = others.first() else { break };
+            let bot = self.bots[e][seat.index()]
+                .as_mut()
+                .expect("every other seat has a bot");
+            let command = bot.act(game, seat).expect("a bot that must act acts");
+            game.play(command).expect("bots play legal commands");
+        }
+    }
+
+    fn write(&self, e: usize, out: &mut Out<'_>) {
+        let game = &self.games[e];
+        let a = self.space.size();
+        let rows = self.rows();
+        for r in 0..rows {
+            let seat = if self.opponents.is_some() {
+                self.learner
+            } else {
+                Seat(r as u8)
+            };
+            let i = e * rows + r;
+            let o = &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE];
+            let m = &mut out.mask[i * a..(i + 1) * a];
+            if !self.all_seats && !game.to_act().contains(seat) && !game.is_over() {
+                o.fill(0.0);
+                m.fill(0);
+                continue;
+            }
+            let view = game.view(seat);
+            observe(&view, o);
+            self.space.mask_with(&view.legal, m, 1, 0);
+        }
+    }
+
+    fn rewards(&self, e: usize, out: &mut Out<'_>) {
+        let rows = self.rows();
+        let outcome = self.games[e].outcome().expect("game over");
+        let winners = outcome.winners().count();
+        for r in 0..rows {
+            let seat = if self.opponents.is_some() {
+                self.learner
+            } else {
+                Seat(r as u8)
+            };
+            let s = outcome.seat(seat);
+            out.reward[e * rows + r] = match self.reward {
+                Reward::Win => {
+                    if s.winner {
+                        1.0 / winners as f32
+                    } else {
+                        0.0
+                    }
+                }
+                Reward::Score => s.total as f32 / 100.0,
+            };
+        }
+    }
+
+    fn reset_all(&mut self, out: &mut Out<'_>) {
+        for e in 0..self.games.len() {
+            self.new_game(e);
+            self.write(e, out);
+        }
+        out.reward.fill(0.0);
+        out.done.fill(false);
+    }
+
+    /// Steps every env; `actions` are already validated.
+    fn step(&mut self, actions: &[i64], out: &mut Out<'_>) {
+        let p = self.players();
+        let per_env = if self.opponents.is_some() { 1 } else { p };
+        out.reward.fill(0.0);
+        for e in 0..self.games.len() {
+            let game = &mut self.games[e];
+            let acting = game.to_act();
+            for seat in acting.iter() {
+                let a = if self.opponents.is_some() {
+                    if seat != self.learner {
+                        continue;
+                    }
+                    actions[e]
+                } else {
+                    actions[e * per_env + seat.index()]
+                };
+                let legal = game.legal(seat);
+                let c = self
+                    .space
+                    .decode(seat, &legal, a as usize)
+                    .expect("validated");
+                game.play(c).expect("validated");
+                self.decisions += 1;
+            }
+            if self.opponents.is_some() {
+                self.run_bots(e);
+            }
+            let over = self.games[e].is_over();
+            out.done[e] = over;
+            if over {
+                self.rewards(e, out);
+                self.episodes += 1;
+                self.new_game(e);
+            }
+            self.write(e, out);
+        }
+    }
+}
+
+/// Many games of QE stepped together (see the README of `qe-py` for the semantics).
+#[pyclass(module = "qe._qe", name = "VectorEnv")]
+pub struct VectorEnv {
+    core: Core,
+    obs: Py<PyAny>,
+    mask: Py<PyAny>,
+    reward: Py<PyAny>,
+    done: Py<PyAny>,
+}
+
+impl VectorEnv {
+    fn with_out<R: Send>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Core, &mut Out<'_>) -> R + Send,
+    ) -> PyResult<R> {
+        let obs = self.obs.bind(py).cast::<numpy::PyUntypedArray>()?.clone();
+        let obs = obs.cast::<numpy::PyArrayDyn<f32>>()?;
+        let mask = self.mask.bind(py).cast::<numpy::PyArrayDyn<i8>>()?.clone();
+        let reward = self
+            .reward
+            .bind(py)
+            .cast::<numpy::PyArrayDyn<f32>>()?
+            .clone();
+        let done = self.done.bind(py).cast::<PyArray1<bool>>()?.clone();
+        let mut obs_rw = obs
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut mask_rw = mask
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut reward_rw = reward
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut done_rw = done
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut out = Out {
+            obs: obs_rw.as_slice_mut().expect("contiguous"),
+            mask: mask_rw.as_slice_mut().expect("contiguous"),
+            reward: reward_rw.as_slice_mut().expect("contiguous"),
+            done: done_rw.as_slice_mut().expect("contiguous"),
+        };
+        let core = &mut self.core;
+        Ok(py.detach(move || f(core, &mut out)))
+    }
+
+    fn outputs<'py>(&self, py: Python<'py>) -> (Bound<'py, PyAny>, Bound<'py, PyAny>) {
+        (self.obs.bind(py).clone(), self.mask.bind(py).clone())
+    }
+}
+
+#[pymethods]
+impl VectorEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        players: u8,
+        commodities: bool,
+        ladder: Option<PyBidLadder>,
+        seed: Option<u64>,
+        opponents: Option<&str>,
+        seat: u8,
+        reward: &str,
+        all_seats: bool,
+    ) -> PyResult<Self> {
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        let r = rules(py, players, commodities)?;
+        let opponents = match opponents {
+            None => None,
+            Some("random") => Some(OpponentKind::Random),
+            Some("miser") => Some(OpponentKind::Miser),
+            Some("value") => Some(OpponentKind::Value),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown opponents {other:?}: expected \"random\", \"miser\" or \"value\""
+                )))
+            }
+        };
+        if seat >= players {
+            return Err(PyValueError::new_err("seat out of range"));
+        }
+        let reward = match reward {
+            "win" => Reward::Win,
+            "score" => Reward::Score,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown reward {other:?}: expected \"win\" or \"score\""
+                )))
+            }
+        };
+        let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), false);
+        let p = players as usize;
+        let a = space.size();
+        let (obs, mask, rew): (Py<PyAny>, Py<PyAny>, Py<PyAny>) = if opponents.is_some() {
+            (
+                PyArray2::<f32>::zeros(py, [num_envs, OBS_SIZE], false)
+                    .into_any()
+                    .unbind(),
+                PyArray2::<i8>::zeros(py, [num_envs, a], false)
+                    .into_any()
+                    .unbind(),
+                PyArray1::<f32>::zeros(py, num_envs, false)
+                    .into_any()
+                    .unbind(),
+            )
+        } else {
+            (
+                PyArray3::<f32>::zeros(py, [num_envs, p, OBS_SIZE], false)
+                    .into_any()
+                    .unbind(),
+                PyArray3::<i8>::zeros(py, [num_envs, p, a], false)
+                    .into_any()
+                    .unbind(),
+                PyArray2::<f32>::zeros(py, [num_envs, p], false)
+                    .into_any()
+                    .unbind(),
+            )
+        };
+        let done = PyArray1::<bool>::zeros(py, num_envs, false)
+            .into_any()
+            .unbind();
+        let mut env = VectorEnv {
+            core: Core {
+                rules: r,
+                space,
+                seed: seed.unwrap_or_else(random_seed),
+                games: vec![Game::seeded(r, 0); num_envs],
+                started: vec![0; num_envs],
+                opponents,
+                bots: vec![[None, None, None, None, None]; num_envs],
+                learner: Seat(seat),
+                reward,
+                all_seats,
+                decisions: 0,
+                episodes: 0,
+            },
+            obs,
+            mask,
+            reward: rew,
+            done,
+        };
+        env.with_out(py, Core::reset_all)?;
+        Ok(env)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.core.games.len()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.core.players()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.core.space.size()
+    }
+    #[getter]
+    fn obs_size(&self) -> usize {
+        OBS_SIZE
+    }
+    #[getter]
+    fn ladder(&self) -> PyBidLadder {
+        PyBidLadder(*self.core.space.ladder())
+    }
+    /// Seat decisions applied so far (learner decisions only, with opponents).
+    #[getter]
+    fn decisions(&self) -> u64 {
+        self.core.decisions
+    }
+    /// Games finished so far.
+    #[getter]
+    fn episodes(&self) -> u64 {
+        self.core.episodes
+    }
+
+    /// Starts a new game in every env (optionally re-seeding); returns `(obs, masks)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        if let Some(s) = seed {
+            self.core.seed = s;
+            self.core.started.fill(0);
+        }
+        self.with_out(py, Core::reset_all)?;
+        Ok(self.outputs(py))
+    }
+
+    /// The current `(obs, masks)` (the same arrays `step` returns).
+    fn observe<'py>(&self, py: Python<'py>) -> (Bound<'py, PyAny>, Bound<'py, PyAny>) {
+        self.outputs(py)
+    }
+
+    /// Steps every env with `actions` (`[num_envs, players]` ints, or `[num_envs]` with
+    /// opponents); returns `(obs, masks, rewards, terminated)`. The arrays are reused by the next
+    /// call: copy what you keep.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+    )> {
+        let np = py.import("numpy")?;
+        let arr = np
+            .getattr("ascontiguousarray")?
+            .call1((actions, np.getattr("int64")?))?;
+        let arr = arr.cast::<numpy::PyArrayDyn<i64>>()?;
+        let n = self.core.games.len();
+        let p = self.core.players();
+        let expected: Vec<usize> = if self.core.opponents.is_some() {
+            vec![n]
+        } else {
+            vec![n, p]
+        };
+        if arr.shape() != expected.as_slice() {
+            return Err(PyValueError::new_err(format!(
+                "actions must have shape {expected:?}, not {:?}",
+                arr.shape()
+            )));
+        }
+        let ro = arr.readonly();
+        let actions: Vec<i64> = ro.as_slice().expect("contiguous").to_vec();
+        // Validate everything first: an illegal action changes nothing.
+        let per_env = if self.core.opponents.is_some() { 1 } else { p };
+        for (e, game) in self.core.games.iter().enumerate() {
+            for seat in game.to_act().iter() {
+                let a = if self.core.opponents.is_some() {
+                    if seat != self.core.learner {
+                        continue;
+                    }
+                    actions[e]
+                } else {
+                    actions[e * per_env + seat.index()]
+                };
+                let legal = game.legal(seat);
+                let ok = usize::try_from(a).is_ok_and(|a| self.core.space.is_legal(&legal, a));
+                if !ok {
+                    let mut copy = *game;
+                    let err = match usize::try_from(a)
+                        .ok()
+                        .and_then(|a| self.core.space.decode(seat, &legal, a))
+                    {
+                        Some(c) => match copy.play(c) {
+                            Err(ce) => command_error(py, &ce),
+                            Ok(()) => PyValueError::new_err("action not allowed"),
+                        },
+                        None => PyValueError::new_err(format!("action {a} out of range")),
+                    };
+                    let _ = err.value(py).setattr("env", e);
+                    let _ = err.value(py).setattr("seat", seat.0);
+                    return Err(err);
+                }
+            }
+        }
+        self.with_out(py, move |core, out| core.step(&actions, out))?;
+        let (o, m) = self.outputs(py);
+        Ok((
+            o,
+            m,
+            self.reward.bind(py).clone(),
+            self.done.bind(py).clone(),
+        ))
+    }
+}

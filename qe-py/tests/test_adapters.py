@@ -1,0 +1,180 @@
+"""PettingZoo and OpenSpiel peer suites, and qe.VectorEnv semantics."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import qe
+
+
+# ----- PettingZoo ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kw", [{}, {"players": 5, "commodities": True}, {"players": 3, "reward": "score"}])
+def test_pettingzoo_api(kw: dict) -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    import qe.pettingzoo as qp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(qp.env(**kw), num_cycles=200)
+        parallel_api_test(qp.parallel_env(**kw), num_cycles=200)
+
+
+def test_pettingzoo_seed() -> None:
+    from pettingzoo.test import parallel_seed_test, seed_test
+
+    import qe.pettingzoo as qp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(qp.env)
+        parallel_seed_test(qp.parallel_env)
+
+
+def test_pettingzoo_rewards_at_the_end() -> None:
+    import qe.pettingzoo as qp
+
+    env = qp.parallel_env(players=4)
+    obs, _ = env.reset(seed=3)
+    total = {a: 0.0 for a in env.possible_agents}
+    rng = np.random.default_rng(0)
+    while env.agents:
+        actions = {}
+        for a in env.agents:
+            legal = np.flatnonzero(obs[a]["action_mask"])
+            actions[a] = int(rng.choice(legal)) if len(legal) else 0
+        obs, rew, term, _, _ = env.step(actions)
+        for a, r in rew.items():
+            total[a] += r
+    assert sum(total.values()) in (0.0, pytest.approx(1.0))
+    with pytest.raises(qe.IllegalCommand):
+        e = qp.env(illegal="raise")
+        e.reset(seed=1)
+        e.step(0)  # the opening bid must be at least 1
+
+
+# ----- OpenSpiel ----------------------------------------------------------------------------------
+
+
+def test_openspiel_random_sim() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    for params in ({"players": 3, "ladder": "0,1,3"}, {"players": 4}, {"players": 5, "commodities": True}):
+        game = pyspiel.load_game("python_qe", params)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_tensors_and_chance() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 4, "commodities": True})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 24
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 16
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 0
+    state.apply_action(state.legal_actions(0)[0])
+    assert state.is_simultaneous_node()
+    assert state.legal_actions(0) == [game.num_distinct_actions() - 1]  # PASS
+    obs = state.observation_tensor(1)
+    info = state.information_state_tensor(1)
+    assert len(obs) == len(info) == qe.OBS_SIZE
+    assert game.observation_tensor_shape() == [qe.OBS_SIZE]
+
+
+def test_openspiel_mcts_on_small_configuration() -> None:
+    """MCTS (few simulations) on the turn-based conversion of a 3-player, 3-rung game."""
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.convert_to_turn_based(
+        pyspiel.load_game("python_qe", {"players": 3, "ladder": "0,1,3"})
+    )
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2, 4, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert sum(state.returns()) in (0.0, pytest.approx(1.0))
+
+
+# ----- VectorEnv ----------------------------------------------------------------------------------
+
+
+def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    noise = rng.random(masks.shape) + masks  # legal actions score > 1
+    return np.argmax(noise, axis=-1)
+
+
+def test_vector_env_multi_agent() -> None:
+    env = qe.VectorEnv(8, players=4, seed=1)
+    obs, masks = env.reset()
+    assert obs.shape == (8, 4, qe.OBS_SIZE) and masks.shape == (8, 4, env.num_actions)
+    rng = np.random.default_rng(0)
+    finished = 0
+    reward_sum = 0.0
+    for _ in range(400):
+        obs, masks, rewards, done = env.step(_random_actions(masks, rng))
+        finished += int(done.sum())
+        reward_sum += float(rewards.sum())
+        assert rewards[~done].sum() == 0
+        # Auto-reset: every env has a seat to act.
+        assert (masks.sum(axis=(1, 2)) > 0).all()
+    assert finished == env.episodes > 0
+    assert env.decisions > 0
+    assert reward_sum <= finished + 1e-4
+
+
+def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
+    a = qe.VectorEnv(4, players=3, seed=9)
+    b = qe.VectorEnv(4, players=3, seed=9)
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        acts = _random_actions(a.observe()[1], rng)
+        oa = a.step(acts)[0].copy()
+        ob = b.step(acts)[0]
+        assert np.array_equal(oa, ob)
+    obs_before = a.observe()[0].copy()
+    bad = np.full((4, 3), 10_000)
+    with pytest.raises(ValueError):
+        a.step(bad)
+    with pytest.raises(ValueError):
+        a.step(np.zeros((3, 3)))
+    assert np.array_equal(a.observe()[0], obs_before)
+
+
+@pytest.mark.parametrize("opponents", ["random", "miser", "value"])
+def test_vector_env_with_opponents(opponents: str) -> None:
+    env = qe.VectorEnv(16, players=4, commodities=True, seed=2, opponents=opponents, seat=1)
+    obs, masks = env.reset()
+    assert obs.shape == (16, qe.OBS_SIZE) and masks.shape == (16, env.num_actions)
+    assert (masks.sum(axis=1) > 0).all()
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        obs, masks, rewards, done = env.step(_random_actions(masks, rng))
+        assert rewards.shape == (16,)
+        assert (masks.sum(axis=1) > 0).all()
+        # the learner's own seat is marked in the observation
+        me = dict((n, o) for n, o, _ in qe.observation_blocks())["me"]
+        assert (obs[:, me + 1] == 1).all()
+    assert env.episodes > 0
+    with pytest.raises(ValueError):
+        qe.VectorEnv(1, opponents="genius")

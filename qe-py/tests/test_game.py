@@ -1,0 +1,273 @@
+"""Unit tests of the qe.Game API, exceptions, views, records, pickling and conformance."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import qe
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "conformance"
+
+
+def test_version_and_exports() -> None:
+    assert isinstance(qe.__version__, str) and qe.__version__
+    assert issubclass(qe.QeError, ValueError)
+    assert issubclass(qe.IllegalCommand, qe.QeError)
+    assert issubclass(qe.SetupError, qe.QeError)
+    assert qe.OBS_SIZE == sum(n for _, _, n in qe.observation_blocks())
+
+
+def test_new_game_state() -> None:
+    g = qe.Game(players=4, seed=42)
+    assert (g.players, g.commodities, g.seed, g.turn, g.turns) == (4, False, 42, 0, 16)
+    assert g.phase == "opening_bid" and g.to_act == [0] and g.to_act_mask == 1
+    r = g.bid_range(0)
+    assert r is not None and (r.min, r.forbidden) == (1, None) and r.max == 2**64 - 1
+    assert g.bid_range(1) is None
+    g.bid(0, 10)
+    assert g.phase == "bidding" and g.to_act == [1, 2, 3]
+    r = g.bid_range(2)
+    assert r is not None and r.forbidden == 10 and not r.allows(10) and r.allows(0)
+    legal = g.legal(2)
+    assert legal.must_act and legal.bid is not None and legal.take == []
+
+
+def test_illegal_command_names_rule_and_code_and_changes_nothing() -> None:
+    g = qe.Game(seed=1)
+    before = g.record()
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.bid(1, 5)
+    assert e.value.rule == "R-AUC-2" and e.value.code == 102
+    g.bid(0, 5)
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.bid(2, 5)
+    assert (e.value.rule, e.value.code) == ("R-AUC-3", 106)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.bid(9, 1)
+    assert e.value.code == 101
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.apply({"seat": 1, "fly": 3})
+    assert e.value.code == 118
+    # bid_all is all or nothing
+    rec = g.record()
+    with pytest.raises(qe.IllegalCommand):
+        g.bid_all([0, 1, 5, 2])
+    assert g.record() == rec
+    assert before != rec
+
+
+def test_setup_errors() -> None:
+    with pytest.raises(qe.SetupError) as e:
+        qe.Game(players=7)
+    assert (e.value.rule, e.value.code) == ("R-SET-1", 205)
+    with pytest.raises(qe.SetupError) as e:
+        qe.Game.from_record("{not json")
+    assert e.value.code == 210
+    with pytest.raises(qe.SetupError):
+        qe.BidLadder([3, 1])
+
+
+def test_apply_dict_and_events() -> None:
+    g = qe.Game(seed=3)
+    events = g.apply({"seat": 0, "bid": 4})
+    assert events[0].event == "opening_bid" and events[0].amount == 4
+    g.apply('{"seat": 1, "bid": 7}')
+    own = g.events(1)[-1]
+    other = g.events(2)[-1]
+    assert own.event == other.event == "bid"
+    assert own.amount == 7 and other.amount is None
+    assert g.events(0)[-1].amount == 7  # the auctioneer sees bids (R-VIS-3)
+    assert g.events()[-1].amount is None  # spectators do not
+    assert other.to_dict()["event"] == "bid"
+
+
+def test_view_is_typed_and_does_not_leak() -> None:
+    g = qe.Game(seed=5)
+    g.bid(0, 3)
+    g.bid(1, 9)
+    v = g.view(2)
+    assert isinstance(v, qe.View) and v.seat == 2
+    assert v.seats[2].industry is not None and v.seats[1].industry is None
+    assert v.bids[1] is None and v.bids[2] is None and v.has_bid == [1]
+    assert v.seats[1].spent is None and v.seats[2].spent == 0
+    assert "9" not in json.dumps(v.to_dict()["bids"])
+    # Hidden information differs between games only where the seat may not see it.
+    h = qe.Game(seed=5)
+    h.bid(0, 3)
+    h.bid(1, 11)
+    assert g.view(2).to_dict() == h.view(2).to_dict()
+    assert np.array_equal(g.observation(2), h.observation(2))
+    assert not np.array_equal(g.observation(1), h.observation(1))
+    assert g.view(0).bids[1] == 9
+
+
+def test_play_to_the_end_outcome_and_record() -> None:
+    g = qe.Game(players=3, commodities=True, seed=11)
+    rng = random.Random(0)
+    while not g.is_over:
+        seat = g.to_act[0]
+        g.apply_action(seat, rng.choice(g.legal_actions(seat)))
+    out = g.outcome()
+    assert isinstance(out, qe.Outcome) and len(out.seats) == 3
+    assert out.winners == [s.seat for s in out.seats if s.winner]
+    rec = g.record()
+    assert rec is not None and json.loads(rec)["format"] == "qe-record/1"
+    assert g.record_dict() == json.loads(rec)
+    assert qe.replay(rec) == out
+    assert qe.replay(g.record_dict()) == out  # type: ignore[arg-type]
+    assert qe.Game.from_record(rec).outcome() == out
+    assert sum(g.returns()) in (0.0, pytest.approx(1.0))
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.bid(0, 1)
+    assert e.value.code == 100
+
+
+def test_replay_reports_the_index() -> None:
+    g = qe.Game(seed=2)
+    g.bid(0, 2)
+    d = g.record_dict()
+    assert d is not None
+    d["commands"].append({"seat": 1, "bid": 2})
+    with pytest.raises(qe.IllegalCommand) as e:
+        qe.replay(d)
+    assert e.value.index == 1 and e.value.rule == "R-AUC-3"
+    assert qe.replay(g.record() or "") is None  # a pending game
+
+
+def test_copy_deepcopy_pickle() -> None:
+    g = qe.Game(players=5, commodities=True, seed=8, ladder=qe.BidLadder.linear(2, 5))
+    g.bid(0, 4)
+    for h in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert type(h) is qe.Game
+        assert h.record() == g.record() and h.ladder == g.ladder
+        h.bid(1, 6)
+        assert h.record() != g.record()
+    x = qe.Game(external_chance=True)
+    x.apply_chance_action(x.chance_actions()[3])
+    x.apply_chance_action(x.chance_actions()[0])
+    y = pickle.loads(pickle.dumps(x))
+    assert y.commands() == x.commands() and y.external_chance
+    assert pickle.loads(pickle.dumps(qe.BidLadder.default())) == qe.BidLadder.default()
+
+
+def test_external_chance() -> None:
+    g = qe.Game(players=3, external_chance=True)
+    assert g.phase == "chance" and g.to_act == [] and g.record() is None
+    assert len(g.chance_actions()) == 24
+    g.chance(g.chance_outcomes()[0])
+    assert g.phase == "chance"
+    g.chance({"reveal": "US-AGR"})
+    assert g.phase == "opening_bid" and g.view(0).tile == "US-AGR"
+    with pytest.raises(qe.IllegalCommand) as e:
+        g.apply_chance_action(0)
+    assert e.value.rule == "R-SET-3"
+
+
+def test_ladders_masks_and_observations() -> None:
+    assert qe.BidLadder.linear(5, 4).amounts == [0, 5, 10, 15]
+    assert qe.BidLadder.geometric(1, 2.0, 5).amounts == [0, 1, 2, 4, 8]
+    ladder = qe.BidLadder([0, 1, 3])
+    assert len(ladder) == 3 and ladder.index_of(3) == 2 and ladder.amount(1) == 1
+    g = qe.Game(seed=1, ladder=ladder)
+    assert g.num_actions == 6
+    assert g.action_mask(0).tolist() == [0, 1, 1, 0, 0, 0]
+    assert g.legal_actions(0) == [1, 2]
+    g.apply_action(0, 2)  # opening bid 3
+    assert g.action_mask(1).tolist() == [1, 1, 0, 0, 0, 0]
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, 6), np.int8)
+    g.observe_into(obs, mask)
+    assert np.array_equal(obs[1], g.observation(1)) and mask[0].sum() == 0
+    out = np.zeros(qe.OBS_SIZE, np.float32)
+    g.observation_into(3, out)
+    assert np.array_equal(out, obs[3])
+    assert obs.dtype == np.float32 and np.all(np.abs(obs) <= 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    players=st.integers(3, 5),
+    commodities=st.booleans(),
+    choices=st.randoms(use_true_random=False),
+)
+def test_random_play_matches_replay_of_its_record(
+    seed: int, players: int, commodities: bool, choices: random.Random
+) -> None:
+    g = qe.Game(players, commodities, seed, peeks=True)
+    snapshots = []
+    while not g.is_over:
+        seat = choices.choice(g.to_act)
+        actions = g.legal_actions(seat)
+        g.apply_action(seat, choices.choice(actions))
+        if choices.random() < 0.1:
+            snapshots.append((g.record(), [g.view_dict(s) for s in range(players)]))
+    r = qe.Game.from_record(g.record() or "")
+    assert r.outcome() == g.outcome()
+    for s in range(players):
+        assert r.view_dict(s) == g.view_dict(s)
+        assert r.events_dicts(s) == g.events_dicts(s)
+    for rec, views in snapshots:
+        h = qe.Game.from_record(rec or "")
+        assert [h.view_dict(s) for s in range(players)] == views
+
+
+def _cases() -> list:
+    return sorted(
+        p
+        for p in CONFORMANCE.rglob("*.json")
+        if not p.name.endswith(".expect.json")
+    )
+
+
+def test_conformance_suite_is_present() -> None:
+    assert len(_cases()) >= 100
+
+
+@pytest.mark.parametrize("path", _cases(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_conformance(path: Path) -> None:
+    expect = json.loads(path.with_name(path.stem + ".expect.json").read_text())
+    text = path.read_text()
+    kind = expect["kind"]
+    if kind == "bad":
+        with pytest.raises(qe.SetupError):
+            qe.replay(text)
+    elif kind == "illegal":
+        with pytest.raises(qe.IllegalCommand) as e:
+            qe.replay(text)
+        assert e.value.index == expect["index"]
+    elif kind == "pending":
+        assert qe.replay(text) is None
+    else:
+        out = qe.replay(text)
+        assert out is not None
+        got = out.to_dict()["seats"]
+        for want, have in zip(expect["outcome"]["seats"], got, strict=True):
+            for k, v in want.items():
+                assert have[k] == v, (k, have, want)
+
+
+def test_spend_bounds_and_bounds_observation() -> None:
+    """Issue 7: what a seat can prove about others' spending, from its own information only."""
+    g = qe.Game(players=4, seed=3)
+    for seat, amount in [(0, 5), (1, 9), (2, 7), (3, 0)]:
+        g.apply({"seat": seat, "bid": amount})
+    b = g.spend_bounds(2)
+    assert b[2].exact and b[2].lower == 0
+    assert b[1].lower == 8  # seat 1 beat seat 2's 7 (R-AUC-5)
+    assert not b[1].exact
+    assert g.spend_bounds(0)[1].exact  # the auctioneer saw the price (R-VIS-3)
+    obs = g.observation(2, bounds=True)
+    assert obs.shape == (qe.OBS_SIZE + qe.BOUNDS_SIZE,)
+    assert obs[qe.OBS_SIZE + 3 * 2 + 2] == 1.0  # own total exact
+    assert (g.observation(2)[: qe.OBS_SIZE] == obs[: qe.OBS_SIZE]).all()
