@@ -636,7 +636,11 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 assert_eq!(v["turn"], view.turn);
                 assert_eq!(v["players"], view.players);
                 for (i, s) in view.seats[..n as usize].iter().enumerate() {
-                    assert_eq!(v["seats"][i]["spent"].is_null(), s.spent.is_none(), "seat {i}'s total");
+                    assert_eq!(
+                        v["seats"][i]["spent"].is_null(),
+                        s.spent.is_none(),
+                        "seat {i}'s total"
+                    );
                     assert_eq!(v["seats"][i]["industry"].is_null(), s.industry.is_none());
                 }
             } else {
