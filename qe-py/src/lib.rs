@@ -1,7 +1,7 @@
 //! `qe._qe`: the PyO3 extension module behind the `qe` Python package.
 //!
 //! Thin over `qe-core`: [`Game`](PyGame) wraps a [`Match`] (a game with its history), the observation
-//! and action masks come from [`qe_core::encoding`], and [`VectorEnv`] steps many games in one call
+//! and action masks come from [`qe_core::encoding`], and `VectorEnv` steps many games in one call
 //! with the GIL released. The Python facade (`python/qe/__init__.py`) adds typed dataclasses for
 //! views, events and outcomes. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
 //! and the stable numeric code of `CommandError::code()` / `SetupError::code()`.
