@@ -1223,10 +1223,13 @@ impl Game {
 
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        self.tallies().spent[seat.index()]
+        self.tallies().spent.get(seat.index()).copied().unwrap_or(0)
     }
 
     /// The nation of `seat`.
+    ///
+    /// # Panics
+    /// If `seat` is not below [`MAX_SEATS`] (like indexing a slice out of range).
     pub fn nation(&self, seat: Seat) -> Nation {
         self.setup.nations[seat.index()]
     }
@@ -1266,6 +1269,9 @@ const _SIZE_CHECK: () = {
 
 impl Game {
     /// What `seat` holds now: the input of [`scoring::score`](crate::scoring::score).
+    ///
+    /// # Panics
+    /// If `seat` is not below [`MAX_SEATS`] (like indexing a slice out of range).
     pub fn holdings(&self, seat: Seat) -> crate::scoring::Holdings {
         self.all_holdings()[seat.index()]
     }

@@ -39,16 +39,31 @@ impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
 
-    /// Every seat of a game of `players` seats.
+    /// Every seat of a game of `players` seats (at most [`MAX_SEATS`]).
     #[inline]
     pub const fn all(players: u8) -> SeatSet {
-        SeatSet(((1u16 << players) - 1) as u8)
+        let n = if players > MAX_SEATS as u8 {
+            MAX_SEATS as u8
+        } else {
+            players
+        };
+        SeatSet(((1u16 << n) - 1) as u8)
     }
 
     /// The set holding only `seat`.
     #[inline]
     pub const fn only(seat: Seat) -> SeatSet {
-        SeatSet(1 << seat.0)
+        SeatSet(Self::bit(seat))
+    }
+
+    /// The bit of `seat`; 0 for a seat number past the largest game (never a panic).
+    #[inline]
+    const fn bit(seat: Seat) -> u8 {
+        if (seat.0 as usize) < MAX_SEATS {
+            1 << seat.0
+        } else {
+            0
+        }
     }
 
     /// The raw bit mask.
@@ -69,16 +84,16 @@ impl SeatSet {
         seat.0 < 8 && self.0 & (1 << seat.0) != 0
     }
 
-    /// Adds `seat`.
+    /// Adds `seat` (a seat past [`MAX_SEATS`] is ignored).
     #[inline]
     pub fn insert(&mut self, seat: Seat) {
-        self.0 |= 1 << seat.0;
+        self.0 |= Self::bit(seat);
     }
 
     /// Removes `seat`.
     #[inline]
     pub fn remove(&mut self, seat: Seat) {
-        self.0 &= !(1 << seat.0);
+        self.0 &= !Self::bit(seat);
     }
 
     /// How many seats are in the set.

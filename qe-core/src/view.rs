@@ -147,9 +147,14 @@ impl SeatView {
 }
 
 impl Game {
-    /// The view of `seat`: everything it may know (R-VIS-1…7).
+    /// The view of `seat`: everything it may know (R-VIS-1…7). A seat number that is not a seat of
+    /// this game gets the spectator view ([`Game::public_view`]): public information only.
     pub fn view(&self, seat: Seat) -> SeatView {
-        build(self, Some(seat))
+        if seat.0 < self.players() {
+            build(self, Some(seat))
+        } else {
+            build(self, None)
+        }
     }
 
     /// The spectator view: public information only (R-VIS-1), everything at game end (R-VIS-7).

@@ -1232,3 +1232,16 @@ fn every_rule_has_a_named_test() {
         "rules without a named test: {missing:?}"
     );
 }
+
+#[test]
+fn r_vis_8_a_seat_number_outside_the_game_sees_only_public_information() {
+    let game = base(4);
+    for seat in [4, 5, 7, 8, 200, 255] {
+        assert_eq!(game.view(Seat(seat)), game.public_view());
+    }
+    // Seat sets ignore seat numbers past the largest game instead of overflowing.
+    let mut set = SeatSet::only(Seat(9));
+    set.insert(Seat(200));
+    assert!(set.is_empty());
+    assert_eq!(SeatSet::all(9), SeatSet::all(5));
+}
