@@ -1,7 +1,7 @@
 //! `--manifest FILE`: printed tile and token values (R-CMP-4, R-CMP-7), in the JSON shape of a
 //! record's `manifest` field (`RECORD.md`).
 
-use qe_core::{deal_tokens, Manifest, Record, Rules, RulesBuilder, SetupError, FORMAT};
+use qe_core::{Manifest, Rules, RulesBuilder, SetupError};
 use serde_json::{json, Value};
 
 use crate::{Common, Failure};
@@ -22,27 +22,10 @@ pub fn setup_message(e: &SetupError) -> String {
     }
 }
 
-/// Validates a manifest given as JSON, with the record reader of qe-core: the manifest is put into a
-/// minimal valid 4-player record, so it is checked exactly as a record's `manifest` field is.
+/// Validates a manifest given as JSON with qe-core's record reader
+/// ([`Manifest::from_record_value`]), so it is checked exactly as a record's `manifest` field is.
 pub fn parse(json: &Value) -> Result<Manifest, String> {
-    let default = Manifest::default();
-    let deck: Vec<String> = default
-        .tiles_in_play(4)
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
-    let tokens: Vec<&str> = deal_tokens(4).iter().map(|i| i.name()).collect();
-    let record = json!({
-        "format": FORMAT,
-        "players": 4,
-        "industry_tokens": tokens,
-        "deck": deck,
-        "manifest": json,
-        "commands": [],
-    });
-    let record = Record::from_value(&record).map_err(|e| setup_message(&e))?;
-    // A manifest equal to the default is not kept in records; it is the default.
-    Ok(record.manifest.unwrap_or_default())
+    Manifest::from_record_value(json).map_err(|e| setup_message(&e))
 }
 
 /// Loads `--manifest FILE`, if given.

@@ -317,6 +317,31 @@ mod json {
         Manifest::new(tiles, [&tokens[0], &tokens[1], &tokens[2]])
     }
 
+    impl Command {
+        /// Reads one command in the record format (`{"seat": 0, "bid": 5}`, `RECORD.md`): exactly
+        /// what it means inside a record. A malformed command is an error naming its rule, as replay
+        /// would report it.
+        ///
+        /// ```
+        /// use qe_core::{Command, Seat};
+        /// let v = serde_json::json!({"seat": 1, "bid": 7});
+        /// assert_eq!(Command::from_record_value(&v), Ok(Command::Bid { seat: Seat(1), amount: 7 }));
+        /// let bad = serde_json::json!({"seat": 1, "bid": -1});
+        /// assert_eq!(Command::from_record_value(&bad).unwrap_err().rule(), "R-AUC-4");
+        /// ```
+        pub fn from_record_value(v: &Value) -> Result<Command, CommandError> {
+            command(v)
+        }
+    }
+
+    impl Manifest {
+        /// Reads a manifest in the record format (`{"tiles": {...}, "tokens": {...}}`,
+        /// `RECORD.md`), validated as [`Manifest::new`] does.
+        pub fn from_record_value(v: &Value) -> Result<Manifest, SetupError> {
+            manifest(v)
+        }
+    }
+
     impl Record {
         /// Reads a `qe-record/1` JSON document. Malformed records are rejected with a clear
         /// message; malformed commands are kept for [`Record::replay`] to report at their index.

@@ -34,7 +34,6 @@ mod status;
 mod types;
 
 use std::ffi::{c_char, CStr, CString};
-use std::sync::OnceLock;
 
 use qe_core::{AssetKind, Command, Industry, Match, Nation, Record, Rules, Seat, TileId};
 use serde_json::Value;
@@ -169,24 +168,8 @@ fn command_of(c: &QeCommand) -> Result<Command, Error> {
 /// Reads one command in the record format (`{"seat":0,"bid":5}`, `RECORD.md`) with qe-core's own
 /// record reader, so that the JSON of a command means exactly what it means in a record.
 fn command_of_json(text: &str) -> Result<Command, Error> {
-    static TEMPLATE: OnceLock<Value> = OnceLock::new();
     let v: Value = serde_json::from_str(text).map_err(|e| json_error("command", &e))?;
-    let template = TEMPLATE.get_or_init(|| {
-        let rules = Rules::base(3).expect("3 players is valid");
-        Match::seeded(rules, 0)
-            .record()
-            .expect("a seeded game has a record")
-            .to_value()
-    });
-    let mut doc = template.clone();
-    doc["commands"] = Value::Array(vec![v]);
-    let record = Record::from_value(&doc)?;
-    let command = record
-        .commands
-        .into_iter()
-        .next()
-        .ok_or_else(|| Error::new(QE_ERR_PANIC, "internal error: command lost"))?;
-    Ok(command?)
+    Ok(Command::from_record_value(&v)?)
 }
 
 // ----- library-wide functions ---------------------------------------------------------------------
