@@ -3,47 +3,15 @@
 //! `cargo bench -p qe-core` — numbers are reported in the issue notes.
 
 use divan::{black_box, Bencher};
-use qe_core::{AssetKind, Command, Game, Phase, Rules, Seat};
+use qe_core::{Game, Rules, Seat};
+
+#[path = "support/random_play.rs"]
+mod random_play;
+use random_play::{random_command, Rng};
 
 fn main() {
     println!("size_of::<Game>() = {} bytes", std::mem::size_of::<Game>());
     divan::main();
-}
-
-/// A tiny xorshift generator: the bench measures the engine, not the RNG.
-struct Rng(u64);
-impl Rng {
-    #[inline]
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// A random legal command for the first seat to act: a bid of 0..8 (stepping over the forbidden
-/// value) or a random non-empty pile.
-#[inline]
-fn random_command(game: &Game, rng: &mut Rng) -> Command {
-    let seat = game.to_act().first().unwrap_or(Seat(0));
-    let r = rng.next();
-    if let Some(range) = game.bid_range(seat) {
-        let mut amount = range.min + (r & 7);
-        if Some(amount) == range.forbidden {
-            amount += 1;
-        }
-        return Command::Bid { seat, amount };
-    }
-    let mut kind = AssetKind::ALL[(r % 3) as usize];
-    while game.pile_remaining(kind) == 0 {
-        kind = AssetKind::ALL[(kind.index() + 1) % 3];
-    }
-    if matches!(game.phase(), Phase::DiscardAsset { .. }) {
-        Command::DiscardAsset { seat, kind }
-    } else {
-        Command::TakeAsset { seat, kind }
-    }
 }
 
 /// Plays one full game with random legal commands and returns the winner count, so nothing is

@@ -3,7 +3,11 @@
 //!
 //! `cargo run --release -p qe-core --example playouts -- [GAMES] [PLAYERS] [commodities|base] [views|obs]`
 
-use qe_core::{AssetKind, Command, Game, Phase, Rules, Seat};
+use qe_core::{Game, Rules, Seat};
+
+#[path = "../benches/support/random_play.rs"]
+mod random_play;
+use random_play::{random_command, Rng};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,15 +27,12 @@ fn main() {
         Rules::base(players)
     }
     .expect("3 to 5 players");
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut winners = 0usize;
     let start = std::time::Instant::now();
     for seed in 0..games {
         let mut game = Game::seeded(rules, seed);
         while !game.is_over() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
             let seat = game.to_act().first().unwrap_or(Seat(0));
             if views {
                 let view = game.view(seat);
@@ -41,23 +42,7 @@ fn main() {
                     checksum = checksum.wrapping_add(buffer[7].to_bits().into());
                 }
             }
-            let command = if let Some(range) = game.bid_range(seat) {
-                let mut amount = range.min + (x & 7);
-                if Some(amount) == range.forbidden {
-                    amount += 1;
-                }
-                Command::Bid { seat, amount }
-            } else {
-                let mut kind = AssetKind::ALL[(x % 3) as usize];
-                while game.pile_remaining(kind) == 0 {
-                    kind = AssetKind::ALL[(kind.index() + 1) % 3];
-                }
-                if matches!(game.phase(), Phase::DiscardAsset { .. }) {
-                    Command::DiscardAsset { seat, kind }
-                } else {
-                    Command::TakeAsset { seat, kind }
-                }
-            };
+            let command = random_command(&game, &mut rng);
             game.play(command).expect("legal");
         }
         winners += game.outcome().map_or(0, |o| o.winners().count());

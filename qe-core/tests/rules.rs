@@ -50,10 +50,15 @@ fn commodities(players: u8) -> Game {
     Game::seeded(Rules::commodities(players).unwrap(), 1)
 }
 
-/// Plays every remaining auction with the auctioneer bidding 1 and the others 0 (4–5 players), or
-/// the given fill for 3 players, taking/discarding from the first non-empty pile.
+/// Plays every remaining auction (see [`play_until`]).
 fn finish(game: &mut Game) {
-    while !game.is_over() {
+    play_until(game, game.rules().turns());
+}
+
+/// Plays until turn `turn` starts (or the game ends): the auctioneer opens at 1, every other seat
+/// bids its seat number + 2 (no ties), and piles are taken or discarded from the first non-empty one.
+fn play_until(game: &mut Game, turn: u8) {
+    while !game.is_over() && game.turn() < turn {
         let seat = game.to_act().first().unwrap();
         let cmd = match game.phase() {
             Phase::TakeAsset { .. } => Command::TakeAsset {
@@ -320,12 +325,7 @@ fn r_trn_3_three_player_last_tile_has_no_auctioneer() {
     let rules = Rules::base(3).unwrap();
     assert_eq!(rules.auctioneer(15), None);
     let mut game = base(3);
-    while game.turn() < 15 {
-        let a = game.auctioneer().unwrap().0;
-        let mut bids = vec![(a, 1)];
-        bids.extend((0..3).filter(|&s| s != a).map(|s| (s, 0)));
-        auction(&mut game, &bids);
-    }
+    play_until(&mut game, 15);
     assert_eq!(game.phase(), Phase::Bidding);
     assert_eq!(game.to_act(), SeatSet::all(3));
 }
@@ -461,12 +461,7 @@ fn r_auc_8_final_bid_is_the_last_rebid() {
 #[test]
 fn r_auc_9_three_player_last_tile() {
     let mut game = base(3);
-    while game.turn() < 15 {
-        let a = game.auctioneer().unwrap().0;
-        let mut bids = vec![(a, 1)];
-        bids.extend((0..3).filter(|&s| s != a).map(|s| (s, 0)));
-        auction(&mut game, &bids);
-    }
+    play_until(&mut game, 15);
     let before = game;
     // Any amount ≥ 0; a tie at the top discards the tile, no one pays.
     auction(&mut game, &[(0, 0), (1, 4), (2, 4)]);
@@ -1099,28 +1094,7 @@ fn r_com_7_no_taker_discard() {
 #[test]
 fn r_com_7a_three_player_last_turn() {
     let mut game = commodities(3);
-    while game.turn() < 15 {
-        let seat = game.to_act().first().unwrap();
-        let cmd = match game.phase() {
-            Phase::TakeAsset { .. } => Command::TakeAsset {
-                seat,
-                kind: first_pile(&game),
-            },
-            Phase::DiscardAsset { .. } => Command::DiscardAsset {
-                seat,
-                kind: first_pile(&game),
-            },
-            _ => Command::Bid {
-                seat,
-                amount: if game.bid_range(seat).unwrap().min == 1 {
-                    1
-                } else {
-                    u64::from(seat.0) + 2
-                },
-            },
-        };
-        game.apply(cmd).unwrap();
-    }
+    play_until(&mut game, 15);
     let before = game;
     // Awarded: the second-highest takes an asset, no credit.
     auction(&mut game, &[(0, 1), (1, 5), (2, 3)]);
