@@ -53,6 +53,15 @@ fn seat_view(bencher: Bencher) {
 }
 
 #[divan::bench]
+fn observe(bencher: Bencher) {
+    let view = mid_game().view(Seat(1));
+    let mut out = vec![0.0f32; qe_core::encoding::OBS_SIZE];
+    bencher.bench_local(|| {
+        qe_core::encoding::observe(black_box(&view), black_box(&mut out));
+    });
+}
+
+#[divan::bench]
 fn outcome(bencher: Bencher) {
     let mut game = Game::seeded(Rules::commodities(5).unwrap(), 3);
     let mut rng = Rng(7);

@@ -408,8 +408,8 @@ fn money(x: f32) -> f32 {
 }
 
 #[inline]
-fn seats_bits(out: &mut [f32], bits: u8) {
-    for (i, o) in out.iter_mut().enumerate().take(MAX_SEATS) {
+fn seats_bits(out: &mut [f32; MAX_SEATS], bits: u8) {
+    for (i, o) in out.iter_mut().enumerate() {
         if bits & (1 << i) != 0 {
             *o = 1.0;
         }
@@ -417,16 +417,48 @@ fn seats_bits(out: &mut [f32], bits: u8) {
 }
 
 #[inline]
-fn one_hot_seat(out: &mut [f32], seat: Option<Seat>) {
+fn one_hot_seat(out: &mut [f32; MAX_SEATS], seat: Option<Seat>) {
     if let Some(s) = seat {
-        if s.index() < MAX_SEATS {
-            out[s.index()] = 1.0;
+        if let Some(o) = out.get_mut(s.index()) {
+            *o = 1.0;
         }
     }
 }
 
+/// `LEN` floats of `out` from `at`, as an array (one bounds check, none inside).
+#[inline]
+fn part<const LEN: usize>(out: &mut [f32], at: usize) -> &mut [f32; LEN] {
+    (&mut out[at..at + LEN])
+        .try_into()
+        .expect("a block lies inside the observation")
+}
+
+/// `k / 3` and `k / 6` for small counts, as the divisions would round them (no division on the
+/// hot path).
+const THIRDS: [f32; 4] = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
+const SIXTHS: [f32; 7] = [
+    0.0,
+    1.0 / 6.0,
+    2.0 / 6.0,
+    3.0 / 6.0,
+    4.0 / 6.0,
+    5.0 / 6.0,
+    1.0,
+];
+
+#[inline]
+fn sixths(k: u8) -> f32 {
+    SIXTHS
+        .get(k as usize)
+        .copied()
+        .unwrap_or_else(|| f32::from(k) / 6.0)
+}
+
 /// Writes the observation of `view` into `out` (length [`OBS_SIZE`]); see [`BLOCKS`]. Everything
-/// comes from the view, so an observation holds nothing its seat may not know.
+/// comes from the view, so an observation holds nothing its seat may not know (R-VIS-8).
+///
+/// # Panics
+/// If `out.len()` is not [`OBS_SIZE`].
 pub fn observe(view: &SeatView, out: &mut [f32]) {
     assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
     out.fill(0.0);
@@ -437,7 +469,7 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
     if view.commodities {
         out[off(1)] = 1.0;
     }
-    one_hot_seat(&mut out[off(2)..], view.seat);
+    one_hot_seat(part(out, off(2)), view.seat);
     if !view.game_over && (view.turn as usize) < MAX_TURNS {
         out[off(3) + view.turn as usize] = 1.0;
     }
@@ -455,47 +487,49 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
     if (1..=2).contains(&tie) {
         out[off(5) + tie as usize - 1] = 1.0;
     }
-    one_hot_seat(&mut out[off(6)..], view.auctioneer);
-    seats_bits(&mut out[off(7)..], view.to_act.bits());
-    seats_bits(&mut out[off(8)..], view.has_bid.bits());
+    one_hot_seat(part(out, off(6)), view.auctioneer);
+    seats_bits(part(out, off(7)), view.to_act.bits());
+    seats_bits(part(out, off(8)), view.has_bid.bits());
     if let Some(t) = view.tile {
         out[off(9) + t.index()] = 1.0;
     }
-    out[off(10)] = view.deck_remaining as f32 / 16.0;
+    out[off(10)] = f32::from(view.deck_remaining) / 16.0;
     for k in 0..3 {
-        out[off(11) + k] = view.piles_remaining[k] as f32 / 6.0;
+        out[off(11) + k] = sixths(view.piles_remaining[k]);
     }
+    let bids: &mut [f32; 2 * MAX_SEATS] = part(out, off(12));
     for (s, bid) in view.bids.iter().enumerate() {
         if let Some(b) = bid {
-            out[off(12) + 2 * s] = 1.0;
-            out[off(12) + 2 * s + 1] = money(*b as f32);
+            bids[2 * s] = 1.0;
+            bids[2 * s + 1] = money(*b as f32);
         }
     }
     // legal
     let legal = &view.legal;
-    let o = off(13);
+    let l: &mut [f32; 10] = part(out, off(13));
     if let Some(range) = legal.bid {
-        out[o] = 1.0;
+        l[0] = 1.0;
         if range.min >= 1 {
-            out[o + 1] = 1.0;
+            l[1] = 1.0;
         }
         if let Some(f) = range.forbidden {
-            out[o + 2] = 1.0;
-            out[o + 3] = money(f as f32);
+            l[2] = 1.0;
+            l[3] = money(f as f32);
         }
     }
     for k in 0..3 {
         let kind = AssetKind::ALL[k];
         if legal.take.contains(kind) {
-            out[o + 4 + k] = 1.0;
+            l[4 + k] = 1.0;
         }
         if legal.discard.contains(kind) {
-            out[o + 7 + k] = 1.0;
+            l[7 + k] = 1.0;
         }
     }
-    for t in 0..MAX_TURNS {
+    let peek: &mut [f32; MAX_TURNS] = part(out, off(14));
+    for (t, p) in peek.iter_mut().enumerate() {
         if legal.peek & (1 << t) != 0 {
-            out[off(14) + t] = 1.0;
+            *p = 1.0;
         }
     }
     if let Some(i) = view.set_aside {
@@ -507,8 +541,7 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
     // seats
     for s in 0..(view.players as usize).min(MAX_SEATS) {
         let info = &view.seats[s];
-        let o = off(17) + s * SEAT_LEN;
-        let seat = &mut out[o..o + SEAT_LEN];
+        let seat: &mut [f32; SEAT_LEN] = part(out, off(17) + s * SEAT_LEN);
         seat[0] = 1.0;
         if let Some(n) = info.nation {
             seat[1 + n.index()] = 1.0;
@@ -516,19 +549,24 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
         if let Some(i) = info.industry {
             seat[6 + i.index()] = 1.0;
         }
+        let (mut by_nation, mut by_industry) = ([0u8; 5], [0u8; 5]);
         let mut bits = info.tiles;
         while bits != 0 {
             let t = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             if let Some(tile) = TileId::from_index(t) {
                 seat[11 + t] = 1.0;
-                seat[32 + tile.nation().index()] += 0.25;
-                seat[37 + tile.industry().index()] += 0.25;
+                by_nation[tile.nation().index()] += 1;
+                by_industry[tile.industry().index()] += 1;
             }
         }
-        seat[42] = info.zero_marks.count_ones() as f32 / 4.0;
+        for i in 0..5 {
+            seat[32 + i] = f32::from(by_nation[i]) * 0.25;
+            seat[37 + i] = f32::from(by_industry[i]) * 0.25;
+        }
+        seat[42] = info.zero_marks.count_ones() as f32 * 0.25;
         for k in 0..3 {
-            seat[43 + k] = info.assets[k] as f32 / 6.0;
+            seat[43 + k] = sixths(info.assets[k]);
         }
         if info.peeked.is_some() {
             seat[46] = 1.0;
@@ -544,10 +582,9 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
         if t >= MAX_TURNS {
             continue;
         }
-        let o = off(18) + t * AUCTION_LEN;
-        let x = &mut out[o..o + AUCTION_LEN];
+        let x: &mut [f32; AUCTION_LEN] = part(out, off(18) + t * AUCTION_LEN);
         x[0] = 1.0;
-        one_hot_seat(&mut x[1..], a.auctioneer);
+        one_hot_seat(part(x, 1), a.auctioneer);
         if let Some(b) = a.opening {
             x[6] = 1.0;
             x[7] = money(b as f32);
@@ -555,16 +592,16 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
         if a.awarded {
             x[8] = 1.0;
         }
-        one_hot_seat(&mut x[9..], a.winner);
+        one_hot_seat(part(x, 9), a.winner);
         if let Some(p) = a.price {
             x[14] = 1.0;
             x[15] = money(p as f32);
         }
-        x[16] = a.ties.iter().filter(|s| !s.is_empty()).count() as f32 / 3.0;
+        x[16] = THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()];
         if a.third_tie {
             x[17] = 1.0;
         }
-        seats_bits(&mut x[18..], a.zero_bids.bits());
+        seats_bits(part(x, 18), a.zero_bids.bits());
         let asset = &a.asset;
         if asset.taken {
             x[23] = 1.0;
@@ -575,14 +612,14 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
         if let Some(k) = asset.kind {
             x[25 + k.index()] = 1.0;
         }
-        one_hot_seat(&mut x[28..], asset.seat);
+        one_hot_seat(part(x, 28), asset.seat);
         if let Some(p) = asset.price {
             x[33] = 1.0;
             x[34] = money(p as f32);
         }
         if let Some(v) = asset.value {
             x[35] = 1.0;
-            x[36] = v as f32 / 10.0;
+            x[36] = f32::from(v) / 10.0;
         }
     }
 }

@@ -150,11 +150,7 @@ impl Game {
     /// The view of `seat`: everything it may know (R-VIS-1…7). A seat number that is not a seat of
     /// this game gets the spectator view ([`Game::public_view`]): public information only.
     pub fn view(&self, seat: Seat) -> SeatView {
-        if seat.0 < self.players() {
-            build(self, Some(seat))
-        } else {
-            build(self, None)
-        }
+        build(self, (seat.0 < self.players()).then_some(seat))
     }
 
     /// The spectator view: public information only (R-VIS-1), everything at game end (R-VIS-7).
@@ -163,15 +159,20 @@ impl Game {
     }
 }
 
-/// The one function that decides what a viewer sees.
+/// The one function that decides what a viewer sees. One pass over the started turns fills the
+/// auctions and the per-seat tallies together.
 fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     let rules = game.rules();
     let n = rules.players();
     let over = game.is_over();
-    let is = |s: Seat| viewer == Some(s);
     let sees_all = over; // R-VIS-7
+                         // The viewer's seat number, or NONE for a spectator.
+    let me = viewer.map_or(NONE, |s| s.0);
+    let is = |s: u8| s == me;
     let setup = game.setup_ref();
     let auctioneer = game.auctioneer();
+    let phase = game.phase();
+    let started = game.turns_started();
 
     let mut view = SeatView {
         seat: viewer,
@@ -179,7 +180,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         commodities: rules.has_commodities(),
         turns: rules.turns(),
         turn: game.turn(),
-        phase: game.phase(),
+        phase,
         to_act: game.to_act(),
         legal: viewer.map(|s| game.legal(s)).unwrap_or_default(),
         auctioneer,
@@ -190,52 +191,49 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         bids: [None; MAX_SEATS],
         seats: [SeatInfo::default(); MAX_SEATS],
         auctions: [AuctionView::default(); 16],
-        turns_started: game.turns_started(),
+        turns_started: started,
         set_aside: if over { setup.set_aside() } else { None },
         game_over: over,
     };
 
     // Current bids: a seat's own, and all of them for the auctioneer (R-VIS-2, R-VIS-3).
-    let known = match game.phase() {
+    let known = match phase {
         Phase::OpeningBid { .. } | Phase::GameOver => SeatSet::EMPTY,
-        Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !game.to_act().bits()),
-        Phase::Chance { .. } if game.current_tile().is_none() => SeatSet::EMPTY,
+        Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !view.to_act.bits()),
+        Phase::Chance { .. } if view.tile.is_none() => SeatSet::EMPTY,
         _ => SeatSet::all(n),
     };
+    let viewer_runs = auctioneer.is_some() && viewer == auctioneer;
     for s in known.iter() {
-        if is(s) || (auctioneer.is_some() && viewer == auctioneer) {
+        if is(s.0) || viewer_runs {
             view.bids[s.index()] = Some(game.current_bids()[s.index()]);
         }
     }
 
-    let tallies = game.tallies();
-    for i in 0..n {
-        let s = Seat(i);
-        let info = &mut view.seats[i as usize];
-        info.nation = Some(game.nation(s));
-        if game.is_dealt() && (is(s) || sees_all) {
-            info.industry = Some(setup.deal[i as usize]);
-        }
-        info.tiles = tallies.tiles[i as usize];
-        info.zero_marks = game.zero_marks(s);
-        info.peeked = game.peek_of(s);
-        if is(s) || sees_all {
-            info.spent = Some(tallies.spent[i as usize]);
-        }
-        info.assets = tallies.assets[i as usize];
-    }
-
-    for turn in 0..game.turns_started() {
+    // Public tallies and totals spent, gathered in the pass over the turns below.
+    let mut spent = [0i128; MAX_SEATS];
+    let mut tiles = [0u32; MAX_SEATS];
+    let mut assets = [[0u8; 3]; MAX_SEATS];
+    let peeked_turn = viewer.and_then(|v| game.peek_of(v));
+    let manifest = rules.manifest();
+    for turn in 0..started {
         let log = game.log(turn);
         let a = rules.auctioneer(turn);
+        let a_num = a.map_or(NONE, |s| s.0);
+        let tile = setup.deck[turn as usize];
         let winner = (log.winner != NONE).then_some(Seat(log.winner));
-        let opened = a.is_some()
-            && (turn < game.turn() || !matches!(game.phase(), Phase::OpeningBid { .. }));
-        let peeked = viewer.is_some_and(|v| game.peek_of(v) == Some(turn));
+        if log.winner != NONE {
+            let w = log.winner as usize;
+            tiles[w] |= 1 << tile.index();
+            spent[w] += i128::from(log.price);
+        }
+        let opened =
+            a.is_some() && (turn < game.turn() || !matches!(phase, Phase::OpeningBid { .. }));
+        // R-VIS-2…5: own tiles, own auctions, the auctioneer's own win, a peek; all at the end.
         let sees_price = sees_all
-            || viewer.is_some_and(|v| winner == Some(v) || a == Some(v))
-            || (a.is_some() && winner == a)
-            || peeked;
+            || (me != NONE && (log.winner == me || a_num == me))
+            || (a.is_some() && log.winner == a_num)
+            || peeked_turn == Some(turn);
         let mut asset = AssetView {
             ties: log.asset_ties,
             third_tie: log.asset_third_tie,
@@ -249,23 +247,30 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
                 asset.kind = Some(log.asset_kind);
             }
             AssetFate::Taken => {
-                let taker = Seat(log.asset_seat);
+                let taker = log.asset_seat;
+                let price = log.asset_price;
+                assets[taker as usize][log.asset_token.kind().index()] += 1;
+                spent[taker as usize] += i128::from(price);
+                // R-COM-6: the auctioneer records the taker's price as a credit.
+                if a.is_some() && a_num != taker {
+                    spent[a_num as usize] -= i128::from(price);
+                }
                 asset.taken = true;
-                asset.seat = Some(taker);
+                asset.seat = Some(Seat(taker));
                 asset.kind = Some(log.asset_kind);
                 if is(taker) || sees_all {
                     asset.token = Some(log.asset_token);
-                    asset.value = rules.manifest().token_value(log.asset_token);
+                    asset.value = manifest.token_value(log.asset_token);
                 }
-                let price_public = a == Some(taker);
-                if is(taker) || sees_all || price_public || (a.is_some() && viewer == a) {
-                    asset.price = Some(log.asset_price);
+                let price_public = a_num == taker;
+                if is(taker) || sees_all || price_public || (a.is_some() && a_num == me) {
+                    asset.price = Some(price);
                 }
             }
         }
         view.auctions[turn as usize] = AuctionView {
             turn,
-            tile: game.tile_of_turn(turn),
+            tile: Some(tile),
             auctioneer: a,
             opening: opened.then_some(log.opening),
             awarded: log.awarded,
@@ -276,6 +281,22 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
             zero_bids: log.zero,
             asset,
         };
+    }
+
+    for i in 0..n {
+        let s = Seat(i);
+        let info = &mut view.seats[i as usize];
+        info.nation = Some(game.nation(s));
+        if game.is_dealt() && (is(i) || sees_all) {
+            info.industry = Some(setup.deal[i as usize]);
+        }
+        info.tiles = tiles[i as usize];
+        info.zero_marks = game.zero_marks(s);
+        info.peeked = game.peek_of(s);
+        if is(i) || sees_all {
+            info.spent = Some(spent[i as usize]);
+        }
+        info.assets = assets[i as usize];
     }
     view
 }
