@@ -401,18 +401,25 @@ impl Manifest {
     pub fn tiles_in_play(&self, players: u8) -> TileList {
         let mut list = TileList::default();
         for tile in TileId::ALL {
-            let removed = if players == 5 {
-                self.tile_value(tile) == 1
-                    || (tile.nation(), tile.industry()) == (Nation::JP, Industry::AGR)
-                    || (tile.nation(), tile.industry()) == (Nation::CN, Industry::FIN)
-            } else {
-                tile.nation() == Nation::UK || tile.industry() == Industry::GOV
-            };
-            if !removed {
+            if self.tile_in_play(tile, players) {
                 list.push(tile);
             }
         }
         list
+    }
+
+    /// Whether `tile` is in play for `players` seats (R-CMP-5): with 5 players every tile but those
+    /// worth 1 and JP-AGR and CN-FIN; with 3 or 4 every tile but the UK's and GOV.
+    #[inline]
+    pub fn tile_in_play(&self, tile: TileId, players: u8) -> bool {
+        let removed = if players == 5 {
+            self.tile_value(tile) == 1
+                || (tile.nation(), tile.industry()) == (Nation::JP, Industry::AGR)
+                || (tile.nation(), tile.industry()) == (Nation::CN, Industry::FIN)
+        } else {
+            tile.nation() == Nation::UK || tile.industry() == Industry::GOV
+        };
+        !removed
     }
 
     /// The tokens in play for `players` seats (R-CMP-7: the 5-player game removes the crypto token

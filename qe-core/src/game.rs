@@ -448,9 +448,7 @@ impl Game {
                 Some(BidRange {
                     min: 0,
                     max: u64::MAX,
-                    forbidden: self
-                        .auctioneer()
-                        .map(|_| self.log[self.turn as usize].opening),
+                    forbidden: self.auctioneer().map(|_| self.opening),
                 })
             }
             _ => None,

@@ -55,13 +55,16 @@ pub struct Setup {
 /// A uniform integer in `0..n` (`n ≥ 1`) from a 32-bit draw, by Lemire's multiply-and-reject method.
 /// Documented so that other implementations can reproduce seeded games exactly.
 fn uniform(rng: &mut ChaCha8Rng, n: u32) -> u32 {
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let m = u64::from(rng.next_u32()) * u64::from(n);
-        if (m as u32) >= threshold {
-            return (m >> 32) as u32;
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    // Reject when the low half falls below 2^32 mod n. That bound is below n, so it is only worth
+    // computing (a division) when the low half is below n.
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
         }
     }
+    (m >> 32) as u32
 }
 
 /// Fisher–Yates from the last position down, with [`uniform`].
@@ -105,10 +108,14 @@ impl Setup {
         nations.copy_from_slice(Nation::ALL);
         let mut deal = [Industry::AGR; MAX_SEATS];
         deal.copy_from_slice(Industry::ALL);
-        let in_play = rules.manifest().tiles_in_play(players);
+        let manifest = rules.manifest();
         let mut deck = [TileId::ALL[0]; 16];
-        for (slot, tile) in deck.iter_mut().zip(in_play.iter()) {
-            *slot = tile;
+        let mut deck_len = 0;
+        for tile in TileId::ALL {
+            if manifest.tile_in_play(tile, players) {
+                deck[deck_len] = tile;
+                deck_len += 1;
+            }
         }
         let mut piles = [TokenId::new(AssetKind::Gold, 1); MAX_TOKENS];
         let mut pile_len = [0u8; 3];
@@ -126,7 +133,7 @@ impl Setup {
             nations,
             deal,
             deck,
-            deck_len: in_play.len() as u8,
+            deck_len: deck_len as u8,
             piles,
             pile_len,
         }
