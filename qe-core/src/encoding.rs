@@ -1,6 +1,7 @@
 //! Encodings for learning agents and search, shared by every binding: the bid ladder (action index
 //! ↔ amount), the [`ActionSpace`] with its action masks, and a fixed-size `f32` observation written
-//! **only** from a [`SeatView`] (so it cannot leak what the seat may not know, R-VIS-8).
+//! **only** from what a seat sees: a [`SeatView`] ([`observe`]) or the same parts straight from the
+//! game ([`observe_seat`], faster), so it cannot leak what the seat may not know (R-VIS-8).
 //!
 //! ## Action space
 //!
@@ -46,7 +47,8 @@ use crate::command::Command;
 use crate::components::{AssetKind, Industry, Nation, TileId};
 use crate::game::{Legal, Phase};
 use crate::seat::{Seat, MAX_SEATS};
-use crate::view::SeatView;
+use crate::view::{AuctionView, Header, SeatInfo, SeatView, Sight};
+use crate::Game;
 
 /// The most rungs a [`BidLadder`] may have.
 pub const MAX_RUNGS: usize = 64;
@@ -462,6 +464,52 @@ fn sixths(k: u8) -> f32 {
 pub fn observe(view: &SeatView, out: &mut [f32]) {
     assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
     out.fill(0.0);
+    write_header(out, &Header::of(view));
+    for s in 0..(view.players as usize).min(MAX_SEATS) {
+        write_seat(part(out, off(17) + s * SEAT_LEN), &view.seats[s]);
+    }
+    for a in view.auctions() {
+        write_auction(out, a);
+    }
+}
+
+/// Writes the observation of `seat` in `game` into `out`: exactly the floats of
+/// `observe(&game.view(seat), out)` (a seat outside the game gets the spectator's), faster, for
+/// training loops: it writes the parts the view is built from (what the seat sees is decided in
+/// one place, R-VIS-8) as they are made, without assembling a whole [`SeatView`]. The tests check
+/// the two agree bit for bit for every seat after every command of random games.
+///
+/// ```
+/// use qe_core::encoding::{observe, observe_seat, OBS_SIZE};
+/// use qe_core::{Game, Rules, Seat};
+/// let game = Game::seeded(Rules::commodities(4).unwrap(), 7);
+/// let (mut a, mut b) = ([0.0f32; OBS_SIZE], [0.0f32; OBS_SIZE]);
+/// observe(&game.view(Seat(2)), &mut a);
+/// observe_seat(&game, Seat(2), &mut b);
+/// assert_eq!(a, b);
+/// ```
+///
+/// # Panics
+/// If `out.len()` is not [`OBS_SIZE`].
+pub fn observe_seat(game: &Game, seat: Seat, out: &mut [f32]) {
+    assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
+    let viewer = (seat.0 < game.players()).then_some(seat);
+    let sight = Sight::new(game, viewer);
+    out.fill(0.0);
+    let header = sight.header();
+    write_header(out, &header);
+    let tallies = sight.turns(|a| write_auction(out, &a));
+    for s in 0..header.players.min(MAX_SEATS as u8) {
+        write_seat(
+            part(out, off(17) + s as usize * SEAT_LEN),
+            &sight.seat(s, &tallies),
+        );
+    }
+}
+
+/// The blocks before `seats`.
+#[inline]
+fn write_header(out: &mut [f32], view: &Header) {
     // players, commodities, me
     if (3..=5).contains(&view.players) {
         out[off(0) + view.players as usize - 3] = 1.0;
@@ -538,89 +586,94 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
     if view.game_over {
         out[off(16)] = 1.0;
     }
-    // seats
-    for s in 0..(view.players as usize).min(MAX_SEATS) {
-        let info = &view.seats[s];
-        let seat: &mut [f32; SEAT_LEN] = part(out, off(17) + s * SEAT_LEN);
-        seat[0] = 1.0;
-        if let Some(n) = info.nation {
-            seat[1 + n.index()] = 1.0;
-        }
-        if let Some(i) = info.industry {
-            seat[6 + i.index()] = 1.0;
-        }
-        let (mut by_nation, mut by_industry) = ([0u8; 5], [0u8; 5]);
-        let mut bits = info.tiles;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if let Some(tile) = TileId::from_index(t) {
-                seat[11 + t] = 1.0;
-                by_nation[tile.nation().index()] += 1;
-                by_industry[tile.industry().index()] += 1;
-            }
-        }
-        for i in 0..5 {
-            seat[32 + i] = f32::from(by_nation[i]) * 0.25;
-            seat[37 + i] = f32::from(by_industry[i]) * 0.25;
-        }
-        seat[42] = info.zero_marks.count_ones() as f32 * 0.25;
-        for k in 0..3 {
-            seat[43 + k] = sixths(info.assets[k]);
-        }
-        if info.peeked.is_some() {
-            seat[46] = 1.0;
-        }
-        if let Some(spent) = info.spent {
-            seat[47] = 1.0;
-            seat[48] = money(spent as f32);
+}
+
+/// One seat's slot of the `seats` block.
+#[inline]
+fn write_seat(seat: &mut [f32; SEAT_LEN], info: &SeatInfo) {
+    seat[0] = 1.0;
+    if let Some(n) = info.nation {
+        seat[1 + n.index()] = 1.0;
+    }
+    if let Some(i) = info.industry {
+        seat[6 + i.index()] = 1.0;
+    }
+    let (mut by_nation, mut by_industry) = ([0u8; 5], [0u8; 5]);
+    let mut bits = info.tiles;
+    while bits != 0 {
+        let t = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if let Some(tile) = TileId::from_index(t) {
+            seat[11 + t] = 1.0;
+            by_nation[tile.nation().index()] += 1;
+            by_industry[tile.industry().index()] += 1;
         }
     }
-    // auctions
-    for a in view.auctions() {
-        let t = a.turn as usize;
-        if t >= MAX_TURNS {
-            continue;
-        }
-        let x: &mut [f32; AUCTION_LEN] = part(out, off(18) + t * AUCTION_LEN);
-        x[0] = 1.0;
-        one_hot_seat(part(x, 1), a.auctioneer);
-        if let Some(b) = a.opening {
-            x[6] = 1.0;
-            x[7] = money(b as f32);
-        }
-        if a.awarded {
-            x[8] = 1.0;
-        }
-        one_hot_seat(part(x, 9), a.winner);
-        if let Some(p) = a.price {
-            x[14] = 1.0;
-            x[15] = money(p as f32);
-        }
-        x[16] = THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()];
-        if a.third_tie {
-            x[17] = 1.0;
-        }
-        seats_bits(part(x, 18), a.zero_bids.bits());
-        let asset = &a.asset;
-        if asset.taken {
-            x[23] = 1.0;
-        }
-        if asset.discarded {
-            x[24] = 1.0;
-        }
-        if let Some(k) = asset.kind {
-            x[25 + k.index()] = 1.0;
-        }
-        one_hot_seat(part(x, 28), asset.seat);
-        if let Some(p) = asset.price {
-            x[33] = 1.0;
-            x[34] = money(p as f32);
-        }
-        if let Some(v) = asset.value {
-            x[35] = 1.0;
-            x[36] = f32::from(v) / 10.0;
-        }
+    for i in 0..5 {
+        seat[32 + i] = f32::from(by_nation[i]) * 0.25;
+        seat[37 + i] = f32::from(by_industry[i]) * 0.25;
+    }
+    seat[42] = info.zero_marks.count_ones() as f32 * 0.25;
+    for k in 0..3 {
+        seat[43 + k] = sixths(info.assets[k]);
+    }
+    if info.peeked.is_some() {
+        seat[46] = 1.0;
+    }
+    if let Some(spent) = info.spent {
+        seat[47] = 1.0;
+        seat[48] = money(spent as f32);
+    }
+}
+
+/// One turn's slot of the `auctions` block (turns past [`MAX_TURNS`] are left out).
+// Inlined into its callers so the per-turn parts are written as they are made, never stored
+// (measured under callgrind: a quarter fewer instructions for observe_seat).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn write_auction(out: &mut [f32], a: &AuctionView) {
+    let t = a.turn as usize;
+    if t >= MAX_TURNS {
+        return;
+    }
+    let x: &mut [f32; AUCTION_LEN] = part(out, off(18) + t * AUCTION_LEN);
+    x[0] = 1.0;
+    one_hot_seat(part(x, 1), a.auctioneer);
+    if let Some(b) = a.opening {
+        x[6] = 1.0;
+        x[7] = money(b as f32);
+    }
+    if a.awarded {
+        x[8] = 1.0;
+    }
+    one_hot_seat(part(x, 9), a.winner);
+    if let Some(p) = a.price {
+        x[14] = 1.0;
+        x[15] = money(p as f32);
+    }
+    x[16] = THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()];
+    if a.third_tie {
+        x[17] = 1.0;
+    }
+    seats_bits(part(x, 18), a.zero_bids.bits());
+    let asset = &a.asset;
+    if asset.taken {
+        x[23] = 1.0;
+    }
+    if asset.discarded {
+        x[24] = 1.0;
+    }
+    if let Some(k) = asset.kind {
+        x[25 + k.index()] = 1.0;
+    }
+    one_hot_seat(part(x, 28), asset.seat);
+    if let Some(p) = asset.price {
+        x[33] = 1.0;
+        x[34] = money(p as f32);
+    }
+    if let Some(v) = asset.value {
+        x[35] = 1.0;
+        x[36] = f32::from(v) / 10.0;
     }
 }
 
@@ -754,6 +807,64 @@ mod tests {
         assert!(oa.iter().all(|x| x.is_finite() && (-1.0..=1.0).contains(x)));
         let me = block("me").unwrap();
         assert_eq!(oa[me.offset + 1], 1.0);
+    }
+
+    /// `observe_seat` writes exactly what `observe` writes from the view, bit for bit, for every
+    /// seat (and a seat outside the game: the spectator) after every command, in every variant,
+    /// with 5-player peeks (R-VIS-5) taken along the way.
+    #[test]
+    fn observe_seat_agrees_with_the_view_bit_for_bit() {
+        let mut from_view = vec![0.0f32; OBS_SIZE];
+        let mut direct = vec![0.0f32; OBS_SIZE];
+        let (mut compared, mut peeked) = (0, 0);
+        for players in 3..=5u8 {
+            for commodities in [false, true] {
+                let rules = if commodities {
+                    Rules::commodities(players)
+                } else {
+                    Rules::base(players)
+                }
+                .unwrap();
+                for seed in 0..12 {
+                    let mut game = Game::seeded(rules, seed);
+                    let mut bots: vec::Vec<RandomBot> = (0..players)
+                        .map(|s| RandomBot::new(seed * 11 + u64::from(s)))
+                        .collect();
+                    let mut step = 0u64;
+                    loop {
+                        for s in 0..=players {
+                            observe(&game.view(Seat(s)), &mut from_view);
+                            observe_seat(&game, Seat(s), &mut direct);
+                            let bits =
+                                |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<vec::Vec<_>>();
+                            assert_eq!(
+                                bits(&from_view),
+                                bits(&direct),
+                                "{players}p seed {seed} seat {s}"
+                            );
+                            compared += 1;
+                        }
+                        if game.is_over() {
+                            break;
+                        }
+                        step += 1;
+                        // Now and then a seat peeks at the first turn it may (5 players).
+                        let peeker = Seat((step % u64::from(players)) as u8);
+                        let peeks = game.legal(peeker).peek;
+                        if step % 7 == 0 && peeks != 0 {
+                            let turn = peeks.trailing_zeros() as u8;
+                            game.apply(Command::Peek { seat: peeker, turn }).unwrap();
+                            peeked += 1;
+                            continue;
+                        }
+                        let seat = game.to_act().first().unwrap();
+                        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                        game.apply(command).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000 && peeked > 20, "{compared} {peeked}");
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! [`SeatView`]: everything one seat may know (R-VIS-1…7), built by one function,
-//! [`Game::view`]. A spectator view ([`Game::public_view`]) holds the public part only.
+//! [`SeatView`]: everything one seat may know (R-VIS-1…7), built by [`Game::view`]. A spectator
+//! view ([`Game::public_view`]) holds the public part only.
 //!
 //! Views are the only door to hidden information: bots, tensors, the CLI and every binding read a
-//! view, never the game's internals (R-VIS-8).
+//! view, never the game's internals (R-VIS-8). What a viewer sees is decided in one place, the
+//! crate-private `Sight`, part by part; [`crate::encoding::observe_seat`] writes those same parts
+//! straight into an observation without assembling the whole view.
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
 use crate::game::{AssetFate, Game, Legal, Phase, NONE};
@@ -159,144 +161,273 @@ impl Game {
     }
 }
 
-/// The one function that decides what a viewer sees. One pass over the started turns fills the
-/// auctions and the per-seat tallies together.
-fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
-    let rules = game.rules();
-    let n = rules.players();
-    let over = game.is_over();
-    let sees_all = over; // R-VIS-7
-                         // The viewer's seat number, or NONE for a spectator.
-    let me = viewer.map_or(NONE, |s| s.0);
-    let is = |s: u8| s == me;
-    let setup = game.setup_ref();
-    let auctioneer = game.auctioneer();
-    let phase = game.phase();
-    let started = game.turns_started();
+/// The scalar part of a [`SeatView`] (everything but `seats` and `auctions`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub seat: Option<Seat>,
+    pub players: u8,
+    pub commodities: bool,
+    pub turns: u8,
+    pub turn: u8,
+    pub phase: Phase,
+    pub to_act: SeatSet,
+    pub legal: Legal,
+    pub auctioneer: Option<Seat>,
+    pub tile: Option<TileId>,
+    pub deck_remaining: u8,
+    pub piles_remaining: [u8; 3],
+    pub has_bid: SeatSet,
+    pub bids: [Option<u64>; MAX_SEATS],
+    pub turns_started: u8,
+    pub set_aside: Option<Industry>,
+    pub game_over: bool,
+}
 
-    let mut view = SeatView {
-        seat: viewer,
-        players: n,
-        commodities: rules.has_commodities(),
-        turns: rules.turns(),
-        turn: game.turn(),
-        phase,
-        to_act: game.to_act(),
-        legal: viewer.map(|s| game.legal(s)).unwrap_or_default(),
-        auctioneer,
-        tile: game.current_tile(),
-        deck_remaining: game.deck_remaining() as u8,
-        piles_remaining: core::array::from_fn(|k| game.pile_remaining(AssetKind::ALL[k]) as u8),
-        has_bid: game.has_bid(),
-        bids: [None; MAX_SEATS],
-        seats: [SeatInfo::default(); MAX_SEATS],
-        auctions: [AuctionView::default(); 16],
-        turns_started: started,
-        set_aside: if over { setup.set_aside() } else { None },
-        game_over: over,
-    };
+impl Header {
+    /// The header of an already built view.
+    pub(crate) fn of(view: &SeatView) -> Header {
+        Header {
+            seat: view.seat,
+            players: view.players,
+            commodities: view.commodities,
+            turns: view.turns,
+            turn: view.turn,
+            phase: view.phase,
+            to_act: view.to_act,
+            legal: view.legal,
+            auctioneer: view.auctioneer,
+            tile: view.tile,
+            deck_remaining: view.deck_remaining,
+            piles_remaining: view.piles_remaining,
+            has_bid: view.has_bid,
+            bids: view.bids,
+            turns_started: view.turns_started,
+            set_aside: view.set_aside,
+            game_over: view.game_over,
+        }
+    }
+}
 
-    // Current bids: a seat's own, and all of them for the auctioneer (R-VIS-2, R-VIS-3).
-    let known = match phase {
-        Phase::OpeningBid { .. } | Phase::GameOver => SeatSet::EMPTY,
-        Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !view.to_act.bits()),
-        Phase::Chance { .. } if view.tile.is_none() => SeatSet::EMPTY,
-        _ => SeatSet::all(n),
-    };
-    let viewer_runs = auctioneer.is_some() && viewer == auctioneer;
-    for s in known.iter() {
-        if is(s.0) || viewer_runs {
-            view.bids[s.index()] = Some(game.current_bids()[s.index()]);
+/// Public per-seat tallies and totals spent, gathered while visiting the turns.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Tallies {
+    spent: [i128; MAX_SEATS],
+    tiles: [u32; MAX_SEATS],
+    assets: [[u8; 3]; MAX_SEATS],
+}
+
+/// The one place that decides what a viewer sees (R-VIS-1…7), part by part. [`build`] assembles
+/// the parts into a [`SeatView`]; [`crate::encoding::observe_seat`] writes the same parts straight
+/// into an observation, so both always agree.
+pub(crate) struct Sight<'g> {
+    game: &'g Game,
+    viewer: Option<Seat>,
+    /// The viewer's seat number, or NONE for a spectator.
+    me: u8,
+    /// R-VIS-7: everything is revealed at game end.
+    sees_all: bool,
+    phase: Phase,
+}
+
+impl<'g> Sight<'g> {
+    /// What `viewer` (`None`: a spectator) sees of `game`.
+    #[inline]
+    pub(crate) fn new(game: &'g Game, viewer: Option<Seat>) -> Sight<'g> {
+        Sight {
+            game,
+            viewer,
+            me: viewer.map_or(NONE, |s| s.0),
+            sees_all: game.is_over(),
+            phase: game.phase(),
         }
     }
 
-    // Public tallies and totals spent, gathered in the pass over the turns below.
-    let mut spent = [0i128; MAX_SEATS];
-    let mut tiles = [0u32; MAX_SEATS];
-    let mut assets = [[0u8; 3]; MAX_SEATS];
-    let peeked_turn = viewer.and_then(|v| game.peek_of(v));
-    let manifest = rules.manifest();
-    for turn in 0..started {
-        let log = game.log(turn);
-        let a = rules.auctioneer(turn);
-        let a_num = a.map_or(NONE, |s| s.0);
-        let tile = setup.deck[turn as usize];
-        let winner = (log.winner != NONE).then_some(Seat(log.winner));
-        if log.winner != NONE {
-            let w = log.winner as usize;
-            tiles[w] |= 1 << tile.index();
-            spent[w] += i128::from(log.price);
-        }
-        let opened =
-            a.is_some() && (turn < game.turn() || !matches!(phase, Phase::OpeningBid { .. }));
-        // R-VIS-2…5: own tiles, own auctions, the auctioneer's own win, a peek; all at the end.
-        let sees_price = sees_all
-            || (me != NONE && (log.winner == me || a_num == me))
-            || (a.is_some() && log.winner == a_num)
-            || peeked_turn == Some(turn);
-        let mut asset = AssetView {
-            ties: log.asset_ties,
-            third_tie: log.asset_third_tie,
-            ..AssetView::default()
-        };
-        match log.asset_fate {
-            AssetFate::None => {}
-            AssetFate::Discarded => {
-                asset.discarded = true;
-                asset.seat = Some(Seat(log.asset_seat));
-                asset.kind = Some(log.asset_kind);
-            }
-            AssetFate::Taken => {
-                let taker = log.asset_seat;
-                let price = log.asset_price;
-                assets[taker as usize][log.asset_token.kind().index()] += 1;
-                spent[taker as usize] += i128::from(price);
-                // R-COM-6: the auctioneer records the taker's price as a credit.
-                if a.is_some() && a_num != taker {
-                    spent[a_num as usize] -= i128::from(price);
-                }
-                asset.taken = true;
-                asset.seat = Some(Seat(taker));
-                asset.kind = Some(log.asset_kind);
-                if is(taker) || sees_all {
-                    asset.token = Some(log.asset_token);
-                    asset.value = manifest.token_value(log.asset_token);
-                }
-                let price_public = a_num == taker;
-                if is(taker) || sees_all || price_public || (a.is_some() && a_num == me) {
-                    asset.price = Some(price);
-                }
-            }
-        }
-        view.auctions[turn as usize] = AuctionView {
-            turn,
-            tile: Some(tile),
-            auctioneer: a,
-            opening: opened.then_some(log.opening),
-            awarded: log.awarded,
-            winner,
-            price: (log.awarded && winner.is_some() && sees_price).then_some(log.price),
-            ties: log.ties,
-            third_tie: log.third_tie,
-            zero_bids: log.zero,
-            asset,
-        };
+    #[inline]
+    fn is(&self, s: u8) -> bool {
+        s == self.me
     }
 
-    for i in 0..n {
+    /// The scalar part of the view.
+    pub(crate) fn header(&self) -> Header {
+        let game = self.game;
+        let rules = game.rules();
+        let n = rules.players();
+        let auctioneer = game.auctioneer();
+        let to_act = game.to_act();
+        let tile = game.current_tile();
+        let mut bids = [None; MAX_SEATS];
+        // Current bids: a seat's own, and all of them for the auctioneer (R-VIS-2, R-VIS-3).
+        let known = match self.phase {
+            Phase::OpeningBid { .. } | Phase::GameOver => SeatSet::EMPTY,
+            Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !to_act.bits()),
+            Phase::Chance { .. } if tile.is_none() => SeatSet::EMPTY,
+            _ => SeatSet::all(n),
+        };
+        let viewer_runs = auctioneer.is_some() && self.viewer == auctioneer;
+        for s in known.iter() {
+            if self.is(s.0) || viewer_runs {
+                bids[s.index()] = Some(game.current_bids()[s.index()]);
+            }
+        }
+        Header {
+            seat: self.viewer,
+            players: n,
+            commodities: rules.has_commodities(),
+            turns: rules.turns(),
+            turn: game.turn(),
+            phase: self.phase,
+            to_act,
+            legal: self.viewer.map(|s| game.legal(s)).unwrap_or_default(),
+            auctioneer,
+            tile,
+            deck_remaining: game.deck_remaining() as u8,
+            piles_remaining: core::array::from_fn(|k| game.pile_remaining(AssetKind::ALL[k]) as u8),
+            has_bid: game.has_bid(),
+            bids,
+            turns_started: game.turns_started(),
+            set_aside: if self.sees_all {
+                game.setup_ref().set_aside()
+            } else {
+                None
+            },
+            game_over: self.sees_all,
+        }
+    }
+
+    /// Hands `visit` what the viewer sees of each started turn, in turn order, and returns the
+    /// public tallies gathered on the way.
+    // Inlined into its callers so the per-turn parts are written as they are made, never stored
+    // (measured under callgrind: a quarter fewer instructions for observe_seat).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(crate) fn turns(&self, mut visit: impl FnMut(AuctionView)) -> Tallies {
+        let game = self.game;
+        let rules = game.rules();
+        let setup = game.setup_ref();
+        let manifest = rules.manifest();
+        let me = self.me;
+        let sees_all = self.sees_all;
+        let peeked_turn = self.viewer.and_then(|v| game.peek_of(v));
+        let mut t = Tallies::default();
+        for turn in 0..game.turns_started() {
+            let log = game.log(turn);
+            let a = rules.auctioneer(turn);
+            let a_num = a.map_or(NONE, |s| s.0);
+            let tile = setup.deck[turn as usize];
+            let winner = (log.winner != NONE).then_some(Seat(log.winner));
+            if log.winner != NONE {
+                let w = log.winner as usize;
+                t.tiles[w] |= 1 << tile.index();
+                t.spent[w] += i128::from(log.price);
+            }
+            let opened = a.is_some()
+                && (turn < game.turn() || !matches!(self.phase, Phase::OpeningBid { .. }));
+            // R-VIS-2…5: own tiles, own auctions, the auctioneer's own win, a peek; all at the end.
+            let sees_price = sees_all
+                || (me != NONE && (log.winner == me || a_num == me))
+                || (a.is_some() && log.winner == a_num)
+                || peeked_turn == Some(turn);
+            let mut asset = AssetView {
+                ties: log.asset_ties,
+                third_tie: log.asset_third_tie,
+                ..AssetView::default()
+            };
+            match log.asset_fate {
+                AssetFate::None => {}
+                AssetFate::Discarded => {
+                    asset.discarded = true;
+                    asset.seat = Some(Seat(log.asset_seat));
+                    asset.kind = Some(log.asset_kind);
+                }
+                AssetFate::Taken => {
+                    let taker = log.asset_seat;
+                    let price = log.asset_price;
+                    t.assets[taker as usize][log.asset_token.kind().index()] += 1;
+                    t.spent[taker as usize] += i128::from(price);
+                    // R-COM-6: the auctioneer records the taker's price as a credit.
+                    if a.is_some() && a_num != taker {
+                        t.spent[a_num as usize] -= i128::from(price);
+                    }
+                    asset.taken = true;
+                    asset.seat = Some(Seat(taker));
+                    asset.kind = Some(log.asset_kind);
+                    // R-COM-5: only the taker sees the token (R-VIS-7: all at the end).
+                    if self.is(taker) || sees_all {
+                        asset.token = Some(log.asset_token);
+                        asset.value = manifest.token_value(log.asset_token);
+                    }
+                    // R-VIS-1…3: the taker and the auctioneer (its credit); public when the
+                    // auctioneer took it.
+                    let price_public = a_num == taker;
+                    if self.is(taker) || sees_all || price_public || (a.is_some() && a_num == me) {
+                        asset.price = Some(price);
+                    }
+                }
+            }
+            visit(AuctionView {
+                turn,
+                tile: Some(tile),
+                auctioneer: a,
+                opening: opened.then_some(log.opening),
+                awarded: log.awarded,
+                winner,
+                price: (log.awarded && winner.is_some() && sees_price).then_some(log.price),
+                ties: log.ties,
+                third_tie: log.third_tie,
+                zero_bids: log.zero,
+                asset,
+            });
+        }
+        t
+    }
+
+    /// What the viewer sees of seat `i`, given the tallies from [`Sight::turns`].
+    #[inline]
+    pub(crate) fn seat(&self, i: u8, tallies: &Tallies) -> SeatInfo {
+        let game = self.game;
         let s = Seat(i);
-        let info = &mut view.seats[i as usize];
-        info.nation = Some(game.nation(s));
-        if game.is_dealt() && (is(i) || sees_all) {
-            info.industry = Some(setup.deal[i as usize]);
+        let own_or_end = self.is(i) || self.sees_all; // R-VIS-2, R-VIS-7
+        SeatInfo {
+            nation: Some(game.nation(s)),
+            industry: (game.is_dealt() && own_or_end).then(|| game.setup_ref().deal[i as usize]),
+            tiles: tallies.tiles[i as usize],
+            zero_marks: game.zero_marks(s),
+            assets: tallies.assets[i as usize],
+            peeked: game.peek_of(s),
+            spent: own_or_end.then_some(tallies.spent[i as usize]),
         }
-        info.tiles = tiles[i as usize];
-        info.zero_marks = game.zero_marks(s);
-        info.peeked = game.peek_of(s);
-        if is(i) || sees_all {
-            info.spent = Some(spent[i as usize]);
-        }
-        info.assets = assets[i as usize];
     }
-    view
+}
+
+/// Assembles a [`SeatView`] from the parts of [`Sight`].
+fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
+    let sight = Sight::new(game, viewer);
+    let h = sight.header();
+    let mut auctions = [AuctionView::default(); 16];
+    let tallies = sight.turns(|a| auctions[a.turn as usize] = a);
+    let mut seats = [SeatInfo::default(); MAX_SEATS];
+    for i in 0..h.players {
+        seats[i as usize] = sight.seat(i, &tallies);
+    }
+    SeatView {
+        seat: h.seat,
+        players: h.players,
+        commodities: h.commodities,
+        turns: h.turns,
+        turn: h.turn,
+        phase: h.phase,
+        to_act: h.to_act,
+        legal: h.legal,
+        auctioneer: h.auctioneer,
+        tile: h.tile,
+        deck_remaining: h.deck_remaining,
+        piles_remaining: h.piles_remaining,
+        has_bid: h.has_bid,
+        bids: h.bids,
+        seats,
+        auctions,
+        turns_started: h.turns_started,
+        set_aside: h.set_aside,
+        game_over: h.game_over,
+    }
 }
