@@ -7,7 +7,7 @@ use qe_core::{Game, Rules, Seat};
 
 #[path = "support/random_play.rs"]
 mod random_play;
-use random_play::{random_command, Rng};
+use random_play::{play_out, random_command, Rng};
 
 fn main() {
     println!("size_of::<Game>() = {} bytes", std::mem::size_of::<Game>());
@@ -19,9 +19,7 @@ fn main() {
 #[inline]
 fn random_game(rules: Rules, seed: u64, rng: &mut Rng) -> usize {
     let mut game = Game::seeded(rules, seed);
-    while !game.is_over() {
-        game.play(random_command(&game, rng)).expect("legal");
-    }
+    play_out(&mut game, rng);
     game.outcome().map_or(0, |o| o.winners().count())
 }
 

@@ -7,7 +7,7 @@ use qe_core::{Game, Rules, Seat};
 
 #[path = "../benches/support/random_play.rs"]
 mod random_play;
-use random_play::{random_command, Rng};
+use random_play::{play_out, random_command, Rng};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -32,6 +32,9 @@ fn main() {
     let start = std::time::Instant::now();
     for seed in 0..games {
         let mut game = Game::seeded(rules, seed);
+        if !views {
+            play_out(&mut game, &mut rng);
+        }
         while !game.is_over() {
             let seat = game.to_act().first().unwrap_or(Seat(0));
             if views {

@@ -528,7 +528,30 @@ impl Game {
 
     /// Applies a command, handing each event to `sink`. On error the game is unchanged and `sink`
     /// received nothing.
+    #[inline]
     pub fn apply_to(
+        &mut self,
+        command: Command,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        // The common command, a bid by a seat that must still bid, goes straight to the bid; the
+        // pending seats are in range and only bidding steps have any.
+        if let Command::Bid { seat, amount } = command {
+            if self.pending.contains(seat) && self.is_bidding() {
+                return self.pending_bid(seat, amount, sink);
+            }
+        }
+        self.apply_any(command, sink)
+    }
+
+    /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
+    #[inline]
+    fn is_bidding(&self) -> bool {
+        matches!(self.step, Step::Bidding | Step::Rebid | Step::AssetRebid)
+    }
+
+    /// [`Game::apply_to`] for any command, every check in rule order.
+    fn apply_any(
         &mut self,
         command: Command,
         sink: &mut impl EventSink,
@@ -649,16 +672,15 @@ impl Game {
             || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner))
     }
 
-    /// A bid of any stage. The common case (a pending seat bids) is kept small and inlined; the
-    /// opening bid, the errors and the settling live in their own functions.
-    #[inline]
+    /// A bid of any stage: the opening bid, or a bid by a seat that must still bid; the errors
+    /// and the settling live in their own functions.
     fn bid(
         &mut self,
         seat: Seat,
         amount: u64,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        if !matches!(self.step, Step::Bidding | Step::Rebid | Step::AssetRebid) {
+        if !self.is_bidding() {
             return if self.step == Step::Opening {
                 self.open(seat, amount, sink)
             } else {
@@ -668,6 +690,17 @@ impl Game {
         if !self.pending.contains(seat) {
             return Err(self.not_pending(seat));
         }
+        self.pending_bid(seat, amount, sink)
+    }
+
+    /// A secret bid or rebid by `seat`, which must still bid in this bidding step.
+    #[inline]
+    fn pending_bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
         // R-AUC-3: never the auctioneer's bid (no restriction without an auctioneer, R-AUC-9).
         if self.auct != NONE && amount == self.opening {
             return Err(CommandError::BidEqualsOpening { amount });

@@ -120,7 +120,15 @@ impl SeatSet {
 
     /// The seats, lowest first.
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Seat)
+        let mut bits = self.0;
+        core::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let seat = Seat(bits.trailing_zeros() as u8);
+            bits &= bits - 1; // clear the lowest set bit
+            Some(seat)
+        })
     }
 }
 

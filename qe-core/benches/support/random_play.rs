@@ -1,7 +1,7 @@
 //! Random legal play for the benchmark and the `playouts` profiling harness (shared with
 //! `#[path]`), so both measure exactly the same driver.
 
-use qe_core::{AssetKind, Command, Game, Phase, Seat};
+use qe_core::{AssetKind, BidRange, Command, Game, Phase, Seat};
 
 /// A tiny xorshift generator: the harnesses measure the engine, not the RNG.
 pub struct Rng(pub u64);
@@ -22,14 +22,48 @@ impl Rng {
 #[inline]
 pub fn random_command(game: &Game, rng: &mut Rng) -> Command {
     let seat = game.to_act().first().unwrap_or(Seat(0));
-    let r = rng.next();
     if let Some(range) = game.bid_range(seat) {
-        let mut amount = range.min + (r & 7);
-        if Some(amount) == range.forbidden {
-            amount += 1;
-        }
-        return Command::Bid { seat, amount };
+        return Command::Bid {
+            seat,
+            amount: random_bid(&range, rng),
+        };
     }
+    random_pile(game, seat, rng)
+}
+
+/// Plays `game` to its end with the commands of [`random_command`], one step at a time as a
+/// simulator would: the seats that must act and their bid range are read once per step (every
+/// seat of a bidding step has the same range). The same games as calling [`random_command`]
+/// before every command.
+#[inline]
+pub fn play_out(game: &mut Game, rng: &mut Rng) {
+    while !game.is_over() {
+        let acting = game.to_act();
+        let first = acting.first().unwrap_or(Seat(0));
+        if let Some(range) = game.bid_range(first) {
+            for seat in acting.iter() {
+                let amount = random_bid(&range, rng);
+                game.play(Command::Bid { seat, amount }).expect("legal");
+            }
+        } else {
+            let command = random_pile(game, first, rng);
+            game.play(command).expect("legal");
+        }
+    }
+}
+
+#[inline]
+fn random_bid(range: &BidRange, rng: &mut Rng) -> u64 {
+    let mut amount = range.min + (rng.next() & 7);
+    if Some(amount) == range.forbidden {
+        amount += 1;
+    }
+    amount
+}
+
+#[inline]
+fn random_pile(game: &Game, seat: Seat, rng: &mut Rng) -> Command {
+    let r = rng.next();
     let mut kind = AssetKind::ALL[(r % 3) as usize];
     while game.pile_remaining(kind) == 0 {
         kind = AssetKind::ALL[(kind.index() + 1) % 3];
