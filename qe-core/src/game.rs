@@ -92,26 +92,29 @@ pub(crate) enum AssetFate {
     Discarded,
 }
 
-/// The compact log of one turn: what the views and scoring need.
+/// The compact log of one turn: what the views and scoring need, in 32 bytes (the three amounts,
+/// then the rest packed into 8 bytes; `Game` holds 16 of these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TurnLog {
+    /// The public opening bid (R-AUC-2).
     pub opening: u64,
+    /// The company price (R-AUC-5).
     pub price: u64,
+    /// The asset price (R-COM-5).
     pub asset_price: u64,
     /// Winner seat or [`NONE`] (not yet awarded, or discarded on the 3-player last turn).
     pub winner: u8,
-    pub awarded: bool,
-    pub third_tie: bool,
+    /// [`TurnLog::AWARDED`], [`TurnLog::THIRD_TIE`], [`TurnLog::ASSET_THIRD_TIE`], the asset fate
+    /// (bits 3–4) and the asset seat (bits 5–7).
+    flags: u8,
+    /// The zero-bid seats (R-AUC-11).
     pub zero: SeatSet,
-    /// The tied seats of each company tie in a row (R-AUC-6/7).
-    pub ties: [SeatSet; 3],
-    /// The tied seats of each asset tie in a row (R-COM-4).
-    pub asset_ties: [SeatSet; 3],
-    pub asset_fate: AssetFate,
-    pub asset_seat: u8,
-    pub asset_kind: AssetKind,
-    pub asset_token: TokenId,
-    pub asset_third_tie: bool,
+    /// The asset token: kind in bits 0–1, number in bits 2–6.
+    token: u8,
+    /// The tied seats of each company tie in a row (R-AUC-6/7), 5 bits each.
+    ties: u16,
+    /// The tied seats of each asset tie in a row (R-COM-4), 5 bits each.
+    asset_ties: u16,
 }
 
 const EMPTY_LOG: TurnLog = TurnLog {
@@ -119,17 +122,127 @@ const EMPTY_LOG: TurnLog = TurnLog {
     price: 0,
     asset_price: 0,
     winner: NONE,
-    awarded: false,
-    third_tie: false,
+    flags: 0,
     zero: SeatSet::EMPTY,
-    ties: [SeatSet::EMPTY; 3],
-    asset_ties: [SeatSet::EMPTY; 3],
-    asset_fate: AssetFate::None,
-    asset_seat: NONE,
-    asset_kind: AssetKind::Gold,
-    asset_token: TokenId::new(AssetKind::Gold, 1),
-    asset_third_tie: false,
+    token: 0,
+    ties: 0,
+    asset_ties: 0,
 };
+
+impl TurnLog {
+    const AWARDED: u8 = 1;
+    const THIRD_TIE: u8 = 2;
+    const ASSET_THIRD_TIE: u8 = 4;
+    const FATE_SHIFT: u8 = 3;
+    const SEAT_SHIFT: u8 = 5;
+
+    #[inline]
+    pub fn awarded(&self) -> bool {
+        self.flags & Self::AWARDED != 0
+    }
+
+    /// Whether the winner was decided by the third tie (R-AUC-7).
+    #[inline]
+    pub fn third_tie(&self) -> bool {
+        self.flags & Self::THIRD_TIE != 0
+    }
+
+    /// Whether the asset taker was decided by the third tie (R-COM-4).
+    #[inline]
+    pub fn asset_third_tie(&self) -> bool {
+        self.flags & Self::ASSET_THIRD_TIE != 0
+    }
+
+    /// Marks the tile awarded (R-AUC-10).
+    fn set_awarded(&mut self, third_tie: bool) {
+        self.flags |= Self::AWARDED;
+        if third_tie {
+            self.flags |= Self::THIRD_TIE;
+        }
+    }
+
+    fn set_asset_third_tie(&mut self, third_tie: bool) {
+        self.flags &= !Self::ASSET_THIRD_TIE;
+        if third_tie {
+            self.flags |= Self::ASSET_THIRD_TIE;
+        }
+    }
+
+    #[inline]
+    pub fn asset_fate(&self) -> AssetFate {
+        match (self.flags >> Self::FATE_SHIFT) & 3 {
+            1 => AssetFate::Taken,
+            2 => AssetFate::Discarded,
+            _ => AssetFate::None,
+        }
+    }
+
+    /// The taker, or the auctioneer who discarded (meaningful once the fate is not `None`).
+    #[inline]
+    pub fn asset_seat(&self) -> u8 {
+        self.flags >> Self::SEAT_SHIFT
+    }
+
+    /// The token taken or discarded (meaningful once the fate is not `None`).
+    #[inline]
+    pub fn asset_token(&self) -> TokenId {
+        TokenId::new(
+            AssetKind::ALL[(self.token & 3) as usize % 3],
+            self.token >> 2,
+        )
+    }
+
+    /// The pile of the asset step (meaningful once the fate is not `None`).
+    #[inline]
+    pub fn asset_kind(&self) -> AssetKind {
+        self.asset_token().kind()
+    }
+
+    /// Records the asset step's end: `seat` took or (the auctioneer) discarded `token`.
+    fn set_asset(&mut self, fate: AssetFate, seat: Seat, token: TokenId) {
+        let fate_bits = match fate {
+            AssetFate::None => 0,
+            AssetFate::Taken => 1,
+            AssetFate::Discarded => 2,
+        };
+        let keep = Self::AWARDED | Self::THIRD_TIE | Self::ASSET_THIRD_TIE;
+        self.flags =
+            (self.flags & keep) | (fate_bits << Self::FATE_SHIFT) | (seat.0 << Self::SEAT_SHIFT);
+        self.token = token.kind().index() as u8 | (token.number() << 2);
+    }
+
+    /// The tied seats of each company tie in a row.
+    #[inline]
+    pub fn ties(&self) -> [SeatSet; 3] {
+        unpack_sets(self.ties)
+    }
+
+    /// The tied seats of each asset tie in a row.
+    #[inline]
+    pub fn asset_ties(&self) -> [SeatSet; 3] {
+        unpack_sets(self.asset_ties)
+    }
+
+    fn set_tie(&mut self, i: u8, seats: SeatSet) {
+        self.ties = pack_set(self.ties, i, seats);
+    }
+
+    fn set_asset_tie(&mut self, i: u8, seats: SeatSet) {
+        self.asset_ties = pack_set(self.asset_ties, i, seats);
+    }
+}
+
+/// Three seat sets of 5 bits each, unpacked.
+#[inline]
+fn unpack_sets(bits: u16) -> [SeatSet; 3] {
+    core::array::from_fn(|i| SeatSet::from_bits(((bits >> (5 * i)) & 0x1f) as u8))
+}
+
+/// `bits` with set `i` (of three, 5 bits each) replaced by `seats`.
+fn pack_set(bits: u16, i: u8, seats: SeatSet) -> u16 {
+    let shift = 5 * u16::from(i);
+    (bits & !(0x1f << shift)) | (u16::from(seats.bits() & 0x1f) << shift)
+}
 
 /// Per-seat public tallies and totals spent, for views (see [`Game::tallies`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -655,7 +768,7 @@ impl Game {
             return Err(CommandError::PeekTwice { seat: seat.0 });
         }
         let log = self.log.get(turn as usize);
-        let Some(log) = log.filter(|l| l.awarded && turn <= self.turn) else {
+        let Some(log) = log.filter(|l| l.awarded() && turn <= self.turn) else {
             return Err(CommandError::PeekNotAwarded { turn: turn as u64 });
         };
         if self.price_visible(seat, turn, log) {
@@ -832,12 +945,12 @@ impl Game {
         }
         if self.auctioneer().is_none() {
             // R-AUC-9: a tie on the 3-player last tile discards it; no rebid, no asset (R-COM-7a).
-            self.log[t].ties[0] = holders;
+            self.log[t].set_tie(0, holders);
             self.award(None, false, sink);
             return;
         }
         self.ties += 1;
-        self.log[t].ties[self.ties as usize - 1] = holders;
+        self.log[t].set_tie(self.ties - 1, holders);
         if self.ties == 3 {
             // R-AUC-7: the highest bid value that exactly one seat holds wins.
             let (winner, shared) = self.highest_unique(all);
@@ -864,8 +977,7 @@ impl Game {
         let auctioneer = self.auctioneer();
         let tile = self.setup.deck[t];
         let log = &mut self.log[t];
-        log.awarded = true;
-        log.third_tie = third_tie;
+        log.set_awarded(third_tie);
         let mut seen_by = SeatSet::EMPTY;
         if let Some(w) = winner {
             log.winner = w.0;
@@ -922,7 +1034,7 @@ impl Game {
                 _ => {
                     // R-COM-4: the tie for second counts as the first tie.
                     self.ties = 1;
-                    self.log[t].asset_ties[0] = holders;
+                    self.log[t].set_asset_tie(0, holders);
                     self.group = holders;
                     self.pending = holders;
                     self.step = Step::AssetRebid;
@@ -948,7 +1060,7 @@ impl Game {
             return;
         }
         self.ties += 1;
-        self.log[t].asset_ties[self.ties as usize - 1] = holders;
+        self.log[t].set_asset_tie(self.ties - 1, holders);
         if self.ties == 3 {
             // The tied bids are ignored; the highest value held by exactly one seat of the field.
             let (taker, _) = self.highest_unique(self.field);
@@ -970,7 +1082,7 @@ impl Game {
 
     fn set_taker(&mut self, seat: Seat, third_tie: bool, sink: &mut impl EventSink) {
         self.taker = seat.0;
-        self.log[self.turn as usize].asset_third_tie = third_tie;
+        self.log[self.turn as usize].set_asset_third_tie(third_tie);
         self.step = Step::Take;
         sink.event(Event::AssetTaker {
             turn: self.turn,
@@ -1008,12 +1120,9 @@ impl Game {
         self.drawn[k.index()] += 1;
         let auctioneer = self.auctioneer();
         let log = &mut self.log[t];
-        log.asset_kind = k;
-        log.asset_token = token;
         if self.taker == NONE {
-            log.asset_fate = AssetFate::Discarded;
             let seat = auctioneer.expect("discard has an auctioneer");
-            log.asset_seat = seat.0;
+            log.set_asset(AssetFate::Discarded, seat, token);
             sink.event(Event::AssetDiscarded {
                 turn: self.turn,
                 seat,
@@ -1022,8 +1131,7 @@ impl Game {
         } else {
             let seat = Seat(self.taker);
             let price = self.bids[seat.index()];
-            log.asset_fate = AssetFate::Taken;
-            log.asset_seat = seat.0;
+            log.set_asset(AssetFate::Taken, seat, token);
             log.asset_price = price;
             let mut price_seen_by = SeatSet::only(seat);
             if let Some(a) = auctioneer {
@@ -1323,14 +1431,14 @@ impl Game {
                 h.tiles |= 1 << self.setup.deck[turn as usize].index();
                 h.spent += log.price as i128;
             }
-            if log.asset_fate == AssetFate::Taken {
-                let h = &mut holdings[log.asset_seat as usize];
-                h.tokens[h.token_count as usize] = Some(log.asset_token);
+            if log.asset_fate() == AssetFate::Taken {
+                let h = &mut holdings[log.asset_seat() as usize];
+                h.tokens[h.token_count as usize] = Some(log.asset_token());
                 h.token_count += 1;
                 h.spent += log.asset_price as i128;
                 // R-COM-6: the auctioneer records the taker's price as a credit.
                 if let Some(a) = self.rules.auctioneer(turn) {
-                    if a.0 != log.asset_seat {
+                    if a.0 != log.asset_seat() {
                         holdings[a.index()].spent -= log.asset_price as i128;
                     }
                 }
@@ -1350,9 +1458,9 @@ impl Game {
                 t.tiles[w] |= 1 << self.setup.deck[turn as usize].index();
                 t.spent[w] += log.price as i128;
             }
-            if log.asset_fate == AssetFate::Taken {
-                let s = log.asset_seat as usize;
-                t.assets[s][log.asset_token.kind().index()] += 1;
+            if log.asset_fate() == AssetFate::Taken {
+                let s = log.asset_seat() as usize;
+                t.assets[s][log.asset_kind().index()] += 1;
                 t.spent[s] += log.asset_price as i128;
                 if self.rules.auctioneer(turn).is_some_and(|a| a.index() != s) {
                     t.spent[self.rules.auctioneer(turn).map_or(0, Seat::index)] -=

@@ -328,21 +328,21 @@ impl<'g> Sight<'g> {
                 || (a.is_some() && log.winner == a_num)
                 || peeked_turn == Some(turn);
             let mut asset = AssetView {
-                ties: log.asset_ties,
-                third_tie: log.asset_third_tie,
+                ties: log.asset_ties(),
+                third_tie: log.asset_third_tie(),
                 ..AssetView::default()
             };
-            match log.asset_fate {
+            match log.asset_fate() {
                 AssetFate::None => {}
                 AssetFate::Discarded => {
                     asset.discarded = true;
-                    asset.seat = Some(Seat(log.asset_seat));
-                    asset.kind = Some(log.asset_kind);
+                    asset.seat = Some(Seat(log.asset_seat()));
+                    asset.kind = Some(log.asset_kind());
                 }
                 AssetFate::Taken => {
-                    let taker = log.asset_seat;
+                    let taker = log.asset_seat();
                     let price = log.asset_price;
-                    t.assets[taker as usize][log.asset_token.kind().index()] += 1;
+                    t.assets[taker as usize][log.asset_kind().index()] += 1;
                     t.spent[taker as usize] += i128::from(price);
                     // R-COM-6: the auctioneer records the taker's price as a credit.
                     if a.is_some() && a_num != taker {
@@ -350,11 +350,11 @@ impl<'g> Sight<'g> {
                     }
                     asset.taken = true;
                     asset.seat = Some(Seat(taker));
-                    asset.kind = Some(log.asset_kind);
+                    asset.kind = Some(log.asset_kind());
                     // R-COM-5: only the taker sees the token (R-VIS-7: all at the end).
                     if self.is(taker) || sees_all {
-                        asset.token = Some(log.asset_token);
-                        asset.value = manifest.token_value(log.asset_token);
+                        asset.token = Some(log.asset_token());
+                        asset.value = manifest.token_value(log.asset_token());
                     }
                     // R-VIS-1…3: the taker and the auctioneer (its credit); public when the
                     // auctioneer took it.
@@ -369,11 +369,11 @@ impl<'g> Sight<'g> {
                 tile: Some(tile),
                 auctioneer: a,
                 opening: opened.then_some(log.opening),
-                awarded: log.awarded,
+                awarded: log.awarded(),
                 winner,
-                price: (log.awarded && winner.is_some() && sees_price).then_some(log.price),
-                ties: log.ties,
-                third_tie: log.third_tie,
+                price: (log.awarded() && winner.is_some() && sees_price).then_some(log.price),
+                ties: log.ties(),
+                third_tie: log.third_tie(),
                 zero_bids: log.zero,
                 asset,
             });
