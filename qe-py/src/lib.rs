@@ -16,18 +16,21 @@
 // Rewards and scores are f32 by design; short names follow the game's vocabulary (g, p, a, s).
 #![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
 
+mod buf;
 mod command;
 mod vector;
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use qe_core::encoding::{
     observe, observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
 };
-use qe_core::{Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError};
+use qe_core::{
+    Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError, MAX_SEATS,
+};
 
 create_exception!(
     _qe,
@@ -329,6 +332,86 @@ impl PyGame {
         Ok(PyGame { m, space })
     }
 
+    /// The commands of one action per acting seat (`actions[seat]`), checked all together: an
+    /// error (bad entry, action out of range, or the first rule an action breaks) changes nothing.
+    fn step_commands(
+        &self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+    ) -> PyResult<[Option<Command>; MAX_SEATS]> {
+        let g = self.game();
+        let acting = g.to_act();
+        let ints = buf::seat_ints(actions, acting)?;
+        let mut commands = [None; MAX_SEATS];
+        let mut ok = true;
+        for s in acting.iter() {
+            let a = ints[s.index()]
+                .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
+            let legal = g.legal(s);
+            let a = usize::try_from(a).unwrap_or(usize::MAX);
+            let c = self
+                .space
+                .decode(s, &legal, a)
+                .ok_or_else(|| PyValueError::new_err(format!("action {a} out of range")))?;
+            ok &= self.space.is_legal(&legal, a);
+            commands[s.index()] = Some(c);
+        }
+        if !ok {
+            let mut copy = *g;
+            for c in commands.iter().flatten() {
+                copy.play(*c).map_err(|e| command_error(py, &e))?;
+            }
+        }
+        Ok(commands)
+    }
+
+    /// Applies commands checked by [`PyGame::step_commands`].
+    fn apply_all(
+        &mut self,
+        py: Python<'_>,
+        commands: [Option<Command>; MAX_SEATS],
+    ) -> PyResult<()> {
+        for c in commands.into_iter().flatten() {
+            self.apply_cmd(py, c)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the observation and mask rows of every seat (`acting_only`: of the seats that must
+    /// act, zeros for the others) into `obs` / `mask`, validated by [`PyGame::out_buffers`].
+    fn write_rows(&self, obs: &mut [f32], mask: &mut [i8], acting_only: bool) {
+        let g = self.game();
+        let a = self.space.size();
+        let acting = g.to_act();
+        let rows = obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(a));
+        for (s, (o, k)) in rows.enumerate() {
+            let seat = Seat(s as u8);
+            if acting_only && !acting.contains(seat) {
+                buf::zero_row(o);
+                k.fill(0);
+                continue;
+            }
+            let view = g.view(seat);
+            observe(&view, o);
+            self.space.mask_with(&view.legal, k, 1, 0);
+        }
+    }
+
+    /// Checks `obs` (float32 `[players, obs_size]`) and `mask` (int8 `[players, num_actions]`).
+    fn out_buffers(
+        &self,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<(buf::Buffer<f32>, buf::Buffer<i8>)> {
+        let p = self.game().players() as usize;
+        let obs = buf::Buffer::<f32>::check(obs, &[p, OBS_SIZE], "obs")?;
+        let mask = buf::Buffer::<i8>::check(mask, &[p, self.space.size()], "mask")?;
+        if !obs.disjoint(&mask) {
+            return Err(PyValueError::new_err("obs and mask must not overlap"));
+        }
+        Ok((obs, mask))
+    }
+
     fn bid_range_of(&self, seat: Seat) -> Option<PyBidRange> {
         self.game().bid_range(seat).map(|r| PyBidRange {
             min: r.min,
@@ -444,8 +527,20 @@ impl PyGame {
     /// The phase name: `chance`, `opening_bid`, `bidding`, `rebid`, `asset_rebid`, `take_asset`,
     /// `discard_asset` or `game_over`.
     #[getter]
-    fn phase(&self) -> &'static str {
-        phase_name(self.game())
+    fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        use qe_core::Phase;
+        // Interned: no new string per call, and `==` with a literal is an identity check.
+        let name = match self.game().phase() {
+            Phase::Chance { .. } => pyo3::intern!(py, "chance"),
+            Phase::OpeningBid { .. } => pyo3::intern!(py, "opening_bid"),
+            Phase::Bidding => pyo3::intern!(py, "bidding"),
+            Phase::Rebid { .. } => pyo3::intern!(py, "rebid"),
+            Phase::AssetRebid { .. } => pyo3::intern!(py, "asset_rebid"),
+            Phase::TakeAsset { .. } => pyo3::intern!(py, "take_asset"),
+            Phase::DiscardAsset { .. } => pyo3::intern!(py, "discard_asset"),
+            Phase::GameOver => pyo3::intern!(py, "game_over"),
+        };
+        name.clone()
     }
     /// The phase with its details, as a dict (`{"phase": "rebid", "tie": 1}`).
     fn phase_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -480,36 +575,25 @@ impl PyGame {
 
     /// One bid for every seat that must bid now: `amounts[seat]` (entries of other seats are
     /// ignored). All or nothing: if one bid is illegal, none is applied.
-    fn bid_all(&mut self, py: Python<'_>, amounts: Vec<u64>) -> PyResult<()> {
-        let g = *self.game();
+    fn bid_all(&mut self, py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<()> {
+        let g = self.game();
         let acting = g.to_act();
+        let amounts = buf::per_seat(amounts, acting, |item| item.extract::<u64>())?;
+        let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
-            let amount = *amounts
-                .get(s.index())
+            let amount = amounts[s.index()]
                 .ok_or_else(|| PyValueError::new_err("bid_all needs one amount per seat"))?;
             ok &= g.bid_range(s).is_some_and(|r| r.allows(amount));
+            commands[s.index()] = Some(Command::Bid { seat: s, amount });
         }
         if !ok {
-            let mut copy = g;
-            for s in acting.iter() {
-                copy.play(Command::Bid {
-                    seat: s,
-                    amount: amounts[s.index()],
-                })
-                .map_err(|e| command_error(py, &e))?;
+            let mut copy = *g;
+            for c in commands.iter().flatten() {
+                copy.play(*c).map_err(|e| command_error(py, &e))?;
             }
         }
-        for s in acting.iter() {
-            self.apply_cmd(
-                py,
-                Command::Bid {
-                    seat: s,
-                    amount: amounts[s.index()],
-                },
-            )?;
-        }
-        Ok(())
+        self.apply_all(py, commands)
     }
 
     fn take(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
@@ -600,34 +684,29 @@ impl PyGame {
 
     /// One action for every seat that must act now: `actions[seat]` (others ignored). All or
     /// nothing.
-    fn step(&mut self, py: Python<'_>, actions: Vec<i64>) -> PyResult<()> {
-        let g = *self.game();
-        let acting = g.to_act();
-        let mut commands = [None; qe_core::MAX_SEATS];
-        let mut ok = true;
-        for s in acting.iter() {
-            let a = *actions
-                .get(s.index())
-                .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
-            let legal = g.legal(s);
-            let a = usize::try_from(a).unwrap_or(usize::MAX);
-            let c = self
-                .space
-                .decode(s, &legal, a)
-                .ok_or_else(|| PyValueError::new_err(format!("action {a} out of range")))?;
-            ok &= self.space.is_legal(&legal, a);
-            commands[s.index()] = Some(c);
-        }
-        if !ok {
-            let mut copy = g;
-            for c in commands.iter().flatten() {
-                copy.play(*c).map_err(|e| command_error(py, &e))?;
-            }
-        }
-        for c in commands.into_iter().flatten() {
-            self.apply_cmd(py, c)?;
-        }
-        Ok(())
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let commands = self.step_commands(py, actions)?;
+        self.apply_all(py, commands)
+    }
+
+    /// `step(actions)` then `observe_into(obs, mask, acting_only=True)` in one call: applies one
+    /// action per seat that must act (all or nothing), writes the observation and mask rows of the
+    /// seats that must act next (zeros for the others) and returns `is_over`. The buffers are
+    /// checked before anything is applied: on any error the game is unchanged.
+    fn step_observe(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        // Reading `actions` may run Python code (`__index__`), so it comes before the buffers.
+        let commands = self.step_commands(py, actions)?;
+        let (obs, mask) = self.out_buffers(obs, mask)?;
+        self.apply_all(py, commands)?;
+        // SAFETY: the buffers are disjoint and no Python code runs while the slices live.
+        self.write_rows(unsafe { obs.slice() }, unsafe { mask.slice() }, true);
+        Ok(self.game().is_over())
     }
 
     /// The observation of `seat` (float32, `obs_size`), from its view only; with `bounds=True`,
@@ -664,20 +743,11 @@ impl PyGame {
     }
 
     /// Writes the observation of `seat` into `out` (float32, contiguous, length `obs_size`).
-    fn observation_into(
-        &self,
-        py: Python<'_>,
-        seat: i64,
-        mut out: numpy::PyReadwriteArray1<'_, f32>,
-    ) -> PyResult<()> {
+    fn observation_into(&self, py: Python<'_>, seat: i64, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
-        let out = out
-            .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("out must be contiguous"))?;
-        if out.len() != OBS_SIZE {
-            return Err(PyValueError::new_err("out must have obs_size floats"));
-        }
-        observe(&self.game().view(s), out);
+        let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
+        // SAFETY: the only slice over `out`, and no Python code runs while it lives.
+        observe(&self.game().view(s), unsafe { out.slice() });
         Ok(())
     }
 
@@ -697,38 +767,13 @@ impl PyGame {
     #[pyo3(signature = (obs, mask, acting_only=false))]
     fn observe_into(
         &self,
-        mut obs: numpy::PyReadwriteArray2<'_, f32>,
-        mut mask: numpy::PyReadwriteArray2<'_, i8>,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
         acting_only: bool,
     ) -> PyResult<()> {
-        let g = self.game();
-        let p = g.players() as usize;
-        let a = self.space.size();
-        if obs.shape() != [p, OBS_SIZE] || mask.shape() != [p, a] {
-            return Err(PyValueError::new_err(
-                "obs must be [players, obs_size] and mask [players, num_actions]",
-            ));
-        }
-        let obs = obs
-            .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("obs must be contiguous"))?;
-        let mask = mask
-            .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("mask must be contiguous"))?;
-        let acting = g.to_act();
-        for s in 0..p {
-            let seat = Seat(s as u8);
-            let o = &mut obs[s * OBS_SIZE..(s + 1) * OBS_SIZE];
-            let k = &mut mask[s * a..(s + 1) * a];
-            if acting_only && !acting.contains(seat) {
-                o.fill(0.0);
-                k.fill(0);
-                continue;
-            }
-            let view = g.view(seat);
-            observe(&view, o);
-            self.space.mask_with(&view.legal, k, 1, 0);
-        }
+        let (obs, mask) = self.out_buffers(obs, mask)?;
+        // SAFETY: the buffers are disjoint and no Python code runs while the slices live.
+        self.write_rows(unsafe { obs.slice() }, unsafe { mask.slice() }, acting_only);
         Ok(())
     }
 

@@ -271,3 +271,109 @@ def test_spend_bounds_and_bounds_observation() -> None:
     assert obs.shape == (qe.OBS_SIZE + qe.BOUNDS_SIZE,)
     assert obs[qe.OBS_SIZE + 3 * 2 + 2] == 1.0  # own total exact
     assert (g.observation(2)[: qe.OBS_SIZE] == obs[: qe.OBS_SIZE]).all()
+
+
+def _random_legal(mask: np.ndarray, rng: np.random.Generator) -> list:
+    """One uniformly random legal action per row of `mask` (0 for rows without one)."""
+    return [int(rng.choice(np.flatnonzero(row))) if row.any() else 0 for row in mask]
+
+
+@pytest.mark.parametrize("players,commodities,peeks", [(4, False, False), (3, True, False), (5, True, True)])
+def test_step_observe_agrees_with_step_and_observe_into(
+    players: int, commodities: bool, peeks: bool
+) -> None:
+    a = qe.Game(players, commodities, 21, peeks=peeks)
+    b = qe.Game(players, commodities, 21, peeks=peeks)
+    n = a.num_actions
+    obs_a = np.full((players, qe.OBS_SIZE), 7.0, np.float32)  # stale values must be overwritten
+    mask_a = np.full((players, n), 7, np.int8)
+    obs_b = np.zeros_like(obs_a)
+    mask_b = np.zeros_like(mask_a)
+    a.observe_into(obs_a, mask_a, True)
+    b.observe_into(obs_b, mask_b, True)
+    rng = np.random.default_rng(players)
+    steps = 0
+    over = False
+    while not over:
+        actions = _random_legal(mask_a, rng)
+        as_array = steps % 2 == 1  # lists and int64 arrays are both accepted
+        over = a.step_observe(np.array(actions) if as_array else actions, obs_a, mask_a)
+        b.step(actions)
+        b.observe_into(obs_b, mask_b, True)
+        assert over == b.is_over
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(mask_a, mask_b)
+        acting = set(b.to_act)
+        for s in range(players):
+            assert mask_a[s].any() == (s in acting)
+            if s not in acting:
+                assert not obs_a[s].any()
+        steps += 1
+    assert a.record() == b.record() and steps > 16
+    assert not obs_a.any() and not mask_a.any()  # nobody acts once the game is over
+
+
+def test_step_observe_rejects_bad_input_and_changes_nothing() -> None:
+    g = qe.Game(4, False, 5)
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, g.num_actions), np.int8)
+    g.observe_into(obs, mask, True)
+    g.step_observe([3, 0, 0, 0], obs, mask)  # opening bid 3 by seat 0
+    before = (g.record(), obs.copy(), mask.copy())
+
+    def unchanged() -> None:
+        assert g.record() == before[0]
+        assert np.array_equal(obs, before[1]) and np.array_equal(mask, before[2])
+
+    ok = [0, 1, 1, 1]  # seat 0 does not act now; the others bid 1
+    bad_buffers = [
+        (TypeError, np.zeros((4, qe.OBS_SIZE), np.float64), mask),
+        (TypeError, obs, np.zeros((4, g.num_actions), np.int32)),
+        (TypeError, obs.tolist(), mask),
+        (ValueError, np.zeros((3, qe.OBS_SIZE), np.float32), mask),
+        (ValueError, obs, np.zeros((4, g.num_actions + 1), np.int8)),
+        (ValueError, np.zeros((qe.OBS_SIZE, 4), np.float32).T, mask),  # not C-contiguous
+        (ValueError, obs, np.zeros((4, 2 * g.num_actions), np.int8)[:, ::2]),
+    ]
+    readonly = obs.copy()
+    readonly.flags.writeable = False
+    bad_buffers.append((ValueError, readonly, mask))
+    shared = np.zeros(4 * qe.OBS_SIZE * 4, np.uint8)  # obs and mask overlapping in one buffer
+    bad_buffers.append(
+        (ValueError, shared.view(np.float32).reshape(4, qe.OBS_SIZE), shared[: 4 * g.num_actions].view(np.int8).reshape(4, -1))
+    )
+    for exc, o, m in bad_buffers:
+        with pytest.raises(exc):
+            g.step_observe(ok, o, m)
+        unchanged()
+    with pytest.raises(qe.IllegalCommand) as e:  # seat 2 bids the opening amount (R-AUC-3)
+        g.step_observe([0, 1, 3, 1], obs, mask)
+    assert e.value.rule == "R-AUC-3"
+    unchanged()
+    for bad_actions in ([0, 1, 99, 1], [0, 1, -1, 1], [0, 1], [0, 1, "x", 1], np.array([0.0, 1, 1, 1])):
+        with pytest.raises((ValueError, TypeError)):
+            g.step_observe(bad_actions, obs, mask)  # type: ignore[arg-type]
+        unchanged()
+    with pytest.raises(ValueError):
+        g.step([0, 1])  # too short for the acting seats
+    assert g.record() == before[0]
+    assert g.step_observe((0, 1, 1, 1), obs, mask) is False  # a tuple works too
+    assert g.record() != before[0]
+
+
+def test_observe_into_checks_buffers_and_phase_is_interned() -> None:
+    g = qe.Game(4, False, 2)
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, g.num_actions), np.int8)
+    with pytest.raises(TypeError):
+        g.observe_into(obs.astype(np.float64), mask)
+    with pytest.raises(ValueError):
+        g.observe_into(obs[:3], mask)
+    out = np.zeros(qe.OBS_SIZE, np.float32)
+    with pytest.raises(ValueError):
+        g.observation_into(0, np.zeros(qe.OBS_SIZE + 1, np.float32))
+    out.flags.writeable = False
+    with pytest.raises(ValueError):
+        g.observation_into(0, out)
+    assert g.phase == "opening_bid" and g.phase is g.phase
+    g.bid_all((4, 0, 0, 0))  # tuples and lists both work
+    assert g.phase == "bidding"

@@ -1,0 +1,153 @@
+//! Cheap access to caller-provided numpy buffers and action sequences on the hot paths.
+//!
+//! rust-numpy's `PyReadwriteArray` tracks every borrow in a process-wide table so that two Rust
+//! borrows of one array cannot overlap. That bookkeeping (and the argument extraction around it)
+//! costs about a microsecond per call, more than writing an acting seat's mask. The functions here
+//! check what the writes need themselves (dtype, exact shape, C-contiguity, alignment, the
+//! writeable flag, and that two output buffers do not overlap) and then hand out a slice over the
+//! array's data.
+
+use numpy::npyffi::flags;
+use numpy::{Element, PyArray1, PyArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use qe_core::{SeatSet, MAX_SEATS};
+
+/// A checked numpy buffer: `len` elements of `T` from `data`, contiguous, aligned and writeable.
+pub(crate) struct Buffer<T> {
+    data: *mut T,
+    len: usize,
+}
+
+impl<T: Element> Buffer<T> {
+    /// Checks that `arr` is a numpy array of `T` with exactly `shape`, C-contiguous, aligned and
+    /// writeable. Raises `TypeError` for something that is not such an array and `ValueError`
+    /// for a wrong shape or a read-only or non-contiguous array; `name` names the argument.
+    pub(crate) fn check(arr: &Bound<'_, PyAny>, shape: &[usize], name: &str) -> PyResult<Self> {
+        let a = arr.cast::<PyArrayDyn<T>>()?;
+        if a.shape() != shape {
+            return Err(PyValueError::new_err(format!(
+                "{name} must have shape {shape:?}, not {:?}",
+                a.shape()
+            )));
+        }
+        // SAFETY: `a` is a live numpy array (checked by the cast), so its header is readable.
+        let (flags, data) = unsafe {
+            let raw = &*a.as_array_ptr();
+            (raw.flags, raw.data)
+        };
+        let need =
+            flags::NPY_ARRAY_C_CONTIGUOUS | flags::NPY_ARRAY_ALIGNED | flags::NPY_ARRAY_WRITEABLE;
+        if flags & need != need {
+            return Err(PyValueError::new_err(format!(
+                "{name} must be a writeable, aligned, C-contiguous array"
+            )));
+        }
+        Ok(Buffer {
+            data: data.cast::<T>(),
+            len: shape.iter().product(),
+        })
+    }
+
+    /// Whether the two buffers share no memory (they may be views of one array).
+    pub(crate) fn disjoint<U>(&self, other: &Buffer<U>) -> bool {
+        let a0 = self.data as usize;
+        let a1 = a0 + self.len * std::mem::size_of::<T>();
+        let b0 = other.data as usize;
+        let b1 = b0 + other.len * std::mem::size_of::<U>();
+        a1 <= b0 || b1 <= a0
+    }
+
+    /// The buffer as a slice.
+    ///
+    /// # Safety
+    ///
+    /// The array must stay alive and unresized while the slice lives: the caller keeps the GIL
+    /// and runs no Python code meanwhile. No other slice over the same memory may live at the
+    /// same time (see [`Buffer::disjoint`]).
+    pub(crate) unsafe fn slice<'a>(self) -> &'a mut [T] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: `len` elements of `T` (dtype and shape checked), contiguous from `data` and
+        // aligned for `T` (flags checked), writeable; liveness and exclusivity are the caller's.
+        unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
+    }
+}
+
+/// One entry per seat read from `actions`: a list, a tuple, a 1-D int64 numpy array, or any other
+/// sequence of ints. Only the entries of the seats in `wanted` are read (`None` if the sequence is
+/// too short for that seat); entries of other seats may be anything.
+pub(crate) fn seat_ints(
+    actions: &Bound<'_, PyAny>,
+    wanted: SeatSet,
+) -> PyResult<[Option<i64>; MAX_SEATS]> {
+    let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
+        return per_seat(actions, wanted, |item| item.extract());
+    };
+    let mut out = [None; MAX_SEATS];
+    let n = arr.len();
+    // SAFETY: a live 1-D numpy array (checked by the cast): its header is readable.
+    let (data, stride) = unsafe {
+        let raw = &*arr.as_array_ptr();
+        (raw.data, *raw.strides)
+    };
+    for s in wanted.iter() {
+        let i = s.index();
+        if i < n {
+            // SAFETY: `i < len`, so `data + i * stride` lies inside the array and holds an i64
+            // (dtype checked by the cast); the read needs no alignment and happens under the GIL.
+            out[i] = Some(unsafe {
+                data.offset(i as isize * stride)
+                    .cast::<i64>()
+                    .read_unaligned()
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Like [`seat_ints`] for any element type, without the numpy fast path.
+pub(crate) fn per_seat<T: Copy>(
+    values: &Bound<'_, PyAny>,
+    wanted: SeatSet,
+    extract: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<[Option<T>; MAX_SEATS]> {
+    let mut out = [None; MAX_SEATS];
+    if let Ok(list) = values.cast::<PyList>() {
+        let n = list.len();
+        for s in wanted.iter() {
+            if s.index() < n {
+                out[s.index()] = Some(extract(&list.get_item(s.index())?)?);
+            }
+        }
+    } else if let Ok(tuple) = values.cast::<PyTuple>() {
+        let n = tuple.len();
+        for s in wanted.iter() {
+            if s.index() < n {
+                out[s.index()] = Some(extract(&tuple.get_item(s.index())?)?);
+            }
+        }
+    } else {
+        let n = values.len()?;
+        for s in wanted.iter() {
+            if s.index() < n {
+                out[s.index()] = Some(extract(&values.get_item(s.index())?)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Sets `row` to +0.0 everywhere, skipping the write when it already is: checking is several
+/// times cheaper than a memset, and rows of seats that did not act are usually zero already.
+pub(crate) fn zero_row(row: &mut [f32]) {
+    // Chunked so that each OR-reduction vectorises and a non-zero row stops early.
+    let zero = row
+        .chunks(64)
+        .all(|c| c.iter().fold(0u32, |acc, x| acc | x.to_bits()) == 0);
+    if !zero {
+        row.fill(0.0);
+    }
+}
