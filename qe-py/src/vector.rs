@@ -1,6 +1,6 @@
 //! [`VectorEnv`]: many games stepped in one call, with the GIL released.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
@@ -58,6 +58,10 @@ struct Core {
     started: Vec<u64>,
     opponents: Option<OpponentKind>,
     bots: Vec<[Option<Opponent>; MAX_SEATS]>,
+    /// The commands of the step being applied, per env and seat (from [`Core::decode`]).
+    pending: Vec<[Option<qe_core::Command>; MAX_SEATS]>,
+    /// The actions of the step being applied (reused between steps).
+    actions: Vec<i64>,
     learner: Seat,
     reward: Reward,
     all_seats: bool,
@@ -128,6 +132,7 @@ impl Core {
         let game = &self.games[e];
         let a = self.space.size();
         let rows = self.rows();
+        let acting = game.to_act();
         for r in 0..rows {
             let seat = if self.opponents.is_some() {
                 self.learner
@@ -137,8 +142,8 @@ impl Core {
             let i = e * rows + r;
             let o = &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE];
             let m = &mut out.mask[i * a..(i + 1) * a];
-            if !self.all_seats && !game.to_act().contains(seat) && !game.is_over() {
-                o.fill(0.0);
+            if !self.all_seats && !acting.contains(seat) && !game.is_over() {
+                crate::buf::zero_row(o);
                 m.fill(0);
                 continue;
             }
@@ -181,29 +186,45 @@ impl Core {
         out.done.fill(false);
     }
 
-    /// Steps every env; `actions` are already validated.
-    fn step(&mut self, actions: &[i64], out: &mut Out<'_>) {
-        let p = self.players();
-        let per_env = if self.opponents.is_some() { 1 } else { p };
+    /// The commands of `self.actions` (`[num_envs, players]`, or `[num_envs]` with opponents) for
+    /// the seats that must act, into `self.pending`; on the first illegal one, `(env, seat,
+    /// error)` and no game is changed.
+    fn decode(&mut self, py: Python<'_>) -> Result<(), (usize, Seat, PyErr)> {
+        let per_env = self.rows();
+        let single = self.opponents.is_some();
+        for (e, (game, pending)) in self.games.iter().zip(&mut self.pending).enumerate() {
+            *pending = [None; MAX_SEATS];
+            for seat in game.to_act().iter() {
+                if single && seat != self.learner {
+                    continue;
+                }
+                let raw = self.actions[e * per_env + if single { 0 } else { seat.index() }];
+                let legal = game.legal(seat);
+                let a = usize::try_from(raw).ok();
+                if let Some(a) = a.filter(|&a| self.space.is_legal(&legal, a)) {
+                    pending[seat.index()] = self.space.decode(seat, &legal, a);
+                    continue;
+                }
+                let err = match a.and_then(|a| self.space.decode(seat, &legal, a)) {
+                    Some(c) => match { *game }.play(c) {
+                        Err(ce) => command_error(py, &ce),
+                        Ok(()) => PyValueError::new_err("action not allowed"),
+                    },
+                    None => PyValueError::new_err(format!("action {raw} out of range")),
+                };
+                return Err((e, seat, err));
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps every env with the commands of [`Core::decode`].
+    fn step(&mut self, out: &mut Out<'_>) {
         out.reward.fill(0.0);
         for e in 0..self.games.len() {
             let game = &mut self.games[e];
-            let acting = game.to_act();
-            for seat in acting.iter() {
-                let a = if self.opponents.is_some() {
-                    if seat != self.learner {
-                        continue;
-                    }
-                    actions[e]
-                } else {
-                    actions[e * per_env + seat.index()]
-                };
-                let legal = game.legal(seat);
-                let c = self
-                    .space
-                    .decode(seat, &legal, a as usize)
-                    .expect("validated");
-                game.play(c).expect("validated");
+            for c in self.pending[e].iter().flatten() {
+                game.play(*c).expect("validated");
                 self.decisions += 1;
             }
             if self.opponents.is_some() {
@@ -219,6 +240,39 @@ impl Core {
             self.write(e, out);
         }
     }
+}
+
+/// Copies `actions` (ints of shape `expected`) into `into`: directly from a C-contiguous int64
+/// array, else through `numpy.ascontiguousarray(actions, numpy.int64)`.
+fn read_actions(
+    py: Python<'_>,
+    actions: &Bound<'_, PyAny>,
+    expected: &[usize],
+    into: &mut Vec<i64>,
+) -> PyResult<()> {
+    let converted;
+    let arr = match actions.cast::<PyArrayDyn<i64>>() {
+        Ok(a) if a.is_c_contiguous() => a,
+        _ => {
+            let np = py.import("numpy")?;
+            converted = np
+                .getattr("ascontiguousarray")?
+                .call1((actions, np.getattr("int64")?))?;
+            converted.cast::<PyArrayDyn<i64>>()?
+        }
+    };
+    if arr.shape() != expected {
+        return Err(PyValueError::new_err(format!(
+            "actions must have shape {expected:?}, not {:?}",
+            arr.shape()
+        )));
+    }
+    let ro = arr
+        .try_readonly()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    into.clear();
+    into.extend_from_slice(ro.as_slice().expect("contiguous"));
+    Ok(())
 }
 
 /// Many games of QE stepped together (see the README of `qe-py` for the semantics).
@@ -357,6 +411,8 @@ impl VectorEnv {
                 started: vec![0; num_envs],
                 opponents,
                 bots: vec![[None, None, None, None, None]; num_envs],
+                pending: vec![[None; MAX_SEATS]; num_envs],
+                actions: Vec::new(),
                 learner: Seat(seat),
                 reward,
                 all_seats,
@@ -436,59 +492,21 @@ impl VectorEnv {
         Bound<'py, PyAny>,
         Bound<'py, PyAny>,
     )> {
-        let np = py.import("numpy")?;
-        let arr = np
-            .getattr("ascontiguousarray")?
-            .call1((actions, np.getattr("int64")?))?;
-        let arr = arr.cast::<numpy::PyArrayDyn<i64>>()?;
         let n = self.core.games.len();
-        let p = self.core.players();
-        let expected: Vec<usize> = if self.core.opponents.is_some() {
-            vec![n]
+        let rows = self.core.rows();
+        let expected: &[usize] = if self.core.opponents.is_some() {
+            &[n]
         } else {
-            vec![n, p]
+            &[n, rows]
         };
-        if arr.shape() != expected.as_slice() {
-            return Err(PyValueError::new_err(format!(
-                "actions must have shape {expected:?}, not {:?}",
-                arr.shape()
-            )));
-        }
-        let ro = arr.readonly();
-        let actions: Vec<i64> = ro.as_slice().expect("contiguous").to_vec();
+        read_actions(py, actions, expected, &mut self.core.actions)?;
         // Validate everything first: an illegal action changes nothing.
-        let per_env = if self.core.opponents.is_some() { 1 } else { p };
-        for (e, game) in self.core.games.iter().enumerate() {
-            for seat in game.to_act().iter() {
-                let a = if self.core.opponents.is_some() {
-                    if seat != self.core.learner {
-                        continue;
-                    }
-                    actions[e]
-                } else {
-                    actions[e * per_env + seat.index()]
-                };
-                let legal = game.legal(seat);
-                let ok = usize::try_from(a).is_ok_and(|a| self.core.space.is_legal(&legal, a));
-                if !ok {
-                    let mut copy = *game;
-                    let err = match usize::try_from(a)
-                        .ok()
-                        .and_then(|a| self.core.space.decode(seat, &legal, a))
-                    {
-                        Some(c) => match copy.play(c) {
-                            Err(ce) => command_error(py, &ce),
-                            Ok(()) => PyValueError::new_err("action not allowed"),
-                        },
-                        None => PyValueError::new_err(format!("action {a} out of range")),
-                    };
-                    let _ = err.value(py).setattr("env", e);
-                    let _ = err.value(py).setattr("seat", seat.0);
-                    return Err(err);
-                }
-            }
+        if let Err((e, seat, err)) = self.core.decode(py) {
+            let _ = err.value(py).setattr("env", e);
+            let _ = err.value(py).setattr("seat", seat.0);
+            return Err(err);
         }
-        self.with_out(py, move |core, out| core.step(&actions, out))?;
+        self.with_out(py, Core::step)?;
         let (o, m) = self.outputs(py);
         Ok((
             o,

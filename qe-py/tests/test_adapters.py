@@ -153,12 +153,29 @@ def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
         ob = b.step(acts)[0]
         assert np.array_equal(oa, ob)
     obs_before = a.observe()[0].copy()
+    masks_before = a.observe()[1].copy()
+    decisions = a.decisions
     bad = np.full((4, 3), 10_000)
     with pytest.raises(ValueError):
         a.step(bad)
     with pytest.raises(ValueError):
         a.step(np.zeros((3, 3)))
+    # One illegal action among legal ones: typed error naming the env and seat, nothing applied.
+    acts = _random_actions(masks_before, rng)
+    e, s = map(int, np.argwhere(masks_before.any(axis=-1))[-1])
+    acts[e, s] = int(np.flatnonzero(masks_before[e, s] == 0)[0])
+    with pytest.raises(qe.IllegalCommand) as err:
+        a.step(acts)
+    assert (err.value.env, err.value.seat) == (e, s)  # type: ignore[attr-defined]
     assert np.array_equal(a.observe()[0], obs_before)
+    assert np.array_equal(a.observe()[1], masks_before)
+    assert a.decisions == decisions
+    # `b` went through the same steps: the failed calls changed nothing. Other integer dtypes and
+    # nested lists are converted (int64 arrays are read as they are).
+    ok = _random_actions(masks_before, rng)
+    oa = a.step(ok.astype(np.int32))[0].copy()
+    ob = b.step(ok.tolist())[0]
+    assert np.array_equal(oa, ob)
 
 
 @pytest.mark.parametrize("opponents", ["random", "miser", "value"])
