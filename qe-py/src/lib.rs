@@ -26,7 +26,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use qe_core::encoding::{
-    observe, observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
+    observe_bounds, observe_seat, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
 };
 use qe_core::{
     Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError, MAX_SEATS,
@@ -391,9 +391,8 @@ impl PyGame {
                 k.fill(0);
                 continue;
             }
-            let view = g.view(seat);
-            observe(&view, o);
-            self.space.mask_with(&view.legal, k, 1, 0);
+            observe_seat(g, seat, o);
+            self.space.mask_with(&g.legal(seat), k, 1, 0);
         }
     }
 
@@ -723,7 +722,7 @@ impl PyGame {
         let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
-        observe(&self.game().view(s), &mut out[..OBS_SIZE]);
+        observe_seat(self.game(), s, &mut out[..OBS_SIZE]);
         if bounds {
             observe_bounds(
                 &self.m.deduce(s),
@@ -747,7 +746,7 @@ impl PyGame {
         let s = seat_of(py, self.game(), seat)?;
         let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
-        observe(&self.game().view(s), unsafe { out.slice() });
+        observe_seat(self.game(), s, unsafe { out.slice() });
         Ok(())
     }
 

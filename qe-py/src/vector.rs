@@ -4,7 +4,7 @@ use numpy::{PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods, PyUntypedA
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
-use qe_core::encoding::{observe, ActionSpace, BidLadder, OBS_SIZE};
+use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, OBS_SIZE};
 use qe_core::{Game, Rules, Seat, MAX_SEATS};
 
 use crate::{command_error, random_seed, rules, PyBidLadder};
@@ -147,9 +147,8 @@ impl Core {
                 m.fill(0);
                 continue;
             }
-            let view = game.view(seat);
-            observe(&view, o);
-            self.space.mask_with(&view.legal, m, 1, 0);
+            observe_seat(game, seat, o);
+            self.space.mask_with(&game.legal(seat), m, 1, 0);
         }
     }
 
