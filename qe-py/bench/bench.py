@@ -1,11 +1,27 @@
 """Benchmarks of the qe Python package. Usage: python qe-py/bench/bench.py [seconds-per-bench]
 
-1. A Python loop over qe.Game with random legal bids: full 4-player base games per second. The
+Each line runs for the given time on whatever core it gets (pin it: `taskset -c 0 python ...`).
+
+1. Python loop over qe.Game, random legal bids: full 4-player base games per second. Each game is
+   `qe.Game(4, False, seed)`; while `to_act_mask` is non-zero, `bid_all` one bid per seat. The
    auctioneer opens with a random odd amount and every other seat bids a random even amount, so
-   every bid is legal (a secret bid may not equal the opening bid, R-AUC-3) without a check.
-2. The same loop with numpy observations and action masks for the seats that must act, written
-   into preallocated arrays (Game.observe_into), and random legal actions from the masks.
-3. qe.VectorEnv (64 envs, 4 players) on one core: seat decisions per second, random legal actions.
+   every bid is legal (a secret bid may not equal the opening bid, R-AUC-3) without a check. No
+   observations. The random amounts are drawn beforehand (4096 of each, cycled).
+2. Python loop with numpy observations and action masks: full games per second. Each game is
+   `qe.Game(4, False, seed)`, then `observe_into(obs, mask, acting_only=True)` into preallocated
+   float32 [4, 954] / int8 [4, A] arrays, then repeatedly `over = step_observe(actions, obs, mask)`
+   (apply one action per acting seat, write the next acting seats' observation and mask rows,
+   zeros for the others) until the game is over. The policy picks a uniformly random legal
+   action for every seat from the mask it was given: `keys = mask * ranks` (one numpy multiply
+   into a preallocated int8 buffer, where each row of `ranks` is a random permutation of
+   1..A), then `keys.argmax(axis=1)`. Illegal actions get key 0 and every legal one a distinct
+   positive key, so the highest is a uniformly random legal action; rows without a legal action
+   give 0, which step_observe ignores for seats that need not act. The permutations are drawn
+   beforehand (4096 of them, cycled).
+3. qe.VectorEnv(64, players=4) on one core: seat decisions (actions applied) per second. Each
+   `env.step(actions)` applies the actions of every acting seat in 64 games (auto-reset) and
+   returns their observations and masks; the actions come from the returned masks with the
+   same multiply-and-argmax random legal policy, over the whole [64, 4, A] batch at once.
 """
 
 from __future__ import annotations
@@ -44,24 +60,34 @@ def bench_games(seconds: float) -> float:
     return games / (time.perf_counter() - start)
 
 
+def _ranks(rng: np.random.Generator, shape: tuple) -> list:
+    """Random permutations of 1..shape[-1] along the last axis (int8), one array per step."""
+    keys = rng.random(shape).argsort(axis=-1) + 1
+    return list(keys.astype(np.int8))
+
+
 def bench_obs(seconds: float) -> float:
     g0 = qe.Game(4, False, 0)
     n_actions = g0.num_actions
     obs = np.zeros((4, qe.OBS_SIZE), np.float32)
     mask = np.zeros((4, n_actions), np.int8)
-    rng = np.random.default_rng(0)
-    noise = rng.random((4096, 4, n_actions))
+    keys = np.zeros((4, n_actions), np.int8)
+    ranks = _ranks(np.random.default_rng(0), (4096, 4, n_actions))
+    multiply = np.multiply
+    Game = qe.Game
     games = 0
     i = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(50):
-            g = qe.Game(4, False, games)
-            while not g.is_over:
-                g.observe_into(obs, mask, True)
+            g = Game(4, False, games)
+            g.observe_into(obs, mask, True)
+            step = g.step_observe
+            over = False
+            while not over:
                 i = (i + 1) & 4095
-                actions = np.argmax(noise[i] + mask, axis=1).tolist()
-                g.step(actions)
+                multiply(mask, ranks[i], keys)
+                over = step(keys.argmax(1), obs, mask)
             games += 1
     return games / (time.perf_counter() - start)
 
@@ -69,16 +95,17 @@ def bench_obs(seconds: float) -> float:
 def bench_vector(seconds: float) -> float:
     env = qe.VectorEnv(64, players=4, seed=0)
     _, masks = env.reset()
-    rng = np.random.default_rng(0)
-    noise = rng.random((64, *masks.shape))
+    keys = np.zeros(masks.shape, np.int8)
+    ranks = _ranks(np.random.default_rng(0), (64, *masks.shape))
+    multiply = np.multiply
     start = time.perf_counter()
     d0 = env.decisions
     i = 0
     while time.perf_counter() - start < seconds:
         for _ in range(20):
             i = (i + 1) & 63
-            actions = np.argmax(noise[i] + masks, axis=-1)
-            _, masks, _, _ = env.step(actions)
+            multiply(masks, ranks[i], keys)
+            _, masks, _, _ = env.step(keys.argmax(-1))
     return (env.decisions - d0) / (time.perf_counter() - start)
 
 
