@@ -71,6 +71,15 @@ fn observe(bencher: Bencher) {
 }
 
 #[divan::bench]
+fn observe_seat(bencher: Bencher) {
+    let game = mid_game();
+    let mut out = vec![0.0f32; qe_core::encoding::OBS_SIZE];
+    bencher.bench_local(|| {
+        qe_core::encoding::observe_seat(black_box(&game), Seat(1), black_box(&mut out));
+    });
+}
+
+#[divan::bench]
 fn outcome(bencher: Bencher) {
     let mut game = Game::seeded(Rules::commodities(5).unwrap(), 3);
     let mut rng = Rng(7);
