@@ -100,6 +100,25 @@ impl Match {
         Ok(events)
     }
 
+    /// Like [`Match::apply`] without handing the command's events back: they go straight into the
+    /// history (cheaper in loops that read views, not events). On error nothing changes.
+    ///
+    /// ```
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 2);
+    /// let before = m.events().len();
+    /// m.play(Command::Bid { seat: Seat(0), amount: 4 }).unwrap();
+    /// assert!(m.events().len() > before);
+    /// assert!(m.play(Command::Bid { seat: Seat(1), amount: 4 }).is_err()); // R-AUC-3
+    /// assert_eq!(m.commands().len(), 1);
+    /// ```
+    pub fn play(&mut self, command: Command) -> Result<(), CommandError> {
+        // A rejected command hands the sink nothing (Game::apply_to), so the history stays whole.
+        self.game.apply_to(command, &mut self.events)?;
+        self.commands.push(command);
+        Ok(())
+    }
+
     /// The game record (`qe-record/1`) of the match so far, finished or not. `None` in
     /// external-chance mode before the deal, and for rules a record cannot hold (custom scoring
     /// tables or bonuses, see [`Record::of`]).

@@ -419,7 +419,7 @@ pub unsafe extern "C" fn qe_game_apply(game: *mut QeGame, command: QeCommand) ->
         // SAFETY: caller contract.
         let state = unsafe { handle::get_mut(game)? };
         let command = command_of(&command)?;
-        state.m.apply(command)?;
+        state.m.play(command)?;
         Ok(())
     })
 }
@@ -439,7 +439,7 @@ pub unsafe extern "C" fn qe_game_apply_json(game: *mut QeGame, json: *const c_ch
         // SAFETY: caller contract.
         let text = unsafe { str_arg(json, "json")? };
         let command = command_of_json(text)?;
-        state.m.apply(command)?;
+        state.m.play(command)?;
         Ok(())
     })
 }

@@ -262,6 +262,11 @@ impl PyGame {
         self.m.apply(c).map_err(|e| command_error(py, &e))
     }
 
+    /// [`PyGame::apply_cmd`] when the caller does not want the events back (cheaper).
+    fn play_cmd(&mut self, py: Python<'_>, c: Command) -> PyResult<()> {
+        self.m.play(c).map_err(|e| command_error(py, &e))
+    }
+
     fn state_json(&self) -> String {
         let g = self.game();
         let ladder: Vec<serde_json::Value> = self
@@ -372,7 +377,7 @@ impl PyGame {
         commands: [Option<Command>; MAX_SEATS],
     ) -> PyResult<()> {
         for c in commands.into_iter().flatten() {
-            self.apply_cmd(py, c)?;
+            self.play_cmd(py, c)?;
         }
         Ok(())
     }
@@ -568,7 +573,7 @@ impl PyGame {
 
     fn bid(&mut self, py: Python<'_>, seat: i64, amount: u64) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
-        self.apply_cmd(py, Command::Bid { seat, amount })?;
+        self.play_cmd(py, Command::Bid { seat, amount })?;
         Ok(())
     }
 
@@ -598,20 +603,20 @@ impl PyGame {
     fn take(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
-        self.apply_cmd(py, Command::TakeAsset { seat, kind })?;
+        self.play_cmd(py, Command::TakeAsset { seat, kind })?;
         Ok(())
     }
 
     fn discard(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
-        self.apply_cmd(py, Command::DiscardAsset { seat, kind })?;
+        self.play_cmd(py, Command::DiscardAsset { seat, kind })?;
         Ok(())
     }
 
     fn peek(&mut self, py: Python<'_>, seat: i64, turn: u8) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
-        self.apply_cmd(py, Command::Peek { seat, turn })?;
+        self.play_cmd(py, Command::Peek { seat, turn })?;
         Ok(())
     }
 
@@ -677,7 +682,7 @@ impl PyGame {
             .space
             .decode(s, &legal, action)
             .ok_or_else(|| PyValueError::new_err(format!("action {action} out of range")))?;
-        self.apply_cmd(py, c)?;
+        self.play_cmd(py, c)?;
         Ok(())
     }
 
@@ -816,7 +821,7 @@ impl PyGame {
                     },
                 )
             })?;
-        self.apply_cmd(py, Command::Chance(o))?;
+        self.play_cmd(py, Command::Chance(o))?;
         Ok(())
     }
 
