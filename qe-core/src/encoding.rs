@@ -47,7 +47,7 @@ use crate::command::Command;
 use crate::components::{AssetKind, Industry, Nation, TileId};
 use crate::game::{Legal, Phase};
 use crate::seat::{Seat, MAX_SEATS};
-use crate::view::{AuctionView, SeatInfo, SeatView, Sight};
+use crate::view::{AuctionView, Header, SeatInfo, SeatView, Sight};
 use crate::Game;
 
 /// The most rungs a [`BidLadder`] may have.
@@ -464,7 +464,7 @@ fn sixths(k: u8) -> f32 {
 pub fn observe(view: &SeatView, out: &mut [f32]) {
     assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
     out.fill(0.0);
-    write_header(out, view);
+    write_header(out, &Header::of(view));
     for s in 0..(view.players as usize).min(MAX_SEATS) {
         write_seat(part(out, off(17) + s * SEAT_LEN), &view.seats[s]);
     }
@@ -507,9 +507,9 @@ pub fn observe_seat(game: &Game, seat: Seat, out: &mut [f32]) {
     }
 }
 
-/// The blocks before `seats` (from the view's fields other than `seats` and `auctions`).
+/// The blocks before `seats`.
 #[inline]
-fn write_header(out: &mut [f32], view: &SeatView) {
+fn write_header(out: &mut [f32], view: &Header) {
     // players, commodities, me
     if (3..=5).contains(&view.players) {
         out[off(0) + view.players as usize - 3] = 1.0;

@@ -161,6 +161,53 @@ impl Game {
     }
 }
 
+/// The scalar part of a [`SeatView`] (everything but `seats` and `auctions`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub seat: Option<Seat>,
+    pub players: u8,
+    pub commodities: bool,
+    pub turns: u8,
+    pub turn: u8,
+    pub phase: Phase,
+    pub to_act: SeatSet,
+    pub legal: Legal,
+    pub auctioneer: Option<Seat>,
+    pub tile: Option<TileId>,
+    pub deck_remaining: u8,
+    pub piles_remaining: [u8; 3],
+    pub has_bid: SeatSet,
+    pub bids: [Option<u64>; MAX_SEATS],
+    pub turns_started: u8,
+    pub set_aside: Option<Industry>,
+    pub game_over: bool,
+}
+
+impl Header {
+    /// The header of an already built view.
+    pub(crate) fn of(view: &SeatView) -> Header {
+        Header {
+            seat: view.seat,
+            players: view.players,
+            commodities: view.commodities,
+            turns: view.turns,
+            turn: view.turn,
+            phase: view.phase,
+            to_act: view.to_act,
+            legal: view.legal,
+            auctioneer: view.auctioneer,
+            tile: view.tile,
+            deck_remaining: view.deck_remaining,
+            piles_remaining: view.piles_remaining,
+            has_bid: view.has_bid,
+            bids: view.bids,
+            turns_started: view.turns_started,
+            set_aside: view.set_aside,
+            game_over: view.game_over,
+        }
+    }
+}
+
 /// Public per-seat tallies and totals spent, gathered while visiting the turns.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Tallies {
@@ -200,8 +247,8 @@ impl<'g> Sight<'g> {
         s == self.me
     }
 
-    /// The view without its `seats` and `auctions` (left empty): everything else.
-    pub(crate) fn header(&self) -> SeatView {
+    /// The scalar part of the view.
+    pub(crate) fn header(&self) -> Header {
         let game = self.game;
         let rules = game.rules();
         let n = rules.players();
@@ -222,7 +269,7 @@ impl<'g> Sight<'g> {
                 bids[s.index()] = Some(game.current_bids()[s.index()]);
             }
         }
-        SeatView {
+        Header {
             seat: self.viewer,
             players: n,
             commodities: rules.has_commodities(),
@@ -237,8 +284,6 @@ impl<'g> Sight<'g> {
             piles_remaining: core::array::from_fn(|k| game.pile_remaining(AssetKind::ALL[k]) as u8),
             has_bid: game.has_bid(),
             bids,
-            seats: [SeatInfo::default(); MAX_SEATS],
-            auctions: [AuctionView::default(); 16],
             turns_started: game.turns_started(),
             set_aside: if self.sees_all {
                 game.setup_ref().set_aside()
@@ -357,10 +402,32 @@ impl<'g> Sight<'g> {
 /// Assembles a [`SeatView`] from the parts of [`Sight`].
 fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     let sight = Sight::new(game, viewer);
-    let mut view = sight.header();
-    let tallies = sight.turns(|a| view.auctions[a.turn as usize] = a);
-    for i in 0..view.players {
-        view.seats[i as usize] = sight.seat(i, &tallies);
+    let h = sight.header();
+    let mut auctions = [AuctionView::default(); 16];
+    let tallies = sight.turns(|a| auctions[a.turn as usize] = a);
+    let mut seats = [SeatInfo::default(); MAX_SEATS];
+    for i in 0..h.players {
+        seats[i as usize] = sight.seat(i, &tallies);
     }
-    view
+    SeatView {
+        seat: h.seat,
+        players: h.players,
+        commodities: h.commodities,
+        turns: h.turns,
+        turn: h.turn,
+        phase: h.phase,
+        to_act: h.to_act,
+        legal: h.legal,
+        auctioneer: h.auctioneer,
+        tile: h.tile,
+        deck_remaining: h.deck_remaining,
+        piles_remaining: h.piles_remaining,
+        has_bid: h.has_bid,
+        bids: h.bids,
+        seats,
+        auctions,
+        turns_started: h.turns_started,
+        set_aside: h.set_aside,
+        game_over: h.game_over,
+    }
 }
