@@ -161,7 +161,9 @@ impl Game {
     }
 }
 
-/// The scalar part of a [`SeatView`] (everything but `seats` and `auctions`).
+/// The scalar part of a [`SeatView`] (everything but `seats` and `auctions`). It repeats those
+/// fields on purpose: [`crate::encoding::observe_seat`] encodes it without making (and zeroing) the
+/// 1.6 KB of a whole view, a fifth of its cost.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Header {
     pub seat: Option<Seat>,
