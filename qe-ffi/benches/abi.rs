@@ -115,7 +115,20 @@ fn rust_game_play(b: Bencher) {
         });
 }
 
-/// Direct: `Match::apply`, with history (what the ABI wraps).
+/// Direct: `Match::play`, with history, events not handed back (what `qe_game_apply` wraps).
+#[divan::bench]
+fn rust_match_play(b: Bencher) {
+    let cs = commands();
+    b.counter(ItemsCount::new(cs.len()))
+        .with_inputs(|| Match::seeded(rules(), SEED))
+        .bench_local_refs(|m| {
+            for c in &cs {
+                m.play(black_box(*c)).unwrap();
+            }
+        });
+}
+
+/// Direct: `Match::apply`, with history, the command's events handed back.
 #[divan::bench]
 fn rust_match_apply(b: Bencher) {
     let cs = commands();
