@@ -401,17 +401,11 @@ impl<'g> Sight<'g> {
     }
 }
 
-/// Assembles a [`SeatView`] from the parts of [`Sight`].
+/// Assembles a [`SeatView`] from the parts of [`Sight`], filling `seats` and `auctions` in place.
 fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     let sight = Sight::new(game, viewer);
     let h = sight.header();
-    let mut auctions = [AuctionView::default(); 16];
-    let tallies = sight.turns(|a| auctions[a.turn as usize] = a);
-    let mut seats = [SeatInfo::default(); MAX_SEATS];
-    for i in 0..h.players {
-        seats[i as usize] = sight.seat(i, &tallies);
-    }
-    SeatView {
+    let mut view = SeatView {
         seat: h.seat,
         players: h.players,
         commodities: h.commodities,
@@ -426,10 +420,15 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         piles_remaining: h.piles_remaining,
         has_bid: h.has_bid,
         bids: h.bids,
-        seats,
-        auctions,
+        seats: [SeatInfo::default(); MAX_SEATS],
+        auctions: [AuctionView::default(); 16],
         turns_started: h.turns_started,
         set_aside: h.set_aside,
         game_over: h.game_over,
+    };
+    let tallies = sight.turns(|a| view.auctions[a.turn as usize] = a);
+    for i in 0..h.players {
+        view.seats[i as usize] = sight.seat(i, &tallies);
     }
+    view
 }
