@@ -244,14 +244,6 @@ fn pack_set(bits: u16, i: u8, seats: SeatSet) -> u16 {
     (bits & !(0x1f << shift)) | (u16::from(seats.bits() & 0x1f) << shift)
 }
 
-/// Per-seat public tallies and totals spent, for views (see [`Game::tallies`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Tallies {
-    pub tiles: [u32; MAX_SEATS],
-    pub assets: [[u8; 3]; MAX_SEATS],
-    pub spent: [i128; MAX_SEATS],
-}
-
 /// The range of bids a seat may make now (R-AUC-2…4, R-AUC-9, R-COM-4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -1362,7 +1354,7 @@ impl Game {
 
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        self.tallies().spent.get(seat.index()).copied().unwrap_or(0)
+        self.all_holdings().get(seat.index()).map_or(0, |h| h.spent)
     }
 
     /// The nation of `seat`.
@@ -1445,30 +1437,6 @@ impl Game {
             }
         }
         holdings
-    }
-
-    /// The public tallies (tiles held, assets taken per kind) and every seat's total spent, in one
-    /// light pass (what a view needs; no token lists).
-    pub(crate) fn tallies(&self) -> Tallies {
-        let mut t = Tallies::default();
-        for turn in 0..self.turns_started() {
-            let log = &self.log[turn as usize];
-            if log.winner != NONE {
-                let w = log.winner as usize;
-                t.tiles[w] |= 1 << self.setup.deck[turn as usize].index();
-                t.spent[w] += log.price as i128;
-            }
-            if log.asset_fate() == AssetFate::Taken {
-                let s = log.asset_seat() as usize;
-                t.assets[s][log.asset_kind().index()] += 1;
-                t.spent[s] += log.asset_price as i128;
-                if self.rules.auctioneer(turn).is_some_and(|a| a.index() != s) {
-                    t.spent[self.rules.auctioneer(turn).map_or(0, Seat::index)] -=
-                        log.asset_price as i128;
-                }
-            }
-        }
-        t
     }
 
     /// The outcome (RULES.md section 8), once the game is over.
