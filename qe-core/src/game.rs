@@ -1354,7 +1354,10 @@ impl Game {
 
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        self.all_holdings().get(seat.index()).map_or(0, |h| h.spent)
+        // The views' pass over the turns (not the scoring's holdings), so that tests comparing
+        // the outcome's totals with this one compare two separate computations.
+        let tallies = crate::view::Sight::new(self, None).turns(|_| {});
+        tallies.spent(seat)
     }
 
     /// The nation of `seat`.

@@ -218,6 +218,13 @@ pub(crate) struct Tallies {
     assets: [[u8; 3]; MAX_SEATS],
 }
 
+impl Tallies {
+    /// The total spent by `seat` (0 for a seat outside the game).
+    pub(crate) fn spent(&self, seat: Seat) -> i128 {
+        self.spent.get(seat.index()).copied().unwrap_or(0)
+    }
+}
+
 /// The one place that decides what a viewer sees (R-VIS-1…7), part by part. [`build`] assembles
 /// the parts into a [`SeatView`]; [`crate::encoding::observe_seat`] writes the same parts straight
 /// into an observation, so both always agree.
