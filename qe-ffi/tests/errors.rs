@@ -56,6 +56,7 @@ fn every_game_function(g: *mut QeGame) -> Vec<(&'static str, QeStatus)> {
 
 #[test]
 fn null_game_handle_everywhere() {
+    let _pool = pool_shared();
     for (name, st) in every_game_function(ptr::null_mut()) {
         assert_eq!(st, QE_ERR_NULL_POINTER, "{name}");
         assert!(last_message().contains("null pointer"), "{name}");
@@ -67,6 +68,7 @@ fn null_game_handle_everywhere() {
 
 #[test]
 fn freed_handle_everywhere_and_double_free() {
+    let _pool = pool_exclusive();
     let g = new_game(4, false, 1);
     free(g);
     for (name, st) in every_game_function(g) {
@@ -86,6 +88,7 @@ fn freed_handle_everywhere_and_double_free() {
 
 #[test]
 fn foreign_and_misaligned_handles() {
+    let _pool = pool_shared();
     // Readable memory that is not a game.
     let fake = [0u64; 16];
     let g = fake.as_ptr() as *mut QeGame;
@@ -102,6 +105,7 @@ fn foreign_and_misaligned_handles() {
 
 #[test]
 fn null_out_pointers_everywhere() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 3);
     unsafe {
         let checks: Vec<(&str, QeStatus)> = vec![
@@ -184,6 +188,7 @@ fn null_out_pointers_everywhere() {
 
 #[test]
 fn invalid_utf8_and_invalid_json() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 4);
     let before = record(g);
     let bad_utf8: &[u8] = b"{\"seat\":0,\"bid\":\xff}\0";
@@ -214,6 +219,7 @@ fn invalid_utf8_and_invalid_json() {
 
 #[test]
 fn illegal_commands_name_their_rule_and_change_nothing() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 5);
     // Seat 1 may not open: R-AUC-2.
     let snapshot = |g| (record(g), view(g, 0), view(g, 1), view(g, QE_SPECTATOR));
@@ -327,6 +333,7 @@ fn illegal_commands_name_their_rule_and_change_nothing() {
 
 #[test]
 fn game_over_rejects_commands() {
+    let _pool = pool_shared();
     let mut rng = Lcg(7);
     let g = new_game(3, false, 8);
     let mut o = QeSeatOutcome::default();
@@ -348,6 +355,7 @@ fn game_over_rejects_commands() {
 
 #[test]
 fn bad_arguments() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 9);
     let mut out = ptr::null_mut();
     assert_eq!(unsafe { qe_game_new(2, 0, 1, &mut out) }, QE_ERR_PLAYERS);
@@ -398,6 +406,7 @@ fn bad_arguments() {
 
 #[test]
 fn bad_records_and_illegal_records() {
+    let _pool = pool_shared();
     let (st, idx, g) = from_record(r#"{"format":"qe-record/2"}"#);
     assert_eq!((st, idx), (QE_ERR_RECORD, usize::MAX));
     assert!(g.is_null());
@@ -429,6 +438,7 @@ fn bad_records_and_illegal_records() {
 
 #[test]
 fn message_buffer_sizes() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 11);
     assert_eq!(
         unsafe { qe_game_apply(g, bid(0, 0)) },
@@ -492,6 +502,7 @@ fn message_buffer_sizes() {
 
 #[test]
 fn last_error_is_per_thread() {
+    let _pool = pool_shared();
     let g = new_game(4, false, 12);
     assert_eq!(
         unsafe { qe_game_apply(g, bid(1, 3)) },
@@ -511,6 +522,7 @@ fn last_error_is_per_thread() {
 
 #[test]
 fn panics_are_caught_at_the_boundary() {
+    let _pool = pool_shared();
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let st = qe_ffi::__test_panic_boundary();
@@ -521,6 +533,7 @@ fn panics_are_caught_at_the_boundary() {
 
 #[test]
 fn status_codes_match_qe_core() {
+    let _pool = pool_shared();
     use qe_core::{CommandError, SetupError};
     assert_eq!(CommandError::GameOver.code(), QE_ERR_GAME_OVER);
     assert_eq!(
@@ -542,6 +555,7 @@ fn status_codes_match_qe_core() {
 /// The struct sizes the C example, the C++ example and the C# binding (`Qe.cs`) also check.
 #[test]
 fn struct_layouts_are_stable() {
+    let _pool = pool_shared();
     use std::mem::size_of;
     assert_eq!(size_of::<QeCommand>(), 16);
     assert_eq!(size_of::<QeState>(), 20);

@@ -6,6 +6,24 @@ use std::ptr;
 
 use qe_ffi::*;
 
+/// Game cells are pooled process-wide and a freed cell goes to the next new game, so a test that
+/// calls functions on a freed handle must not run while another test of the same binary creates
+/// games: it could get that cell, and the freed handle would then act on its game (a documented
+/// limit of the pool). That test holds the pool exclusively; the others share it.
+static POOL: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Held by a test that creates games (any number at once).
+pub fn pool_shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    POOL.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Held by a test that uses a freed handle (alone).
+pub fn pool_exclusive() -> std::sync::RwLockWriteGuard<'static, ()> {
+    POOL.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 pub fn new_game(players: u8, commodities: bool, seed: u64) -> *mut QeGame {
     let mut g = ptr::null_mut();
     let st = unsafe { qe_game_new(players, u8::from(commodities), seed, &mut g) };
