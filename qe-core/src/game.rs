@@ -352,8 +352,9 @@ pub struct Game {
     /// In external-chance mode, which tiles have been revealed (bit per [`TileId`] index).
     revealed: u32,
     peeks: [u8; MAX_SEATS],
-    /// Per seat, bit `r` set when round `r` scored a zero-bid mark (R-AUC-11).
-    zero_marks: [u8; MAX_SEATS],
+    /// Per round, the seats that scored a zero-bid mark in it (R-AUC-11). Marks score only with 4
+    /// or 5 players, so there are at most 4 rounds.
+    zero_marks: [SeatSet; 4],
     log: [TurnLog; 16],
 }
 
@@ -367,16 +368,22 @@ impl Game {
                 expected: rules.players() as usize,
             });
         }
-        let mut game = Game::blank(rules, setup, false);
-        game.dealt = true;
-        game.start_turn(&mut ());
-        Ok(game)
+        Ok(Game::dealt(rules, setup))
     }
 
     /// A game whose set-up is drawn from `seed` ([`Setup::seeded`]).
     pub fn seeded(rules: Rules, seed: u64) -> Game {
-        let setup = Setup::seeded(&rules, seed);
-        Game::new(rules, setup).expect("a seeded set-up matches its rules")
+        // A seeded set-up always matches its rules: no check, and no `Result` to copy the game through.
+        Game::dealt(rules, Setup::seeded(&rules, seed))
+    }
+
+    /// The game at its first opening bid, from a set-up that matches `rules`.
+    #[inline]
+    fn dealt(rules: Rules, setup: Setup) -> Game {
+        let mut game = Game::blank(rules, setup, false);
+        game.dealt = true;
+        game.start_turn(&mut ());
+        game
     }
 
     /// A game in external-chance mode (R-SET-3): the deal, each reveal and each token drawn are
@@ -407,6 +414,7 @@ impl Game {
         Ok(game)
     }
 
+    #[inline]
     fn blank(rules: Rules, setup: Setup, external: bool) -> Game {
         Game {
             rules,
@@ -428,7 +436,7 @@ impl Game {
             drawn: [0; 3],
             revealed: 0,
             peeks: [NONE; MAX_SEATS],
-            zero_marks: [0; MAX_SEATS],
+            zero_marks: [SeatSet::EMPTY; 4],
             log: [EMPTY_LOG; 16],
         }
     }
@@ -645,6 +653,11 @@ impl Game {
             if self.pending.contains(seat) && self.is_bidding() {
                 return self.pending_bid(seat, amount, sink);
             }
+            // The auctioneer's legal opening bid (R-AUC-2): the general path would accept it too.
+            if self.step == Step::Opening && seat.0 == self.auct && amount != 0 {
+                self.opening_bid(seat, amount, sink);
+                return Ok(());
+            }
         }
         self.apply_any(command, sink)
     }
@@ -847,7 +860,14 @@ impl Game {
         if amount == 0 {
             return Err(CommandError::OpeningBidZero);
         }
-        self.bids = [0; MAX_SEATS];
+        self.opening_bid(seat, amount, sink);
+        Ok(())
+    }
+
+    /// [`Game::open`] once the checks have passed: records the opening bid and asks the others.
+    #[inline]
+    fn opening_bid(&mut self, seat: Seat, amount: u64, sink: &mut impl EventSink) {
+        // The other bids are still 0 from `start_turn`.
         self.bids[seat.index()] = amount;
         self.opening = amount;
         self.log[self.turn as usize].opening = amount;
@@ -860,7 +880,6 @@ impl Game {
             seat,
             amount,
         });
-        Ok(())
     }
 
     /// The error for a bid by a seat that is not among the pending bidders.
@@ -892,19 +911,19 @@ impl Game {
     /// The seats of `among` holding the highest bid, and that bid.
     #[inline]
     fn top(&self, among: SeatSet) -> (u64, SeatSet) {
+        // Without data-dependent branches (the bids are what a predictor cannot guess): a seat
+        // outside `among` counts as bidding 0 but is never a holder. Bids are at least 0, so
+        // starting from 0 with no holder gives the first seat of `among` its place.
         let mut best = 0;
         let mut holders = 0u8;
-        let mut bits = among.bits();
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let b = self.bids[i];
-            if holders == 0 || b > best {
-                best = b;
-                holders = 1 << i;
-            } else if b == best {
-                holders |= 1 << i;
-            }
+        for (i, &bid) in self.bids.iter().enumerate() {
+            let member = (among.bits() >> i) & 1;
+            let b = bid * u64::from(member);
+            let above = u8::from(b > best) & member;
+            let level = u8::from(b == best) & member;
+            best = if above == 1 { b } else { best };
+            // Above the best: this seat alone; level with it: one more holder.
+            holders = (holders & above.wrapping_sub(1)) | (((above | level) & 1) << i);
         }
         (best, SeatSet::from_bits(holders))
     }
@@ -991,18 +1010,19 @@ impl Game {
             seen_by,
         });
         if self.rules.reveals_zero_bids() {
-            let mut zero = SeatSet::EMPTY;
+            // The seats bidding 0, without a branch per seat; the auctioneer's bid is at least 1,
+            // and the bids of seats past the player count stay 0.
+            let mut zero_bits = 0u8;
+            for (i, &b) in self.bids.iter().enumerate() {
+                zero_bits |= u8::from(b == 0) << i;
+            }
+            let zero = SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits());
             let mut marked = SeatSet::EMPTY;
-            let round_bit = 1u8 << self.rules.round(self.turn);
-            for i in 0..self.players() {
-                if self.bids[i as usize] == 0 && auctioneer != Some(Seat(i)) {
-                    zero.insert(Seat(i));
-                    // R-AUC-11: at most once per round; none with Commodities (R-COM-2).
-                    if self.rules.zero_bid_vp > 0 && self.zero_marks[i as usize] & round_bit == 0 {
-                        self.zero_marks[i as usize] |= round_bit;
-                        marked.insert(Seat(i));
-                    }
-                }
+            if self.rules.zero_bid_vp > 0 {
+                // R-AUC-11: at most once per round; none with Commodities (R-COM-2).
+                let marks = &mut self.zero_marks[self.rules.round(self.turn) as usize];
+                marked = SeatSet::from_bits(zero.bits() & !marks.bits());
+                *marks = SeatSet::from_bits(marks.bits() | marked.bits());
             }
             self.log[t].zero = zero;
             sink.event(Event::ZeroBids {
@@ -1148,7 +1168,19 @@ impl Game {
 
     fn next_turn(&mut self, sink: &mut impl EventSink) {
         self.turn += 1;
-        self.auct = self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0);
+        // R-TRN-2 without a division: the next seat clockwise (none on the 3-player last turn).
+        let next = self.auct.wrapping_add(1);
+        self.auct = if self.players() == 3 && self.turn == 15 {
+            NONE
+        } else if next >= self.players() {
+            0
+        } else {
+            next
+        };
+        debug_assert!(
+            self.turn >= self.rules.turns()
+                || self.auct == self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0)
+        );
         if self.turn >= self.rules.turns() {
             self.auct = NONE;
             self.step = Step::Over;
@@ -1317,7 +1349,11 @@ impl Game {
     }
 
     pub(crate) fn zero_marks(&self, seat: Seat) -> u8 {
-        self.zero_marks[seat.index()]
+        let mut rounds = 0;
+        for (r, marks) in self.zero_marks.iter().enumerate() {
+            rounds |= u8::from(marks.contains(seat)) << r;
+        }
+        rounds
     }
 
     pub(crate) fn is_dealt(&self) -> bool {
@@ -1417,7 +1453,7 @@ impl Game {
         for (i, h) in holdings.iter_mut().enumerate().take(n) {
             h.nation = Some(self.setup.nations[i]);
             h.industry = self.dealt.then_some(self.setup.deal[i]);
-            h.zero_rounds = self.zero_marks[i].count_ones() as u8;
+            h.zero_rounds = self.zero_marks(Seat(i as u8)).count_ones() as u8;
         }
         for turn in 0..self.turns_started() {
             let log = &self.log[turn as usize];

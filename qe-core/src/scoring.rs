@@ -137,9 +137,12 @@ impl<'de> serde::Deserialize<'de> for Outcome {
 /// R-SCO-8: the best total over all partitions of part of the industry multiset `counts` into sets of
 /// pairwise different industries of at least 3 members, each scoring `rules.diversification`.
 ///
-/// Exact: it tries every multiset of set sizes and keeps those that can be packed. A list of set sizes
-/// `s_1 ≥ s_2 ≥ …` fits the counts iff, for every `k`, `s_1 + … + s_k ≤ Σ_i min(c_i, k)` (the
-/// Gale–Ryser condition for a 0-1 matrix with row sums `s_j` and column sums at most `c_i`).
+/// Exact. A family of sets with sizes `s_1 ≥ s_2 ≥ …` can be packed iff, for every `k`,
+/// `s_1 + … + s_k ≤ cap(k) = Σ_i min(c_i, k)` (the Gale–Ryser condition for a 0-1 matrix with row sums
+/// `s_j` and column sums at most `c_i`). With at most five industries the sizes are 3, 4 and 5, so
+/// the search tries every number of 5-sets and of 4-sets that fits, then adds 3-sets while they fit:
+/// the table never decreases, so one more set never lowers the score, and `cap` is concave, so once
+/// a 3-set does not fit no later one does.
 ///
 /// ```
 /// use qe_core::{scoring::diversification, Rules};
@@ -152,134 +155,136 @@ pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
     if distinct < 3 {
         return 0;
     }
-    let total: usize = counts.iter().map(|&c| c as usize).sum();
+    let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+    let table = &rules.diversification;
     if total < 6 {
         // Room for one set only; the table never decreases, so it takes every industry.
-        return rules.diversification.score(distinct);
+        return table.score(distinct);
     }
-    let mut sizes = [0u8; 16];
+    let cap = |k: u32| -> u32 { counts.iter().map(|&c| u32::from(c).min(k)).sum() };
+    let (v5, v4, v3) = (table.score(5), table.score(4), table.score(3));
     let mut best = 0;
-    search_sizes(rules, *counts, distinct, total, &mut sizes, 0, 0, &mut best);
+    // `sets` sets holding `used` items, the largest first, fit so far.
+    let mut n5 = 0;
+    while 5 * n5 <= cap(n5) {
+        let mut n4 = 0;
+        while 5 * n5 + 4 * n4 <= cap(n5 + n4) {
+            let (mut sets, mut used) = (n5 + n4, 5 * n5 + 4 * n4);
+            let mut score = n5 * v5 + n4 * v4;
+            while used + 3 <= cap(sets + 1) {
+                sets += 1;
+                used += 3;
+                score += v3;
+            }
+            best = best.max(score);
+            if distinct < 4 {
+                break;
+            }
+            n4 += 1;
+        }
+        if distinct < 5 {
+            break;
+        }
+        n5 += 1;
+    }
     best
 }
 
-/// Enumerates non-increasing lists of set sizes (from `distinct` down to 3) that fit the counts.
-#[allow(clippy::too_many_arguments)]
-fn search_sizes(
-    rules: &Rules,
-    counts: [u8; 5],
-    max_size: usize,
-    left: usize,
-    sizes: &mut [u8; 16],
-    len: usize,
-    score: u32,
-    best: &mut u32,
-) {
-    *best = (*best).max(score);
-    if len == sizes.len() {
-        return;
-    }
-    for size in (3..=max_size.min(left)).rev() {
-        sizes[len] = size as u8;
-        if fits(counts, &sizes[..=len]) {
-            let s = score + rules.diversification.score(size);
-            search_sizes(rules, counts, size, left - size, sizes, len + 1, s, best);
-        }
-    }
-}
-
-/// The Gale–Ryser test for non-increasing `sizes` against `counts`.
-fn fits(counts: [u8; 5], sizes: &[u8]) -> bool {
-    let mut need = 0usize;
-    for (k, &s) in sizes.iter().enumerate() {
-        need += s as usize;
-        let have: usize = counts.iter().map(|&c| (c as usize).min(k + 1)).sum();
-        if need > have {
-            return false;
-        }
-    }
-    true
-}
-
 /// Scores every seat (section 6, R-COM-8/9). `gold_pile_empty` is whether the gold pile is empty at
-/// game end (R-COM-9 gold crash).
+/// game end (R-COM-9 gold crash). Seats past [`MAX_SEATS`] are ignored.
 pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Outcome {
+    let holdings = &holdings[..holdings.len().min(MAX_SEATS)];
     let n = holdings.len();
     let mut seats: PerSeat<SeatOutcome> = PerSeat::default();
-    let oil: [usize; MAX_SEATS] = core::array::from_fn(|i| {
-        holdings.get(i).map_or(0, |h| {
-            h.tokens().filter(|t| t.kind() == AssetKind::Oil).count()
-        })
-    });
-    let most_oil = oil.iter().copied().max().unwrap_or(0);
-    let oil_holders = oil.iter().filter(|&&c| c == most_oil).count();
-    let max_spent = holdings.iter().map(|h| h.spent).max().unwrap_or(0);
-    let min_spent = holdings.iter().map(|h| h.spent).min().unwrap_or(0);
-
-    for (i, h) in holdings.iter().enumerate() {
-        let o = &mut seats.0[i];
-        o.seat = i as u8;
-        o.nation = h.nation;
-        o.industry = h.industry;
-        o.spent = h.spent;
+    let (mut max_spent, mut min_spent) = (i128::MIN, i128::MAX);
+    for h in holdings {
+        max_spent = max_spent.max(h.spent);
+        min_spent = min_spent.min(h.spent);
+    }
+    // R-COM-9 oil majority: the seats holding the most oil tokens, at least one.
+    let mut oil = [0u32; MAX_SEATS];
+    let (mut most_oil, mut oil_holders) = (0, 0);
+    if rules.has_commodities() {
+        for (count, h) in oil.iter_mut().zip(holdings) {
+            *count = h.tokens().filter(|t| t.kind() == AssetKind::Oil).count() as u32;
+            most_oil = most_oil.max(*count);
+        }
+        oil_holders = oil.iter().filter(|&&c| c == most_oil).count() as u32;
+    }
+    let manifest = rules.manifest();
+    for (i, (h, o)) in holdings.iter().zip(&mut seats.0).enumerate() {
         // One pass over the tiles for R-SCO-4, R-SCO-6 and the industry counts of R-SCO-7/8.
         let mut companies = 0u32;
         let mut own = 0usize;
         let mut counts = [0u8; 5];
-        let mut bits = h.tiles;
+        let mut bits = h.tiles & ((1 << TileId::ALL.len()) - 1);
         while bits != 0 {
             let t = TileId::ALL[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            companies += rules.manifest().tile_value(t) as u32;
+            companies += u32::from(manifest.tile_value(t));
             own += usize::from(Some(t.nation()) == h.nation);
             counts[t.industry().index()] += 1;
         }
-        // R-SCO-4
-        o.companies = companies;
-        // R-SCO-5
-        o.zero_bids = h.zero_rounds as u32 * rules.zero_bid_vp as u32;
-        // R-SCO-6
-        o.nationalization = rules.nationalization.score(own);
         // R-SCO-7 and R-SCO-8 count the industry token too.
         if let Some(ind) = h.industry {
             counts[ind.index()] += 1;
         }
-        o.monopolization = counts
-            .iter()
-            .map(|&c| rules.monopolization.score(c as usize))
-            .sum();
-        o.diversification = diversification(rules, &counts);
-        // R-COM-9
+        let mut commodities = 0;
         if rules.has_commodities() {
-            let mut vp = 0;
+            // R-COM-9: asset VP after the gold crash, plus the oil majority.
             for t in h.tokens() {
-                let v = rules.manifest().token_value(t).unwrap_or(0) as u32;
-                vp += if t.kind() == AssetKind::Gold && gold_pile_empty {
-                    v.saturating_sub(rules.gold_crash as u32)
+                let v = u32::from(manifest.token_value(t).unwrap_or(0));
+                commodities += if t.kind() == AssetKind::Gold && gold_pile_empty {
+                    v.saturating_sub(u32::from(rules.gold_crash))
                 } else {
                     v
                 };
             }
             if most_oil > 0 && oil[i] == most_oil {
-                vp += rules.oil_majority as u32 / oil_holders as u32;
+                commodities += u32::from(rules.oil_majority) / oil_holders;
             }
-            o.commodities = vp;
         }
+        let mut seat = SeatOutcome {
+            seat: i as u8,
+            nation: h.nation,
+            industry: h.industry,
+            spent: h.spent,
+            // R-SCO-2
+            eliminated: h.spent == max_spent,
+            winner: false,
+            // R-SCO-4
+            companies,
+            // R-SCO-5
+            zero_bids: u32::from(h.zero_rounds) * u32::from(rules.zero_bid_vp),
+            // R-SCO-6
+            nationalization: rules.nationalization.score(own),
+            // R-SCO-7
+            monopolization: counts
+                .iter()
+                .map(|&c| rules.monopolization.score(c as usize))
+                .sum(),
+            // R-SCO-8
+            diversification: diversification(rules, &counts),
+            commodities,
+            subtotal: 0,
+            // R-SCO-3
+            least_spent_bonus: if h.spent == min_spent {
+                u32::from(rules.least_spent_bonus)
+            } else {
+                0
+            },
+            total: 0,
+        };
         // R-SCO-9
-        o.subtotal = o.companies
-            + o.zero_bids
-            + o.nationalization
-            + o.monopolization
-            + o.diversification
-            + o.commodities;
-        // R-SCO-3
-        if h.spent == min_spent {
-            o.least_spent_bonus = rules.least_spent_bonus as u32;
-        }
+        seat.subtotal = seat.companies
+            + seat.zero_bids
+            + seat.nationalization
+            + seat.monopolization
+            + seat.diversification
+            + seat.commodities;
         // R-SCO-10
-        o.total = o.subtotal + o.least_spent_bonus;
-        // R-SCO-2
-        o.eliminated = h.spent == max_spent;
+        seat.total = seat.subtotal + seat.least_spent_bonus;
+        *o = seat;
     }
     // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
     let best = seats.0[..n]

@@ -3,7 +3,7 @@
 use qe_core::scoring::{diversification, score, Holdings};
 use qe_core::{
     AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
-    Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, TileId, TokenId,
+    Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table, TileId, TokenId,
 };
 
 fn tile(s: &str) -> TileId {
@@ -855,19 +855,46 @@ fn r_sco_8_diversification_is_an_exact_maximum() {
     assert_eq!(diversification(&r4, &[0, 1, 0, 5, 0]), 0);
     assert_eq!(diversification(&r4, &[2, 2, 1, 1, 0]), 8); // one 4-set
     assert_eq!(diversification(&r4, &[3, 3, 3, 0, 0]), 12);
-    // Brute force agrees on every small count vector (5 players).
-    for code in 0..(4u32.pow(5)) {
-        let mut c = [0u8; 5];
-        let mut x = code;
-        for v in &mut c {
-            *v = (x % 4) as u8;
-            x /= 4;
+    // Brute force agrees on every count vector up to 5 per industry, for the 5-player table, the
+    // 3–4 player table and custom tables that favour big sets, small sets, or only 4-sets.
+    let custom = |entries: &[u8]| {
+        RulesBuilder::new(5)
+            .diversification(Table::new("diversification", entries).unwrap())
+            .build()
+            .unwrap()
+    };
+    let tables = [
+        r5,
+        r4,
+        custom(&[0, 0, 0, 1, 9, 30]),
+        custom(&[0, 0, 0, 7, 7, 7]),
+        custom(&[0, 0, 0, 0, 5, 5]),
+        custom(&[0, 0, 0, 3]),
+    ];
+    for rules in &tables {
+        let mut memo = std::collections::HashMap::new();
+        for code in 0..(6u32.pow(5)) {
+            let mut c = [0u8; 5];
+            let mut x = code;
+            for v in &mut c {
+                *v = (x % 6) as u8;
+                x /= 6;
+            }
+            assert_eq!(
+                diversification(rules, &c),
+                brute(rules, c, &mut memo),
+                "{c:?} {:?}",
+                rules.diversification
+            );
         }
-        assert_eq!(diversification(&r5, &c), brute(&r5, c), "{c:?}");
     }
 }
 
-fn brute(rules: &Rules, c: [u8; 5]) -> u32 {
+/// The best diversification by trying every set of at least 3 industries as the next set.
+fn brute(rules: &Rules, c: [u8; 5], memo: &mut std::collections::HashMap<[u8; 5], u32>) -> u32 {
+    if let Some(&v) = memo.get(&c) {
+        return v;
+    }
     let mut best = 0;
     for mask in 1u8..32 {
         let size = mask.count_ones() as usize;
@@ -880,8 +907,9 @@ fn brute(rules: &Rules, c: [u8; 5]) -> u32 {
                 *v -= 1;
             }
         }
-        best = best.max(rules.diversification.score(size) + brute(rules, next));
+        best = best.max(rules.diversification.score(size) + brute(rules, next, memo));
     }
+    memo.insert(c, best);
     best
 }
 
