@@ -538,6 +538,10 @@ impl Game {
     /// end). Peeks are optional and never listed.
     #[inline]
     pub fn to_act(&self) -> SeatSet {
+        // The bidding steps first, with one comparison rather than a jump table.
+        if self.is_bidding() {
+            return self.pending;
+        }
         match self.step {
             Step::Opening | Step::Discard => {
                 SeatSet::only(self.auctioneer().expect("step has an auctioneer"))
@@ -551,20 +555,20 @@ impl Game {
     /// The bids `seat` may make now, if it must bid.
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
-        match self.step {
-            Step::Opening if self.auctioneer() == Some(seat) => Some(BidRange {
+        if self.is_bidding() {
+            self.pending.contains(seat).then(|| BidRange {
+                min: 0,
+                max: u64::MAX,
+                forbidden: self.auctioneer().map(|_| self.opening),
+            })
+        } else if self.step == Step::Opening && self.auct == seat.0 {
+            Some(BidRange {
                 min: 1,
                 max: u64::MAX,
                 forbidden: None,
-            }),
-            Step::Bidding | Step::Rebid | Step::AssetRebid if self.pending.contains(seat) => {
-                Some(BidRange {
-                    min: 0,
-                    max: u64::MAX,
-                    forbidden: self.auctioneer().map(|_| self.opening),
-                })
-            }
-            _ => None,
+            })
+        } else {
+            None
         }
     }
 
