@@ -1,7 +1,8 @@
 //! Encodings for learning agents and search, shared by every binding: the bid ladder (action index
 //! ↔ amount), the [`ActionSpace`] with its action masks, and a fixed-size `f32` observation written
 //! **only** from what a seat sees: a [`SeatView`] ([`observe`]) or the same parts straight from the
-//! game ([`observe_seat`], faster), so it cannot leak what the seat may not know (R-VIS-8).
+//! game ([`observe_seat`], faster; an [`Observer`], faster again while one game goes on), so it
+//! cannot leak what the seat may not know (R-VIS-8).
 //!
 //! ## Action space
 //!
@@ -49,6 +50,9 @@ use crate::game::{Legal, Phase};
 use crate::seat::{Seat, MAX_SEATS};
 use crate::view::{AuctionView, Header, SeatInfo, SeatView, Sight};
 use crate::Game;
+
+mod observer;
+pub use observer::Observer;
 
 /// The most rungs a [`BidLadder`] may have.
 pub const MAX_RUNGS: usize = 64;
@@ -598,20 +602,21 @@ fn write_seat(seat: &mut [f32; SEAT_LEN], info: &SeatInfo) {
     if let Some(i) = info.industry {
         seat[6 + i.index()] = 1.0;
     }
-    let (mut by_nation, mut by_industry) = ([0u8; 5], [0u8; 5]);
-    let mut bits = info.tiles;
+    // The counts by nation and by industry, a byte each in one register (counting into arrays
+    // in memory made the reads after the loop wait on the byte writes).
+    let (mut by_nation, mut by_industry) = (0u64, 0u64);
+    let mut bits = info.tiles & ((1 << TileId::COUNT) - 1);
     while bits != 0 {
         let t = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        if let Some(tile) = TileId::from_index(t) {
-            seat[11 + t] = 1.0;
-            by_nation[tile.nation().index()] += 1;
-            by_industry[tile.industry().index()] += 1;
-        }
+        let tile = TileId::ALL[t];
+        seat[11 + t] = 1.0;
+        by_nation += 1 << (8 * tile.nation().index());
+        by_industry += 1 << (8 * tile.industry().index());
     }
     for i in 0..5 {
-        seat[32 + i] = f32::from(by_nation[i]) * 0.25;
-        seat[37 + i] = f32::from(by_industry[i]) * 0.25;
+        seat[32 + i] = f32::from((by_nation >> (8 * i)) as u8) * 0.25;
+        seat[37 + i] = f32::from((by_industry >> (8 * i)) as u8) * 0.25;
     }
     seat[42] = info.zero_marks.count_ones() as f32 * 0.25;
     for k in 0..3 {
@@ -636,7 +641,13 @@ fn write_auction(out: &mut [f32], a: &AuctionView) {
     if t >= MAX_TURNS {
         return;
     }
-    let x: &mut [f32; AUCTION_LEN] = part(out, off(18) + t * AUCTION_LEN);
+    write_auction_slot(part(out, off(18) + t * AUCTION_LEN), a);
+}
+
+/// One turn's slot of the `auctions` block, into the zeroed `x`.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn write_auction_slot(x: &mut [f32; AUCTION_LEN], a: &AuctionView) {
     x[0] = 1.0;
     one_hot_seat(part(x, 1), a.auctioneer);
     if let Some(b) = a.opening {
@@ -812,11 +823,16 @@ mod tests {
     /// `observe_seat` writes exactly what `observe` writes from the view, bit for bit, for every
     /// seat (and a seat outside the game: the spectator) after every command, in every variant,
     /// with 5-player peeks (R-VIS-5) taken along the way.
+    /// And so does an [`Observer`], though it is handed every game in turn and, now and then,
+    /// an earlier copy of the current game (so it must notice and start again).
     #[test]
     fn observe_seat_agrees_with_the_view_bit_for_bit() {
         let mut from_view = vec![0.0f32; OBS_SIZE];
         let mut direct = vec![0.0f32; OBS_SIZE];
-        let (mut compared, mut peeked) = (0, 0);
+        let mut observed = vec![0.0f32; OBS_SIZE];
+        let mut observer = alloc::boxed::Box::new(Observer::new());
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<vec::Vec<_>>();
+        let (mut compared, mut peeked, mut rewound) = (0, 0, 0);
         for players in 3..=5u8 {
             for commodities in [false, true] {
                 let rules = if commodities {
@@ -831,16 +847,21 @@ mod tests {
                         .map(|s| RandomBot::new(seed * 11 + u64::from(s)))
                         .collect();
                     let mut step = 0u64;
+                    let mut earlier = game;
                     loop {
                         for s in 0..=players {
                             observe(&game.view(Seat(s)), &mut from_view);
                             observe_seat(&game, Seat(s), &mut direct);
-                            let bits =
-                                |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<vec::Vec<_>>();
+                            observer.observe(&game, Seat(s), &mut observed);
                             assert_eq!(
                                 bits(&from_view),
                                 bits(&direct),
                                 "{players}p seed {seed} seat {s}"
+                            );
+                            assert_eq!(
+                                bits(&observed),
+                                bits(&direct),
+                                "observer: {players}p seed {seed} seat {s}"
                             );
                             compared += 1;
                         }
@@ -848,6 +869,17 @@ mod tests {
                             break;
                         }
                         step += 1;
+                        if step % 13 == 0 {
+                            // An earlier copy: the observer must not use the turns it kept.
+                            let s = Seat((step % u64::from(players)) as u8);
+                            observe_seat(&earlier, s, &mut direct);
+                            observer.observe(&earlier, s, &mut observed);
+                            assert_eq!(bits(&observed), bits(&direct), "rewound {players}p");
+                            rewound += 1;
+                        }
+                        if step % 29 == 0 {
+                            earlier = game;
+                        }
                         // Now and then a seat peeks at the first turn it may (5 players).
                         let peeker = Seat((step % u64::from(players)) as u8);
                         let peeks = game.legal(peeker).peek;
@@ -864,7 +896,48 @@ mod tests {
                 }
             }
         }
-        assert!(compared > 10_000 && peeked > 20, "{compared} {peeked}");
+        assert!(
+            compared > 10_000 && peeked > 20 && rewound > 200,
+            "{compared} {peeked} {rewound}"
+        );
+    }
+
+    /// An [`Observer`] agrees with `observe_seat` in external-chance mode too (R-SET-3), where
+    /// the game waits for the deal, each reveal and each draw.
+    #[test]
+    fn observer_agrees_in_external_chance_mode() {
+        let mut direct = vec![0.0f32; OBS_SIZE];
+        let mut observed = vec![0.0f32; OBS_SIZE];
+        let mut observer = Observer::new();
+        let mut compared = 0;
+        for players in 3..=5u8 {
+            let rules = Rules::commodities(players).unwrap();
+            for seed in 0..4u64 {
+                let mut game = Game::external_chance(rules, None).unwrap();
+                let mut bots: vec::Vec<RandomBot> = (0..players)
+                    .map(|s| RandomBot::new(seed * 7 + u64::from(s)))
+                    .collect();
+                let mut step = 0usize;
+                while !game.is_over() {
+                    for s in 0..players {
+                        observe_seat(&game, Seat(s), &mut direct);
+                        observer.observe(&game, Seat(s), &mut observed);
+                        assert_eq!(direct, observed, "{players}p seed {seed} seat {s}");
+                        compared += 1;
+                    }
+                    step += 1;
+                    let outcomes = game.chance_outcomes();
+                    let command = if outcomes.is_empty() {
+                        let seat = game.to_act().first().unwrap();
+                        bots[seat.index()].act(&game.view(seat)).unwrap()
+                    } else {
+                        Command::Chance(outcomes[step % outcomes.len()])
+                    };
+                    game.apply(command).unwrap();
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
     }
 
     #[test]

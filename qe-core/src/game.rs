@@ -117,7 +117,7 @@ pub(crate) struct TurnLog {
     asset_ties: u16,
 }
 
-const EMPTY_LOG: TurnLog = TurnLog {
+pub(crate) const EMPTY_LOG: TurnLog = TurnLog {
     opening: 0,
     price: 0,
     asset_price: 0,

@@ -18,6 +18,7 @@
 
 mod buf;
 mod command;
+mod observer;
 mod vector;
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -25,9 +26,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
-use qe_core::encoding::{
-    observe_bounds, observe_seat, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE,
-};
+use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
 use qe_core::{
     Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError, MAX_SEATS,
 };
@@ -251,6 +250,8 @@ impl PyBidRange {
 pub struct PyGame {
     m: Match,
     space: ActionSpace,
+    /// Writes the observations (the same floats as `observe_seat`, faster as the game goes on).
+    observer: observer::LazyObserver,
 }
 
 impl PyGame {
@@ -334,7 +335,11 @@ impl PyGame {
             let rec = Record::from_json(text).map_err(|e| setup_error(py, &e))?;
             rec.replay().map_err(|e| replay_error(py, &e))?
         };
-        Ok(PyGame { m, space })
+        Ok(PyGame {
+            m,
+            space,
+            observer: observer::LazyObserver::default(),
+        })
     }
 
     /// The commands of one action per acting seat (`actions[seat]`), checked all together: an
@@ -384,8 +389,9 @@ impl PyGame {
 
     /// Writes the observation and mask rows of every seat (`acting_only`: of the seats that must
     /// act, zeros for the others) into `obs` / `mask`, validated by [`PyGame::out_buffers`].
-    fn write_rows(&self, obs: &mut [f32], mask: &mut [i8], acting_only: bool) {
-        let g = self.game();
+    fn write_rows(&mut self, obs: &mut [f32], mask: &mut [i8], acting_only: bool) {
+        let g = self.m.game();
+        let observer = self.observer.get();
         let a = self.space.size();
         let acting = g.to_act();
         let rows = obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(a));
@@ -396,7 +402,7 @@ impl PyGame {
                 k.fill(0);
                 continue;
             }
-            observe_seat(g, seat, o);
+            observer.observe(g, seat, o);
             self.space.mask_with(&g.legal(seat), k, 1, 0);
         }
     }
@@ -469,6 +475,7 @@ impl PyGame {
         Ok(PyGame {
             m,
             space: ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks),
+            observer: observer::LazyObserver::default(),
         })
     }
 
@@ -717,7 +724,7 @@ impl PyGame {
     /// followed by the spend-bounds block (`bounds_size` more floats, `qe_core::encoding::observe_bounds`).
     #[pyo3(signature = (seat, bounds=false))]
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         seat: i64,
         bounds: bool,
@@ -727,7 +734,9 @@ impl PyGame {
         let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
-        observe_seat(self.game(), s, &mut out[..OBS_SIZE]);
+        self.observer
+            .get()
+            .observe(self.m.game(), s, &mut out[..OBS_SIZE]);
         if bounds {
             observe_bounds(
                 &self.m.deduce(s),
@@ -747,11 +756,18 @@ impl PyGame {
     }
 
     /// Writes the observation of `seat` into `out` (float32, contiguous, length `obs_size`).
-    fn observation_into(&self, py: Python<'_>, seat: i64, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn observation_into(
+        &mut self,
+        py: Python<'_>,
+        seat: i64,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
         let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
-        observe_seat(self.game(), s, unsafe { out.slice() });
+        self.observer
+            .get()
+            .observe(self.m.game(), s, unsafe { out.slice() });
         Ok(())
     }
 
@@ -770,7 +786,7 @@ impl PyGame {
     /// are written; the other rows are zeroed.
     #[pyo3(signature = (obs, mask, acting_only=false))]
     fn observe_into(
-        &self,
+        &mut self,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         acting_only: bool,
