@@ -99,6 +99,32 @@ fn seeded_setup(bencher: Bencher) {
     });
 }
 
+/// A whole random 4-player game with the observation of every seat that must act written before
+/// each command, as a learning loop does: by `observe_seat`, or by one `Observer` for the game.
+#[divan::bench(args = ["observe_seat", "observer"])]
+fn observed_game(bencher: Bencher, how: &str) {
+    let rules = Rules::base(4).unwrap();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut out = vec![0.0f32; qe_core::encoding::OBS_SIZE];
+    let mut observer = Box::new(qe_core::encoding::Observer::new());
+    let mut seed = 0;
+    bencher.bench_local(|| {
+        seed += 1;
+        let mut game = Game::seeded(rules, seed);
+        while !game.is_over() {
+            for seat in game.to_act().iter() {
+                if how == "observer" {
+                    observer.observe(&game, seat, &mut out);
+                } else {
+                    qe_core::encoding::observe_seat(&game, seat, &mut out);
+                }
+                black_box(&mut out);
+            }
+            game.play(random_command(&game, &mut rng)).unwrap();
+        }
+    });
+}
+
 /// A 4-player commodities game eight turns in.
 fn mid_game() -> Game {
     let mut game = Game::seeded(Rules::commodities(4).unwrap(), 11);

@@ -102,8 +102,10 @@ pub(crate) struct TurnLog {
     pub price: u64,
     /// The asset price (R-COM-5).
     pub asset_price: u64,
-    /// Winner seat or [`NONE`] (not yet awarded, or discarded on the 3-player last turn).
-    pub winner: u8,
+    /// The winner's seat + 1, or 0 (not yet awarded, or discarded on the 3-player last turn): an
+    /// empty log is all zeros, so a new game's logs are written as zeros. See
+    /// [`TurnLog::winner`].
+    won: u8,
     /// [`TurnLog::AWARDED`], [`TurnLog::THIRD_TIE`], [`TurnLog::ASSET_THIRD_TIE`], the asset fate
     /// (bits 3–4) and the asset seat (bits 5–7).
     flags: u8,
@@ -121,7 +123,7 @@ pub(crate) const EMPTY_LOG: TurnLog = TurnLog {
     opening: 0,
     price: 0,
     asset_price: 0,
-    winner: NONE,
+    won: 0,
     flags: 0,
     zero: SeatSet::EMPTY,
     token: 0,
@@ -130,6 +132,17 @@ pub(crate) const EMPTY_LOG: TurnLog = TurnLog {
 };
 
 impl TurnLog {
+    /// The winner's seat number, or [`NONE`].
+    #[inline]
+    pub(crate) fn winner(&self) -> u8 {
+        self.won.wrapping_sub(1)
+    }
+
+    #[inline]
+    fn set_winner(&mut self, seat: Seat) {
+        self.won = seat.0 + 1;
+    }
+
     const AWARDED: u8 = 1;
     const THIRD_TIE: u8 = 2;
     const ASSET_THIRD_TIE: u8 = 4;
@@ -789,9 +802,9 @@ impl Game {
     /// Whether `seat` sees the company price of awarded `turn` without peeking (R-VIS-2…4).
     fn price_visible(&self, seat: Seat, turn: u8, log: &TurnLog) -> bool {
         let auctioneer = self.rules.auctioneer(turn);
-        log.winner == seat.0
+        log.winner() == seat.0
             || auctioneer == Some(seat)
-            || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner))
+            || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner()))
     }
 
     /// A bid of any stage: the opening bid, or a bid by a seat that must still bid; the errors
@@ -995,7 +1008,7 @@ impl Game {
         log.set_awarded(third_tie);
         let mut seen_by = SeatSet::EMPTY;
         if let Some(w) = winner {
-            log.winner = w.0;
+            log.set_winner(w);
             log.price = self.bids[w.index()];
             seen_by.insert(w);
         }
@@ -1461,8 +1474,8 @@ impl Game {
         }
         for turn in 0..self.turns_started() {
             let log = &self.log[turn as usize];
-            if log.winner != NONE {
-                let h = &mut holdings[log.winner as usize];
+            if log.winner() != NONE {
+                let h = &mut holdings[log.winner() as usize];
                 h.tiles |= 1 << self.setup.deck[turn as usize].index();
                 h.spent += log.price as i128;
             }

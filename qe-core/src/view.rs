@@ -344,9 +344,10 @@ impl<'g> Sight<'g> {
             let a = rules.auctioneer(turn);
             let a_num = a.map_or(NONE, |s| s.0);
             let tile = setup.deck[turn as usize];
-            let winner = (log.winner != NONE).then_some(Seat(log.winner));
-            if log.winner != NONE {
-                let w = log.winner as usize;
+            let won = log.winner();
+            let winner = (won != NONE).then_some(Seat(won));
+            if won != NONE {
+                let w = won as usize;
                 t.tiles[w] |= 1 << tile.index();
                 t.spent[w] += i128::from(log.price);
             }
@@ -354,8 +355,8 @@ impl<'g> Sight<'g> {
                 && (turn < game.turn() || !matches!(self.phase, Phase::OpeningBid { .. }));
             // R-VIS-2…5: own tiles, own auctions, the auctioneer's own win, a peek; all at the end.
             let sees_price = sees_all
-                || (me != NONE && (log.winner == me || a_num == me))
-                || (a.is_some() && log.winner == a_num)
+                || (me != NONE && (won == me || a_num == me))
+                || (a.is_some() && won == a_num)
                 || peeked_turn == Some(turn);
             let mut asset = AssetView {
                 ties: log.asset_ties(),
