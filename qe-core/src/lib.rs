@@ -68,7 +68,7 @@
 //! - `std` (default): `std::error::Error` support through `core::error::Error` and std-backed
 //!   dependencies. Without it the crate is `no_std` + `alloc`.
 //! - `serde`: `Serialize`/`Deserialize` for the public data types, and JSON records
-//!   ([`Record::from_json`], [`Record::to_json`]) through `serde_json`.
+//!   (`Record::from_json`, `Record::to_json`) through `serde_json`.
 //!
 //! ## Numbers
 //!
