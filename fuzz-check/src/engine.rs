@@ -9,6 +9,8 @@
 //!   R-COM-8; the outcome's spent is the game's); each view shows its own seat's total and hides the
 //!   others' until the end;
 //! - every rejected command leaves the game unchanged (R-AUC-12) and names a rule;
+//! - after every accepted command, an [`qe_core::encoding::Observer`] kept along the game writes
+//!   exactly the floats of `observe_seat` for every seat;
 //! - no leak (R-VIS-8): a twin game that differs from the played one only in what one seat may not
 //!   see (others' industry tokens, the unrevealed deck, the tokens it did not draw, others' secret
 //!   bid amounts in auctions it does not run, shifted order-preservingly) gives that seat the same
@@ -811,6 +813,7 @@ pub fn check_input(input: &Input) {
     let initial = game;
     let mut m = Match::new(game);
     check_state(m.game());
+    let mut observer = Box::new(qe_core::encoding::Observer::new());
     let mut applied = Vec::new();
     for &op in &input.ops {
         let Some(c) = command(m.game(), op) else {
@@ -829,6 +832,7 @@ pub fn check_input(input: &Input) {
                     auctioneer: before.auctioneer(),
                 });
                 check_state(m.game());
+                check_observer(m.game(), &mut observer);
             }
             Err(e) => {
                 assert_eq!(
@@ -847,6 +851,23 @@ pub fn check_input(input: &Input) {
     }
     check_record_of(&m);
     check_no_leak(input, &rules, setup_a, initial, &m, &applied);
+}
+
+/// The observer writes exactly `observe_seat`'s floats, bit for bit, for every seat.
+fn check_observer(g: &Game, observer: &mut qe_core::encoding::Observer) {
+    use qe_core::encoding::{observe_seat, OBS_SIZE};
+    let (mut direct, mut kept) = ([0.0f32; OBS_SIZE], [0.0f32; OBS_SIZE]);
+    for s in 0..g.players() {
+        observe_seat(g, Seat(s), &mut direct);
+        observer.observe(g, Seat(s), &mut kept);
+        assert!(
+            direct
+                .iter()
+                .zip(&kept)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "the observer differs from observe_seat for seat {s}"
+        );
+    }
 }
 
 fn check_setup_error(e: &qe_core::SetupError) {
