@@ -391,7 +391,7 @@ impl PyGame {
     /// act, zeros for the others) into `obs` / `mask`, validated by [`PyGame::out_buffers`].
     fn write_rows(&mut self, obs: &mut [f32], mask: &mut [i8], acting_only: bool) {
         let g = self.m.game();
-        let observer = self.observer.get();
+        let observer = &mut self.observer;
         let a = self.space.size();
         let acting = g.to_act();
         let rows = obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(a));
@@ -735,7 +735,6 @@ impl PyGame {
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
         self.observer
-            .get()
             .observe(self.m.game(), s, &mut out[..OBS_SIZE]);
         if bounds {
             observe_bounds(
@@ -766,7 +765,6 @@ impl PyGame {
         let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         self.observer
-            .get()
             .observe(self.m.game(), s, unsafe { out.slice() });
         Ok(())
     }

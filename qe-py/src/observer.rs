@@ -1,22 +1,44 @@
-//! A game's [`Observer`] (qe-core), made on first use and never copied.
+//! A game's [`Observer`] (qe-core), made once the game is observed a second time, never copied.
 
-use qe_core::encoding::Observer;
+use qe_core::encoding::{observe_seat, Observer};
+use qe_core::{Game, Seat};
 
-/// The [`Observer`] of one game, made when an observation is first written: it remembers the
-/// turns already over so that later observations of the same game are cheaper, and always writes
-/// exactly what `observe_seat` writes. A copy starts without one (the copy may go its own way).
+/// Writes a game's observations: exactly the floats of `observe_seat`, through an [`Observer`]
+/// (which keeps the turns already over, so later observations are cheaper) once the game has been
+/// observed before. The first observation goes straight to `observe_seat`, so a game observed only
+/// once (an OpenSpiel state copied during a search) never pays for the 13 KB observer. A copy
+/// starts afresh (it may go its own way).
 #[derive(Debug, Default)]
-pub(crate) struct LazyObserver(Option<Box<Observer>>);
+pub(crate) enum LazyObserver {
+    /// Never observed.
+    #[default]
+    Unused,
+    /// Observed once, without an observer.
+    Once,
+    /// Observed more than once.
+    Made(Box<Observer>),
+}
 
 impl Clone for LazyObserver {
     fn clone(&self) -> Self {
-        LazyObserver(None)
+        LazyObserver::Unused
     }
 }
 
 impl LazyObserver {
-    /// The observer, made now if there is none yet.
-    pub(crate) fn get(&mut self) -> &mut Observer {
-        self.0.get_or_insert_with(Box::default)
+    /// Writes the observation of `seat` in `game` into `out` (length `OBS_SIZE`).
+    pub(crate) fn observe(&mut self, game: &Game, seat: Seat, out: &mut [f32]) {
+        match self {
+            LazyObserver::Made(observer) => observer.observe(game, seat, out),
+            LazyObserver::Unused => {
+                observe_seat(game, seat, out);
+                *self = LazyObserver::Once;
+            }
+            LazyObserver::Once => {
+                let mut observer = Box::<Observer>::default();
+                observer.observe(game, seat, out);
+                *self = LazyObserver::Made(observer);
+            }
+        }
     }
 }

@@ -279,6 +279,30 @@ def _random_legal(mask: np.ndarray, rng: np.random.Generator) -> list:
     return [int(rng.choice(np.flatnonzero(row))) if row.any() else 0 for row in mask]
 
 
+@pytest.mark.parametrize("players,commodities", [(4, False), (3, True), (5, True)])
+def test_observations_of_a_game_observed_all_along_equal_a_fresh_copys(
+    players: int, commodities: bool
+) -> None:
+    # A game observed again and again writes through its kept observer; a copy starts without one
+    # (its first observation is plain observe_seat). Both must give the same floats every time.
+    g = qe.Game(players, commodities, 8)
+    into = np.zeros(qe.OBS_SIZE, np.float32)
+    rng = np.random.default_rng(players)
+    steps = 0
+    while not g.is_over:
+        for s in range(players):
+            kept = g.observation(s)
+            g.observation_into(s, into)
+            fresh = copy.copy(g).observation(s)
+            assert np.array_equal(kept, fresh) and np.array_equal(into, fresh)
+        mask = np.stack([g.action_mask(s) for s in range(players)])
+        g.step(_random_legal(mask, rng))
+        steps += 1
+    assert steps > 16
+    for s in range(players):
+        assert np.array_equal(g.observation(s), copy.copy(g).observation(s))
+
+
 @pytest.mark.parametrize("players,commodities,peeks", [(4, False, False), (3, True, False), (5, True, True)])
 def test_step_observe_agrees_with_step_and_observe_into(
     players: int, commodities: bool, peeks: bool
