@@ -164,11 +164,12 @@ pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
     let cap = |k: u32| -> u32 { counts.iter().map(|&c| u32::from(c).min(k)).sum() };
     let (v5, v4, v3) = (table.score(5), table.score(4), table.score(3));
     let mut best = 0;
-    // `sets` sets holding `used` items, the largest first, fit so far.
+    // `n5` 5-sets, then `n4` 4-sets, fit (each loop checks the prefix it adds).
     let mut n5 = 0;
     while 5 * n5 <= cap(n5) {
         let mut n4 = 0;
         while 5 * n5 + 4 * n4 <= cap(n5 + n4) {
+            // `sets` sets holding `used` items fit so far; add 3-sets while they fit.
             let (mut sets, mut used) = (n5 + n4, 5 * n5 + 4 * n4);
             let mut score = n5 * v5 + n4 * v4;
             while used + 3 <= cap(sets + 1) {
