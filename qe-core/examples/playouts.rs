@@ -15,8 +15,14 @@ fn main() {
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let commodities = args.next().as_deref() == Some("commodities");
     // "views": also build the acting seat's view before every command, as a bot would; "obs": and
-    // write its observation (qe_core::encoding), as a learning agent would.
+    // write its observation (qe_core::encoding), as a learning agent would; "steps": play a step at
+    // a time and after each step write every acting seat's observation (with an `Observer`) and
+    // action mask, as the Python binding's `step_observe` does.
     let mode = args.next();
+    let steps = mode.as_deref() == Some("steps");
+    let space = qe_core::encoding::ActionSpace::new(qe_core::encoding::BidLadder::default(), false);
+    let mut mask = vec![0i8; space.size()];
+    let mut observer = Box::new(qe_core::encoding::Observer::new());
     let views = matches!(mode.as_deref(), Some("views" | "obs"));
     let obs = mode.as_deref() == Some("obs");
     let mut buffer = vec![0.0f32; qe_core::encoding::OBS_SIZE];
@@ -32,7 +38,17 @@ fn main() {
     let start = std::time::Instant::now();
     for seed in 0..games {
         let mut game = Game::seeded(rules, seed);
-        if !views {
+        if steps {
+            step_out(
+                &mut game,
+                &mut rng,
+                &mut observer,
+                &space,
+                &mut buffer,
+                &mut mask,
+            );
+            checksum = checksum.wrapping_add(buffer[7].to_bits().into());
+        } else if !views {
             play_out(&mut game, &mut rng);
         }
         while !game.is_over() {
@@ -54,7 +70,36 @@ fn main() {
     println!(
         "{games} games ({players} players{}{}) in {secs:.3} s: {:.0} games/s ({winners} winners, {checksum})",
         if commodities { ", commodities" } else { "" },
-        if views { ", a view per command" } else { "" },
+        if views {
+            ", a view per command"
+        } else if steps {
+            ", observations and masks per step"
+        } else {
+            ""
+        },
         games as f64 / secs
     );
+}
+
+/// Plays `game` to its end a step at a time (every acting seat's command), writing each acting
+/// seat's observation and mask after every step.
+fn step_out(
+    game: &mut Game,
+    rng: &mut Rng,
+    observer: &mut qe_core::encoding::Observer,
+    space: &qe_core::encoding::ActionSpace,
+    buffer: &mut [f32],
+    mask: &mut [i8],
+) {
+    while !game.is_over() {
+        for _ in game.to_act().iter() {
+            let command = random_command(game, rng);
+            game.play(command).expect("legal");
+        }
+        for seat in game.to_act().iter() {
+            observer.observe(game, seat, buffer);
+            space.mask_with(&game.legal(seat), mask, 1, 0);
+            std::hint::black_box(&mut *buffer);
+        }
+    }
 }

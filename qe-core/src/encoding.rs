@@ -226,9 +226,15 @@ impl ActionSpace {
         mask.fill(off);
         let l = self.ladder.len();
         if let Some(range) = legal.bid {
-            for (i, &a) in self.ladder.amounts().iter().enumerate() {
-                if range.allows(a) {
-                    mask[i] = on;
+            // The rungs increase, so the allowed ones are those from the first at or above the
+            // minimum to the last at or below the maximum, but the forbidden amount (R-AUC-3).
+            let amounts = self.ladder.amounts();
+            let lo = amounts.partition_point(|&a| a < range.min);
+            let hi = amounts.partition_point(|&a| a <= range.max).max(lo);
+            mask[lo..hi].fill(on);
+            if let Some(f) = range.forbidden {
+                if let Ok(i) = amounts[lo..hi].binary_search(&f) {
+                    mask[lo + i] = off;
                 }
             }
         }
@@ -592,6 +598,13 @@ fn write_header(out: &mut [f32], view: &Header) {
     }
 }
 
+/// `x as f32`, through `i64` when it fits: the same rounded value (both round the exact integer
+/// to the nearest `f32`) without the slow 128-bit conversion.
+#[inline]
+fn wide_to_f32(x: i128) -> f32 {
+    i64::try_from(x).map_or(x as f32, |v| v as f32)
+}
+
 /// One seat's slot of the `seats` block.
 #[inline]
 fn write_seat(seat: &mut [f32; SEAT_LEN], info: &SeatInfo) {
@@ -627,7 +640,7 @@ fn write_seat(seat: &mut [f32; SEAT_LEN], info: &SeatInfo) {
     }
     if let Some(spent) = info.spent {
         seat[47] = 1.0;
-        seat[48] = money(spent as f32);
+        seat[48] = money(wide_to_f32(spent));
     }
 }
 
@@ -739,6 +752,47 @@ mod tests {
         assert_eq!(l.index_of(6), Some(2));
         assert_eq!(l.index_of(7), None);
         assert_eq!(l.amount(4), None);
+    }
+
+    #[test]
+    fn wide_amounts_round_like_the_128_bit_conversion() {
+        let mut values = vec![0i128, 1, -1, i128::from(i64::MAX), i128::from(i64::MIN)];
+        for shift in 20..=70 {
+            let p = 1i128 << shift;
+            values.extend([p - 1, p, p + 1, p + 3, -p - 1, 3 * p + 1]);
+        }
+        for x in values {
+            assert_eq!(wide_to_f32(x).to_bits(), (x as f32).to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn bid_masks_match_the_range_for_every_bound_and_forbidden_amount() {
+        // Every range with bounds in 0..=25 and every forbidden amount (or none), on a ladder
+        // with gaps: the mask marks exactly the rungs the range allows (R-AUC-2, R-AUC-3).
+        let space = ActionSpace::new(BidLadder::default(), false);
+        let amounts = *space.ladder();
+        let mut mask = vec![0u8; space.size()];
+        for min in 0..=25u64 {
+            for max in 0..=25u64 {
+                for forbidden in core::iter::once(None).chain((0..=25).map(Some)) {
+                    let range = crate::BidRange {
+                        min,
+                        max,
+                        forbidden,
+                    };
+                    let legal = crate::Legal {
+                        bid: Some(range),
+                        ..Default::default()
+                    };
+                    space.mask_with(&legal, &mut mask, 1, 0);
+                    for (i, &a) in amounts.amounts().iter().enumerate() {
+                        assert_eq!(mask[i] == 1, range.allows(a), "{range:?} rung {a}");
+                    }
+                    assert!(mask[amounts.len()..].iter().all(|&m| m == 0));
+                }
+            }
+        }
     }
 
     #[test]

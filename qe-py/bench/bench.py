@@ -7,17 +7,21 @@ Each line runs for the given time on whatever core it gets (pin it: `taskset -c 
    auctioneer opens with a random odd amount and every other seat bids a random even amount, so
    every bid is legal (a secret bid may not equal the opening bid, R-AUC-3) without a check. No
    observations. The random amounts are drawn beforehand (4096 of each, cycled).
-2. Python loop with numpy observations and action masks: full games per second. Each game is
-   `qe.Game(4, False, seed)`, then `observe_into(obs, mask, acting_only=True)` into preallocated
-   float32 [4, 954] / int8 [4, A] arrays, then repeatedly `over = step_observe(actions, obs, mask)`
-   (apply one action per acting seat, write the next acting seats' observation and mask rows,
-   zeros for the others) until the game is over. The policy picks a uniformly random legal
-   action for every seat from the mask it was given: `keys = mask * ranks` (one numpy multiply
-   into a preallocated int8 buffer, where each row of `ranks` is a random permutation of
-   1..A), then `keys.argmax(axis=1)`. Illegal actions get key 0 and every legal one a distinct
-   positive key, so the highest is a uniformly random legal action; rows without a legal action
-   give 0, which step_observe ignores for seats that need not act. The permutations are drawn
-   beforehand (4096 of them, cycled).
+2. The same Python loop with numpy observations and action masks: full games per second. Each game
+   is `qe.Game(4, False, seed)`, then `observe_into(obs, mask, acting_only=True)` into
+   preallocated float32 [4, 954] / int8 [4, A] arrays, then repeatedly
+   `over = step_observe(actions, obs, mask, zero_others=False)` (apply one action per acting seat,
+   write the observation and mask rows of the seats that act next, zero mask rows for the others,
+   whose observation rows are left as they were) until the game is over. The policy is (1)'s, as
+   actions on the default ladder: a random odd rung for the opening bid, random even rungs
+   otherwise (4096 of each, drawn beforehand, cycled), so every action is legal without a check.
+2b. The same with a numpy policy that draws from the masks it is given: `keys = mask * ranks` (one
+   numpy multiply into a preallocated int8 buffer, where each row of `ranks` is a random
+   permutation of 1..A), then `keys.argmax(axis=1)`. Illegal actions get key 0 and every legal one a
+   distinct positive key, so the highest is a uniformly random legal action; rows without a legal
+   action give 0, which step_observe ignores for seats that need not act. The permutations are
+   drawn beforehand (4096 of them, cycled). The two numpy calls cost about as much per step as
+   step_observe itself.
 3. qe.VectorEnv(64, players=4) on one core: seat decisions (actions applied) per second. Each
    `env.step(actions)` applies the actions of every acting seat in 64 games (auto-reset) and
    returns their observations and masks; the actions come from the returned masks with the
@@ -68,6 +72,34 @@ def _ranks(rng: np.random.Generator, shape: tuple) -> list:
 
 def bench_obs(seconds: float) -> float:
     g0 = qe.Game(4, False, 0)
+    rungs = g0.ladder.amounts
+    odd_rungs = [i for i, a in enumerate(rungs) if a % 2 == 1]
+    even_rungs = [i for i, a in enumerate(rungs) if a % 2 == 0]
+    rng = random.Random(0)
+    odd = [[rng.choice(odd_rungs)] * 4 for _ in range(4096)]
+    even = [[rng.choice(even_rungs) for _ in range(4)] for _ in range(4096)]
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, g0.num_actions), np.int8)
+    Game = qe.Game
+    games = 0
+    i = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(50):
+            g = Game(4, False, games)
+            g.observe_into(obs, mask, True)
+            step = g.step_observe
+            over = False
+            while not over:
+                i = (i + 1) & 4095
+                actions = odd[i] if g.phase == "opening_bid" else even[i]
+                over = step(actions, obs, mask, False)
+            games += 1
+    return games / (time.perf_counter() - start)
+
+
+def bench_obs_numpy(seconds: float) -> float:
+    g0 = qe.Game(4, False, 0)
     n_actions = g0.num_actions
     obs = np.zeros((4, qe.OBS_SIZE), np.float32)
     mask = np.zeros((4, n_actions), np.int8)
@@ -87,7 +119,7 @@ def bench_obs(seconds: float) -> float:
             while not over:
                 i = (i + 1) & 4095
                 multiply(mask, ranks[i], keys)
-                over = step(keys.argmax(1), obs, mask)
+                over = step(keys.argmax(1), obs, mask, False)
             games += 1
     return games / (time.perf_counter() - start)
 
@@ -114,6 +146,7 @@ def main() -> None:
     print(f"qe {qe.__version__}, obs_size {qe.OBS_SIZE}")
     print(f"python loop, random legal bids:        {bench_games(seconds):>12,.0f} games/s (target 30,000)")
     print(f"python loop, + observations and masks: {bench_obs(seconds):>12,.0f} games/s (target 18,000)")
+    print(f"  the same, numpy policy from the masks: {bench_obs_numpy(seconds):>12,.0f} games/s")
     print(f"VectorEnv(64) one core:                {bench_vector(seconds):>12,.0f} seat-decisions/s (target 1,000,000)")
 
 

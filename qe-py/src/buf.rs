@@ -5,12 +5,16 @@
 //! costs about a microsecond per call, more than writing an acting seat's mask. The functions here
 //! check what the writes need themselves (dtype, exact shape, C-contiguity, alignment, the
 //! writeable flag, and that two output buffers do not overlap) and then hand out a slice over the
-//! array's data.
+//! array's data. An exact `numpy.ndarray` whose dtype object is numpy's own `float32` or `int8`
+//! (the usual case) is recognised by two pointer comparisons, without calling into numpy.
 
-use numpy::npyffi::flags;
+use std::any::TypeId;
+
+use numpy::npyffi::{flags, NpyTypes, PyArrayObject, PY_ARRAY_API};
 use numpy::{Element, PyArray1, PyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
 use qe_core::{SeatSet, MAX_SEATS};
 
@@ -20,23 +24,71 @@ pub(crate) struct Buffer<T> {
     len: usize,
 }
 
-impl<T: Element> Buffer<T> {
+/// The objects an output buffer is usually recognised by: the `numpy.ndarray` type and numpy's
+/// `float32` and `int8` dtypes. The dtypes are kept alive for good, so their addresses stay theirs.
+struct Known {
+    ndarray: usize,
+    f32: usize,
+    i8: usize,
+}
+
+fn known(py: Python<'_>) -> &'static Known {
+    static KNOWN: PyOnceLock<Known> = PyOnceLock::new();
+    KNOWN.get_or_init(py, || {
+        let keep = |d: Bound<'_, numpy::PyArrayDescr>| d.into_ptr() as usize; // never released
+        Known {
+            // SAFETY: the API table is numpy's, loaded under the GIL.
+            ndarray: unsafe { PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type) } as usize,
+            f32: keep(f32::get_dtype(py)),
+            i8: keep(i8::get_dtype(py)),
+        }
+    })
+}
+
+impl<T: Element + 'static> Buffer<T> {
     /// Checks that `arr` is a numpy array of `T` with exactly `shape`, C-contiguous, aligned and
     /// writeable. Raises `TypeError` for something that is not such an array and `ValueError`
     /// for a wrong shape or a read-only or non-contiguous array; `name` names the argument.
     pub(crate) fn check(arr: &Bound<'_, PyAny>, shape: &[usize], name: &str) -> PyResult<Self> {
-        let a = arr.cast::<PyArrayDyn<T>>()?;
-        if a.shape() != shape {
+        let k = known(arr.py());
+        let want = if TypeId::of::<T>() == TypeId::of::<f32>() {
+            k.f32
+        } else if TypeId::of::<T>() == TypeId::of::<i8>() {
+            k.i8
+        } else {
+            0
+        };
+        let ptr = arr.as_ptr();
+        // SAFETY: `ptr` is a live object; its header (and, for an ndarray, the array header) is
+        // readable under the GIL.
+        let usual = want != 0
+            && unsafe {
+                pyo3::ffi::Py_TYPE(ptr) as usize == k.ndarray
+                    && (*ptr.cast::<PyArrayObject>()).descr as usize == want
+            };
+        if !usual {
+            // Anything else (a subclass, another dtype object, not an array) the long way:
+            // `TypeError` unless it is an array of `T`.
+            arr.cast::<PyArrayDyn<T>>()?;
+        }
+        // SAFETY: `arr` is a live numpy array (checked above), so its header is readable.
+        let (dims, flags, data) = unsafe {
+            let raw = &*ptr.cast::<PyArrayObject>();
+            let dims: &[numpy::npyffi::npy_intp] = if raw.nd == 0 {
+                &[]
+            } else {
+                std::slice::from_raw_parts(raw.dimensions, raw.nd as usize)
+            };
+            (dims, raw.flags, raw.data)
+        };
+        let same =
+            dims.len() == shape.len() && dims.iter().zip(shape).all(|(&d, &s)| d as usize == s);
+        if !same {
             return Err(PyValueError::new_err(format!(
                 "{name} must have shape {shape:?}, not {:?}",
-                a.shape()
+                dims.iter().map(|&d| d as usize).collect::<Vec<_>>()
             )));
         }
-        // SAFETY: `a` is a live numpy array (checked by the cast), so its header is readable.
-        let (flags, data) = unsafe {
-            let raw = &*a.as_array_ptr();
-            (raw.flags, raw.data)
-        };
         let need =
             flags::NPY_ARRAY_C_CONTIGUOUS | flags::NPY_ARRAY_ALIGNED | flags::NPY_ARRAY_WRITEABLE;
         if flags & need != need {

@@ -388,8 +388,15 @@ impl PyGame {
     }
 
     /// Writes the observation and mask rows of every seat (`acting_only`: of the seats that must
-    /// act, zeros for the others) into `obs` / `mask`, validated by [`PyGame::out_buffers`].
-    fn write_rows(&mut self, obs: &mut [f32], mask: &mut [i8], acting_only: bool) {
+    /// act; the others get a zero mask row, and a zero observation row when `zero_others`) into
+    /// `obs` / `mask`, validated by [`PyGame::out_buffers`].
+    fn write_rows(
+        &mut self,
+        obs: &mut [f32],
+        mask: &mut [i8],
+        acting_only: bool,
+        zero_others: bool,
+    ) {
         let g = self.m.game();
         let observer = &mut self.observer;
         let a = self.space.size();
@@ -398,7 +405,9 @@ impl PyGame {
         for (s, (o, k)) in rows.enumerate() {
             let seat = Seat(s as u8);
             if acting_only && !acting.contains(seat) {
-                buf::zero_row(o);
+                if zero_others {
+                    buf::zero_row(o);
+                }
                 k.fill(0);
                 continue;
             }
@@ -700,23 +709,32 @@ impl PyGame {
         self.apply_all(py, commands)
     }
 
-    /// `step(actions)` then `observe_into(obs, mask, acting_only=True)` in one call: applies one
-    /// action per seat that must act (all or nothing), writes the observation and mask rows of the
-    /// seats that must act next (zeros for the others) and returns `is_over`. The buffers are
-    /// checked before anything is applied: on any error the game is unchanged.
+    /// `step(actions)` then `observe_into(obs, mask, acting_only=True, zero_others=zero_others)` in
+    /// one call: applies one action per seat that must act (all or nothing), writes the
+    /// observation and mask rows of the seats that must act next (zero mask rows for the others,
+    /// and zero observation rows unless `zero_others=False`, which leaves them as they were and
+    /// saves writing them) and returns `is_over`. The buffers are checked before anything is
+    /// applied: on any error the game is unchanged.
+    #[pyo3(signature = (actions, obs, mask, zero_others=true))]
     fn step_observe(
         &mut self,
         py: Python<'_>,
         actions: &Bound<'_, PyAny>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
+        zero_others: bool,
     ) -> PyResult<bool> {
         // Reading `actions` may run Python code (`__index__`), so it comes before the buffers.
         let commands = self.step_commands(py, actions)?;
         let (obs, mask) = self.out_buffers(obs, mask)?;
         self.apply_all(py, commands)?;
         // SAFETY: the buffers are disjoint and no Python code runs while the slices live.
-        self.write_rows(unsafe { obs.slice() }, unsafe { mask.slice() }, true);
+        self.write_rows(
+            unsafe { obs.slice() },
+            unsafe { mask.slice() },
+            true,
+            zero_others,
+        );
         Ok(self.game().is_over())
     }
 
@@ -781,17 +799,24 @@ impl PyGame {
 
     /// Writes every seat's observation and mask into `obs` (float32 `[players, obs_size]`) and
     /// `mask` (int8 `[players, num_actions]`). With `acting_only`, only the seats that must act
-    /// are written; the other rows are zeroed.
-    #[pyo3(signature = (obs, mask, acting_only=false))]
+    /// are written; the other seats' mask rows are zeroed, and their observation rows too unless
+    /// `zero_others=False` (then they are left as they were).
+    #[pyo3(signature = (obs, mask, acting_only=false, zero_others=true))]
     fn observe_into(
         &mut self,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         acting_only: bool,
+        zero_others: bool,
     ) -> PyResult<()> {
         let (obs, mask) = self.out_buffers(obs, mask)?;
         // SAFETY: the buffers are disjoint and no Python code runs while the slices live.
-        self.write_rows(unsafe { obs.slice() }, unsafe { mask.slice() }, acting_only);
+        self.write_rows(
+            unsafe { obs.slice() },
+            unsafe { mask.slice() },
+            acting_only,
+            zero_others,
+        );
         Ok(())
     }
 

@@ -337,6 +337,35 @@ def test_step_observe_agrees_with_step_and_observe_into(
     assert not obs_a.any() and not mask_a.any()  # nobody acts once the game is over
 
 
+@pytest.mark.parametrize("players,commodities", [(4, False), (5, True)])
+def test_step_observe_without_zeroing_writes_only_the_acting_rows(
+    players: int, commodities: bool
+) -> None:
+    a = qe.Game(players, commodities, 5)
+    b = qe.Game(players, commodities, 5)
+    n = a.num_actions
+    obs_a = np.full((players, qe.OBS_SIZE), 7.0, np.float32)
+    mask_a = np.full((players, n), 7, np.int8)
+    obs_b = np.zeros_like(obs_a)
+    mask_b = np.zeros_like(mask_a)
+    a.observe_into(obs_a, mask_a, True, zero_others=False)
+    b.observe_into(obs_b, mask_b, True)
+    rng = np.random.default_rng(players)
+    over = False
+    while not over:
+        before = obs_a.copy()
+        actions = _random_legal(mask_b, rng)
+        over = a.step_observe(actions, obs_a, mask_a, zero_others=False)
+        b.step_observe(actions, obs_b, mask_b)
+        assert np.array_equal(mask_a, mask_b)  # the others' mask rows are zero all the same
+        for s in range(players):
+            if s in b.to_act:
+                assert np.array_equal(obs_a[s], obs_b[s])
+            else:  # left exactly as it was (stale: 7.0 at first, then an earlier observation)
+                assert np.array_equal(obs_a[s], before[s])
+    assert a.record() == b.record()
+
+
 def test_step_observe_rejects_bad_input_and_changes_nothing() -> None:
     g = qe.Game(4, False, 5)
     obs = np.zeros((4, qe.OBS_SIZE), np.float32)
@@ -383,6 +412,50 @@ def test_step_observe_rejects_bad_input_and_changes_nothing() -> None:
     assert g.record() == before[0]
     assert g.step_observe((0, 1, 1, 1), obs, mask) is False  # a tuple works too
     assert g.record() != before[0]
+
+
+class _Sub(np.ndarray):
+    """An ndarray subclass: not recognised by the fast check, still accepted."""
+
+
+def test_output_buffers_are_checked_whatever_their_type_dtype_object_or_history() -> None:
+    g = qe.Game(4, False, 2)
+    want = np.zeros((4, qe.OBS_SIZE), np.float32)
+    want_mask = np.zeros((4, g.num_actions), np.int8)
+    g.observe_into(want, want_mask)
+    # A subclass, and a dtype object that is not numpy's own float32 (an equal one), are accepted.
+    sub = np.zeros((4, qe.OBS_SIZE), np.float32).view(_Sub)
+    other = np.zeros((4, qe.OBS_SIZE), np.dtype("=f4").newbyteorder("="))
+    for obs in (sub, other):
+        g.observe_into(obs, want_mask.copy())
+        assert np.array_equal(np.asarray(obs), want)
+    # Non-native byte order, other dtypes and non-arrays are refused (TypeError).
+    for bad in (
+        np.zeros((4, qe.OBS_SIZE), np.dtype(">f4" if np.little_endian else "<f4")),
+        np.zeros((4, qe.OBS_SIZE), np.float16),
+        [[0.0] * qe.OBS_SIZE] * 4,
+    ):
+        with pytest.raises(TypeError):
+            g.observe_into(bad, want_mask)
+    # An array changed in place after a successful call is checked again.
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    g.observe_into(obs, want_mask)
+    obs.shape = (2, 2 * qe.OBS_SIZE)
+    with pytest.raises(ValueError, match="shape"):
+        g.observe_into(obs, want_mask)
+    obs.shape = (4, qe.OBS_SIZE)
+    obs.dtype = np.int32  # same size, reinterpreted in place
+    with pytest.raises(TypeError):
+        g.observe_into(obs, want_mask)
+    obs.dtype = np.float32
+    obs.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        g.observe_into(obs, want_mask)
+    obs.flags.writeable = True
+    g.observe_into(obs, want_mask)
+    assert np.array_equal(obs, want)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        g.observe_into(np.zeros((qe.OBS_SIZE, 4), np.float32).T, want_mask)
 
 
 def test_observe_into_checks_buffers_and_phase_is_interned() -> None:

@@ -132,8 +132,13 @@ class Game:
         actions: _PerSeat,
         obs: npt.NDArray[np.float32],
         mask: npt.NDArray[np.int8],
+        zero_others: bool = True,
     ) -> bool:
-        """``step(actions)`` then ``observe_into(obs, mask, acting_only=True)``; returns ``is_over``.
+        """``step(actions)`` then ``observe_into(obs, mask, True, zero_others)``; returns ``is_over``.
+
+        The seats that need not act next get zero mask rows; their observation rows are zeroed
+        too, unless ``zero_others=False`` leaves them as they were (faster: only the acting rows
+        are written).
 
         Checks ``actions`` and both buffers before applying anything: on any error (``TypeError``
         or ``ValueError`` for a bad buffer or entry, ``IllegalCommand`` for an illegal action) the
@@ -148,6 +153,7 @@ class Game:
         obs: npt.NDArray[np.float32],
         mask: npt.NDArray[np.int8],
         acting_only: bool = False,
+        zero_others: bool = True,
     ) -> None: ...
     def chance_outcomes(self) -> List[Dict[str, Any]]: ...
     def chance_actions(self) -> List[int]: ...
