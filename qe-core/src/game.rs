@@ -94,10 +94,6 @@ pub(crate) enum AssetFate {
 
 /// The compact log of one turn: what the views and scoring need, in 32 bytes (the three amounts,
 /// then the rest packed into 8 bytes; `Game` holds 16 of these).
-// `repr(C)`: the fields lie in declaration order without padding, so the derived `==` (field by
-// field, in that order) compiles to one 32-byte comparison (the encoding's `Observer` compares up
-// to 16 logs a call).
-#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TurnLog {
     /// The public opening bid (R-AUC-2).
@@ -122,11 +118,6 @@ pub(crate) struct TurnLog {
     /// The tied seats of each asset tie in a row (R-COM-4), 5 bits each.
     asset_ties: u16,
 }
-
-const _: () = assert!(
-    core::mem::size_of::<TurnLog>() == 32,
-    "a turn log has no padding"
-);
 
 pub(crate) const EMPTY_LOG: TurnLog = TurnLog {
     opening: 0,
