@@ -598,11 +598,21 @@ fn write_header(out: &mut [f32], view: &Header) {
     }
 }
 
-/// `x as f32`, through `i64` when it fits: the same rounded value (both round the exact integer
-/// to the nearest `f32`) without the slow 128-bit conversion.
+/// `x as f32` without the slow 128-bit conversion when `|x| < 2^53`: then `x as f64` is exact, so
+/// rounding it to `f32` rounds the exact integer once, as `x as f32` does. The 128-bit conversion
+/// sits in a cold function, or the compiler would compute it anyway and pick afterwards.
 #[inline]
 fn wide_to_f32(x: i128) -> f32 {
-    i64::try_from(x).map_or(x as f32, |v| v as f32)
+    #[cold]
+    #[inline(never)]
+    fn slow(x: i128) -> f32 {
+        x as f32
+    }
+    if x.unsigned_abs() < 1 << 53 {
+        x as i64 as f64 as f32
+    } else {
+        slow(x)
+    }
 }
 
 /// One seat's slot of the `seats` block.

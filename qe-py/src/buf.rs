@@ -135,6 +135,10 @@ pub(crate) fn seat_ints(
     actions: &Bound<'_, PyAny>,
     wanted: SeatSet,
 ) -> PyResult<[Option<i64>; MAX_SEATS]> {
+    // Lists and tuples first: they are not arrays, and telling so costs a call into numpy.
+    if actions.is_exact_instance_of::<PyList>() || actions.is_exact_instance_of::<PyTuple>() {
+        return per_seat(actions, wanted, |item| item.extract());
+    }
     let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
         return per_seat(actions, wanted, |item| item.extract());
     };
