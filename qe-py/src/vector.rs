@@ -332,7 +332,7 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false))]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -345,6 +345,7 @@ impl VectorEnv {
         seat: u8,
         reward: &str,
         all_seats: bool,
+        peeks: bool,
     ) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -373,7 +374,7 @@ impl VectorEnv {
                 )))
             }
         };
-        let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), false);
+        let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
         let a = space.size();
         let (obs, mask, rew): (Py<PyAny>, Py<PyAny>, Py<PyAny>) = if opponents.is_some() {
@@ -450,6 +451,11 @@ impl VectorEnv {
     #[getter]
     fn ladder(&self) -> PyBidLadder {
         PyBidLadder(*self.core.space.ladder())
+    }
+    /// Whether the 16 peek actions (R-VIS-5) follow the pile actions.
+    #[getter]
+    fn peeks(&self) -> bool {
+        self.core.space.has_peeks()
     }
     /// Seat decisions applied so far (learner decisions only, with opponents).
     #[getter]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -13,7 +14,15 @@ import qe
 # ----- PettingZoo ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kw", [{}, {"players": 5, "commodities": True}, {"players": 3, "reward": "score"}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"players": 5, "commodities": True},
+        {"players": 5, "peeks": True},
+        {"players": 3, "reward": "score"},
+    ],
+)
 def test_pettingzoo_api(kw: dict) -> None:
     from pettingzoo.test import api_test, parallel_api_test
 
@@ -58,6 +67,58 @@ def test_pettingzoo_rewards_at_the_end() -> None:
         e.step(0)  # the opening bid must be at least 1
 
 
+def _peek_action(mask: np.ndarray, ladder_len: int) -> Optional[int]:
+    """The first legal peek action of a mask row (actions past the ladder and the 3 piles)."""
+    peeks = np.flatnonzero(mask[ladder_len + 3 :])
+    return ladder_len + 3 + int(peeks[0]) if len(peeks) else None
+
+
+def test_pettingzoo_peeks_keep_the_seat_to_act() -> None:
+    """R-VIS-5 through both adapters: a peek is an action of a seat that must act; it sees the
+    price afterwards, everyone sees that it peeked, and it still has to act."""
+    import qe.pettingzoo as qp
+
+    assert qp.env(players=5).action_space("seat_0").n == 15
+    assert qp.env(players=5, peeks=True).action_space("seat_0").n == 31
+    rng = np.random.default_rng(4)
+    aec = qp.env(players=5, peeks=True)
+    aec.reset(seed=8)
+    peeked = False
+    while not peeked:
+        agent = aec.agent_selection
+        seat = aec.possible_agents.index(agent)
+        mask = aec.observe(agent)["action_mask"]
+        peek = _peek_action(mask, 12)
+        if peek is not None:
+            aec.step(peek)
+            assert aec.agent_selection == agent  # still to act
+            assert aec.game.view(seat).seats[seat].peeked == peek - 15
+            assert aec.game.view((seat + 1) % 5).seats[seat].peeked == peek - 15
+            assert _peek_action(aec.observe(agent)["action_mask"], 12) is None  # once per game
+            peeked = True
+        else:
+            legal = np.flatnonzero(mask[:15])
+            aec.step(int(rng.choice(legal)))
+    par = qp.parallel_env(players=5, peeks=True)
+    obs, _ = par.reset(seed=8)
+    peeks = 0
+    while par.agents:
+        acting = par.game.to_act
+        actions = {}
+        for a in par.agents:
+            mask = obs[a]["action_mask"]
+            peek = _peek_action(mask, 12)
+            legal = np.flatnonzero(mask[:15])
+            actions[a] = peek if peek is not None else (int(rng.choice(legal)) if len(legal) else 0)
+        peekers = [s for s in acting if actions[f"seat_{s}"] >= 15]
+        obs, _, _, _, _ = par.step(actions)
+        peeks += len(peekers)
+        for s in peekers:
+            if par.agents:
+                assert s in par.game.to_act  # still to act after its peek
+    assert peeks == 5  # every seat peeked once
+
+
 # ----- OpenSpiel ----------------------------------------------------------------------------------
 
 
@@ -66,9 +127,53 @@ def test_openspiel_random_sim() -> None:
 
     import qe.openspiel  # noqa: F401
 
-    for params in ({"players": 3, "ladder": "0,1,3"}, {"players": 4}, {"players": 5, "commodities": True}):
+    for params in (
+        {"players": 3, "ladder": "0,1,3"},
+        {"players": 4},
+        {"players": 5, "commodities": True},
+        {"players": 5, "peeks": True},
+    ):
         game = pyspiel.load_game("python_qe", params)
         pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_peeks() -> None:
+    """With ``peeks`` (5 players), a peek is a legal action of a seat that must act; after it the
+    seat still has to act, and the peeked price shows in its observation."""
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    assert pyspiel.load_game("python_qe", {"players": 5}).num_distinct_actions() == 16
+    game = pyspiel.load_game("python_qe", {"players": 5, "peeks": True})
+    assert game.num_distinct_actions() == 32
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    while True:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        players = range(5) if state.is_simultaneous_node() else [state.current_player()]
+        peekers = [p for p in players if any(a >= 15 and a < 31 for a in state.legal_actions(p))]
+        if peekers:
+            break
+        if state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(5)])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    p = peekers[0]
+    peek = next(a for a in state.legal_actions(p) if a >= 15)
+    assert state.action_to_string(p, peek) == f"peek:{peek - 15}"
+    before = state.observation_tensor(p)
+    if state.is_simultaneous_node():
+        acts = [state.legal_actions(q)[0] for q in range(5)]
+        acts[p] = peek
+        state.apply_actions(acts)
+    else:
+        state.apply_action(peek)
+    assert state.observation_tensor(p) != before
+    assert any(a < 15 for a in state.legal_actions(p))  # still to act, no second peek
+    assert not any(15 <= a < 31 for a in state.legal_actions(p))
 
 
 def test_openspiel_tensors_and_chance() -> None:
@@ -176,6 +281,34 @@ def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
     oa = a.step(ok.astype(np.int32))[0].copy()
     ob = b.step(ok.tolist())[0]
     assert np.array_equal(oa, ob)
+
+
+def test_vector_env_with_peeks() -> None:
+    """5 players with the peek actions (R-VIS-5): a peek is a decision that leaves the seat to act."""
+    env = qe.VectorEnv(4, players=5, seed=3, peeks=True)
+    assert env.peeks and env.num_actions == 12 + 3 + 16
+    assert qe.VectorEnv(1, players=5).num_actions == 15
+    obs, masks = env.reset()
+    rng = np.random.default_rng(5)
+    peeks = 0
+    for _ in range(300):
+        acts = _random_actions(masks, rng)
+        # Prefer a legal peek: the first one in each row that has one.
+        for e in range(4):
+            for s in range(5):
+                p = _peek_action(masks[e, s], 12)
+                if p is not None:
+                    acts[e, s] = p
+                    peeks += 1
+        before = masks.copy()
+        decisions = env.decisions
+        obs, masks, rewards, done = env.step(acts)
+        assert env.decisions - decisions == int(before.any(axis=-1).sum())  # peeks count too
+        for e in range(4):
+            for s in range(5):
+                if acts[e, s] >= 15 and before[e, s].any() and not done[e]:
+                    assert masks[e, s].any()  # the peeker still has to act
+    assert peeks > 0 and env.episodes > 0
 
 
 @pytest.mark.parametrize("opponents", ["random", "miser", "value"])

@@ -9,10 +9,13 @@
 * **Chance**: explicit, from ``qe-core``'s external-chance mode (R-SET-3): the industry deal (action
   id = index of the permutation), each tile reveal (id = tile index in :data:`qe.TILES` order) and,
   with Commodities, each token drawn (id = token number - 1). Every outcome is equally likely.
-* **Actions**: ``0..L`` bid the ladder rung, ``L..L+3`` choose the gold/oil/crypto pile, then
-  ``PASS``. Peeks (optional in the rules) are not offered.
+* **Actions**: ``0..L`` bid the ladder rung, ``L..L+3`` choose the gold/oil/crypto pile, with
+  ``peeks`` 16 more ``L+3+t`` that peek at the price of turn ``t`` (R-VIS-5: 5 players, once per
+  game), then ``PASS``. A seat may peek at a node where it must act; it then still has to act (the
+  node repeats for it).
 * **Parameters**: ``players`` (3-5, default 4), ``commodities`` (default ``False``), ``ladder`` (comma
-  separated strictly increasing amounts; default ``0,1,2,3,4,5,6,8,10,13,17,22``).
+  separated strictly increasing amounts; default ``0,1,2,3,4,5,6,8,10,13,17,22``), ``peeks`` (default
+  ``False``: the peek actions are left out, as in :class:`qe.Game`'s action space).
 * **Returns** at the end: ``1/k`` to each of ``k`` winners, 0 to the others (general-sum: all 0 when
   every seat is eliminated).
 * **Observation and information-state tensors**: the seat-view encoding of ``qe_core::encoding``
@@ -52,7 +55,12 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=False,
-    parameter_specification={"players": 4, "commodities": False, "ladder": _DEFAULT_LADDER},
+    parameter_specification={
+        "players": 4,
+        "commodities": False,
+        "ladder": _DEFAULT_LADDER,
+        "peeks": False,
+    },
 )
 
 
@@ -68,7 +76,10 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.qe_players = int(params.get("players", 4))
         self.qe_commodities = bool(params.get("commodities", False))
         self.qe_ladder = _ladder(str(params.get("ladder", _DEFAULT_LADDER)))
-        probe = Game(self.qe_players, self.qe_commodities, 0, ladder=self.qe_ladder)
+        self.qe_peeks = bool(params.get("peeks", False))
+        probe = Game(
+            self.qe_players, self.qe_commodities, 0, ladder=self.qe_ladder, peeks=self.qe_peeks
+        )
         self.pass_action = probe.num_actions
         turns = probe.turns
         info = pyspiel.GameInfo(
@@ -78,8 +89,9 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            # Per turn at most: reveal, opening, bids, 2 rebids, 2 asset rebids, pile, draw.
-            max_game_length=1 + turns * 12,
+            # Per turn at most: reveal, opening, bids, 2 rebids, 2 asset rebids, pile, draw; and
+            # with peeks, one peek per seat.
+            max_game_length=1 + turns * 12 + (self.qe_players if self.qe_peeks else 0),
         )
         super().__init__(GAME_TYPE, info, params)
 
@@ -98,7 +110,11 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: QeOpenSpielGame) -> None:
         super().__init__(game)
         self.qe = Game(
-            game.qe_players, game.qe_commodities, ladder=game.qe_ladder, external_chance=True
+            game.qe_players,
+            game.qe_commodities,
+            ladder=game.qe_ladder,
+            peeks=game.qe_peeks,
+            external_chance=True,
         )
         self._pass = game.pass_action
 
@@ -144,7 +160,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return f"bid:{ladder.amount(action)}"
         if action < len(ladder) + 3:
             return "pile:" + ("gold", "oil", "crypto")[action - len(ladder)]
-        return f"action:{action}"
+        return f"peek:{action - len(ladder) - 3}"
 
     def is_terminal(self) -> bool:
         return bool(self.qe.is_over)

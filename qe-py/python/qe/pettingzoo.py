@@ -3,13 +3,16 @@
 Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-5, default 4),
 ``commodities`` (default ``False``), ``ladder`` (a :class:`qe.BidLadder`, default
 ``BidLadder.default()``), ``reward`` (``"win"`` or ``"score"``) and ``render_mode`` (``None`` or
-``"ansi"``), ``illegal`` (``"nearest"`` or ``"raise"``).
+``"ansi"``), ``illegal`` (``"nearest"`` or ``"raise"``), ``peeks`` (default ``False``).
 
 * **Observations** are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[num_actions]}``
   built from the seat's own view only (``qe_core::encoding``).
 * **Actions** are ``Discrete(num_actions)``: ``0..L`` bid the ladder's rung, ``L..L+3`` choose the
-  gold/oil/crypto pile (take, or discard as the auctioneer). Peeks are not offered (they are
-  optional in the rules); use :class:`qe.Game` to peek.
+  gold/oil/crypto pile (take, or discard as the auctioneer). With ``peeks=True``, 16 more actions
+  ``L+3+t`` peek at the price of turn ``t`` (R-VIS-5: 5 players, once per game, an awarded auction
+  whose price the seat does not see): a seat may peek whenever it must act, and still has to act
+  afterwards (in AEC the same agent stays selected; in Parallel it acts again next step). Without
+  it (the default, like :class:`qe.Game`'s action space) no peek is offered.
 * **Rewards** are 0 until the game ends; then, with ``reward="win"`` (default) each of the ``k``
   winners gets ``1/k`` and everyone else 0 (all 0 when every seat is eliminated); with
   ``reward="score"`` each seat gets its total VP / 100.
@@ -51,6 +54,7 @@ class _Common:
         reward: str = "win",
         render_mode: Optional[str] = None,
         illegal: str = "nearest",
+        peeks: bool = False,
     ) -> None:
         if illegal not in ("nearest", "raise"):
             raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
@@ -59,11 +63,12 @@ class _Common:
             raise ValueError(f"unknown reward {reward!r}: expected 'win' or 'score'")
         self.players = players
         self.commodities = commodities
+        self.peeks = bool(peeks)
         self.ladder = ladder or BidLadder.default()
         self.reward_mode = reward
         self.render_mode = render_mode
         self.possible_agents: List[str] = [_agent(s) for s in range(players)]
-        self.game = Game(players, commodities, 0, ladder=self.ladder)
+        self.game = Game(players, commodities, 0, ladder=self.ladder, peeks=self.peeks)
         n = self.game.num_actions
         self._obs_space = spaces.Dict(
             {
@@ -84,7 +89,9 @@ class _Common:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, 2**63))
-        self.game = Game(self.players, self.commodities, game_seed, ladder=self.ladder)
+        self.game = Game(
+            self.players, self.commodities, game_seed, ladder=self.ladder, peeks=self.peeks
+        )
 
     def _observe(self, seat: int) -> Dict[str, np.ndarray]:
         return {
