@@ -22,10 +22,12 @@ Each line runs for the given time on whatever core it gets (pin it: `taskset -c 
    action give 0, which step_observe ignores for seats that need not act. The permutations are
    drawn beforehand (4096 of them, cycled). The two numpy calls cost about as much per step as
    step_observe itself.
-3. qe.VectorEnv(64, players=4) on one core: seat decisions (actions applied) per second. Each
-   `env.step(actions)` applies the actions of every acting seat in 64 games (auto-reset) and
-   returns their observations and masks; the actions come from the returned masks with the
-   same multiply-and-argmax random legal policy, over the whole [64, 4, A] batch at once.
+3. qe.VectorEnv(64, players=4, zero_others=False) on one core: seat decisions (actions applied)
+   per second. Each `env.step(actions)` applies the actions of every acting seat in 64 games
+   (auto-reset) and returns the observations and masks of the seats that act next (the other
+   seats' mask rows are zero, their observation rows left as they were, as in 2); the actions
+   come from the returned masks with the multiply-and-argmax random legal policy of 2b, over the
+   whole [64, 4, A] batch at once.
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ def bench_obs_numpy(seconds: float) -> float:
 
 
 def bench_vector(seconds: float) -> float:
-    env = qe.VectorEnv(64, players=4, seed=0)
+    env = qe.VectorEnv(64, players=4, seed=0, zero_others=False)
     _, masks = env.reset()
     keys = np.zeros(masks.shape, np.int8)
     ranks = _ranks(np.random.default_rng(0), (64, *masks.shape))

@@ -67,6 +67,8 @@ struct Core {
     learner: Seat,
     reward: Reward,
     all_seats: bool,
+    /// Whether the observation rows of seats that need not act are zeroed (else left as they were).
+    zero_others: bool,
     decisions: u64,
     episodes: u64,
 }
@@ -146,7 +148,9 @@ impl Core {
             let o = &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE];
             let m = &mut out.mask[i * a..(i + 1) * a];
             if !self.all_seats && !acting.contains(seat) && !game.is_over() {
-                crate::buf::zero_row(o);
+                if self.zero_others {
+                    crate::buf::zero_row(o);
+                }
                 m.fill(0);
                 continue;
             }
@@ -332,7 +336,7 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false))]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -346,6 +350,7 @@ impl VectorEnv {
         reward: &str,
         all_seats: bool,
         peeks: bool,
+        zero_others: bool,
     ) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -420,6 +425,7 @@ impl VectorEnv {
                 learner: Seat(seat),
                 reward,
                 all_seats,
+                zero_others,
                 decisions: 0,
                 episodes: 0,
             },

@@ -283,6 +283,24 @@ def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
     assert np.array_equal(oa, ob)
 
 
+def test_vector_env_without_zeroing_writes_only_the_acting_rows() -> None:
+    a = qe.VectorEnv(6, players=4, seed=11)
+    b = qe.VectorEnv(6, players=4, seed=11, zero_others=False)
+    rng = np.random.default_rng(3)
+    masks = a.observe()[1]
+    for _ in range(120):
+        before = b.observe()[0].copy()
+        acts = _random_actions(masks, rng)
+        oa, masks, ra, da = a.step(acts)
+        ob, mb, rb, db = b.step(acts)
+        assert np.array_equal(masks, mb) and np.array_equal(ra, rb) and np.array_equal(da, db)
+        acting = masks.any(axis=-1)
+        assert np.array_equal(oa[acting], ob[acting])
+        assert not oa[~acting].any()  # zeroed by default
+        assert np.array_equal(ob[~acting], before[~acting])  # left as they were
+    assert a.episodes == b.episodes > 0
+
+
 def test_vector_env_with_peeks() -> None:
     """5 players with the peek actions (R-VIS-5): a peek is a decision that leaves the seat to act."""
     env = qe.VectorEnv(4, players=5, seed=3, peeks=True)

@@ -186,6 +186,7 @@ class VectorEnv:
         reward: str = "win",
         all_seats: bool = False,
         peeks: bool = False,
+        zero_others: bool = True,
     ) -> VectorEnv: ...
     @property
     def num_envs(self) -> int: ...
