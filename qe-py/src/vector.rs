@@ -337,7 +337,8 @@ impl VectorEnv {
 impl VectorEnv {
     #[new]
     #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
-    #[allow(clippy::too_many_arguments)]
+    // The parameters are the Python keywords, one to one.
+    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn new(
         py: Python<'_>,
         num_envs: usize,
