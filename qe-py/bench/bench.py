@@ -41,32 +41,42 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import Any, Callable, Tuple
 
 import numpy as np
 
 import qe
 
 
-def bench_games(seconds: float) -> float:
-    rng = random.Random(0)
-    odd = [[rng.randrange(1, 40, 2)] * 4 for _ in range(4096)]
-    even = [[rng.randrange(0, 40, 2) for _ in range(4)] for _ in range(4096)]
-    Game = qe.Game
+def _games_per_second(seconds: float, play: Callable[[int, int], int]) -> float:
+    """Plays games with seeds 0, 1, 2, ... (50 between two looks at the clock) for `seconds`;
+    `play(seed, i)` plays one whole game and returns `i`, the index into the pre-drawn random
+    choices, carried from one game to the next. One Python call a game, none a step."""
     games = 0
     i = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for _ in range(100):
-            g = Game(4, False, games)
-            bid_all = g.bid_all
-            while True:
-                m = g.to_act_mask
-                if m == 0:
-                    break
-                i = (i + 1) & 4095
-                bid_all(odd[i] if g.phase == "opening_bid" else even[i])
+        for _ in range(50):
+            i = play(games, i)
             games += 1
     return games / (time.perf_counter() - start)
+
+
+def bench_games(seconds: float) -> float:
+    rng = random.Random(0)
+    odd = [[rng.randrange(1, 40, 2)] * 4 for _ in range(4096)]
+    even = [[rng.randrange(0, 40, 2) for _ in range(4)] for _ in range(4096)]
+
+    # The defaults make every name the loop uses a local variable.
+    def play(seed: int, i: int, Game: type = qe.Game, odd: list = odd, even: list = even) -> int:
+        g = Game(4, False, seed)
+        bid_all = g.bid_all
+        while g.to_act_mask:
+            i = (i + 1) & 4095
+            bid_all(odd[i] if g.phase == "opening_bid" else even[i])
+        return i
+
+    return _games_per_second(seconds, play)
 
 
 def _ranks(rng: np.random.Generator, shape: tuple) -> list:
@@ -75,58 +85,68 @@ def _ranks(rng: np.random.Generator, shape: tuple) -> list:
     return list(keys.astype(np.int8))
 
 
+def _buffers() -> Tuple[np.ndarray, np.ndarray]:
+    """Preallocated observation and mask rows of a 4-player game on the default ladder."""
+    n_actions = qe.Game(4, False, 0).num_actions
+    return np.zeros((4, qe.OBS_SIZE), np.float32), np.zeros((4, n_actions), np.int8)
+
+
 def bench_obs(seconds: float) -> float:
-    g0 = qe.Game(4, False, 0)
-    rungs = g0.ladder.amounts
+    rungs = qe.BidLadder.default().amounts
     odd_rungs = [i for i, a in enumerate(rungs) if a % 2 == 1]
     even_rungs = [i for i, a in enumerate(rungs) if a % 2 == 0]
     rng = random.Random(0)
     odd = [[rng.choice(odd_rungs)] * 4 for _ in range(4096)]
     even = [[rng.choice(even_rungs) for _ in range(4)] for _ in range(4096)]
-    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
-    mask = np.zeros((4, g0.num_actions), np.int8)
-    Game = qe.Game
-    games = 0
-    i = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(50):
-            g = Game(4, False, games)
-            g.observe_into(obs, mask, True)
-            step = g.step_observe
-            over = False
-            while not over:
-                i = (i + 1) & 4095
-                actions = odd[i] if g.phase == "opening_bid" else even[i]
-                over = step(actions, obs, mask, False)
-            games += 1
-    return games / (time.perf_counter() - start)
+    obs, mask = _buffers()
+
+    def play(
+        seed: int,
+        i: int,
+        Game: type = qe.Game,
+        odd: list = odd,
+        even: list = even,
+        obs: np.ndarray = obs,
+        mask: np.ndarray = mask,
+    ) -> int:
+        g = Game(4, False, seed)
+        g.observe_into(obs, mask, True)
+        step = g.step_observe
+        over = False
+        while not over:
+            i = (i + 1) & 4095
+            over = step(odd[i] if g.phase == "opening_bid" else even[i], obs, mask, False)
+        return i
+
+    return _games_per_second(seconds, play)
 
 
 def bench_obs_numpy(seconds: float) -> float:
-    g0 = qe.Game(4, False, 0)
-    n_actions = g0.num_actions
-    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
-    mask = np.zeros((4, n_actions), np.int8)
-    keys = np.zeros((4, n_actions), np.int8)
-    ranks = _ranks(np.random.default_rng(0), (4096, 4, n_actions))
-    multiply = np.multiply
-    Game = qe.Game
-    games = 0
-    i = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(50):
-            g = Game(4, False, games)
-            g.observe_into(obs, mask, True)
-            step = g.step_observe
-            over = False
-            while not over:
-                i = (i + 1) & 4095
-                multiply(mask, ranks[i], keys)
-                over = step(keys.argmax(1), obs, mask, False)
-            games += 1
-    return games / (time.perf_counter() - start)
+    obs, mask = _buffers()
+    keys = np.zeros_like(mask)
+    ranks = _ranks(np.random.default_rng(0), (4096, *mask.shape))
+
+    def play(
+        seed: int,
+        i: int,
+        Game: type = qe.Game,
+        multiply: Any = np.multiply,
+        ranks: list = ranks,
+        keys: np.ndarray = keys,
+        obs: np.ndarray = obs,
+        mask: np.ndarray = mask,
+    ) -> int:
+        g = Game(4, False, seed)
+        g.observe_into(obs, mask, True)
+        step = g.step_observe
+        over = False
+        while not over:
+            i = (i + 1) & 4095
+            multiply(mask, ranks[i], keys)
+            over = step(keys.argmax(1), obs, mask, False)
+        return i
+
+    return _games_per_second(seconds, play)
 
 
 def bench_vector(seconds: float) -> float:

@@ -1,0 +1,30 @@
+"""The benchmark script runs (a smoke test: a few hundredths of a second per line)."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import subprocess
+import sys
+
+BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "bench.py"
+
+
+def test_bench_script_runs_every_line() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH), "0.02"], check=True, capture_output=True, text=True
+    ).stdout
+    rates = {}
+    for line in out.splitlines():
+        found = re.search(r"([\d,]+) (games|seat-decisions)/s", line)
+        if found:
+            rates[line.split(":")[0].strip()] = float(found[1].replace(",", ""))
+    for name in (
+        "python loop, random legal bids",
+        "python loop, + observations and masks",
+        "the same, numpy policy from the masks",
+        "VectorEnv(64) one core",
+    ):
+        assert rates[name] > 0, out
+    # The reference runs when OpenSpiel is installed (it is, in the test venv), else says why not.
+    assert "reference: goofspiel" in out or "SKIPPED" in out, out
