@@ -1173,7 +1173,20 @@ QeStatus qe_game_events_pending(const struct QeGame *game,
                                 size_t *out_count);
 
 /**
- * Copies up to `cap` of the events `viewer` has not read yet, as it may see them (R-VIS-8), into
+ * Marks every event unread for `viewer` (a seat or `QE_SPECTATOR`): the next `qe_game_events` or
+ * `qe_game_events_json` starts again from the set-up. Once the game is over every event is given
+ * in full to every viewer (R-VIS-7), so rewinding then shows each bid and rebid of the game, the
+ * ones that were hidden while it ran included.
+ *
+ * # Safety
+ * As `qe_game_state`.
+ */
+QeStatus qe_game_events_rewind(struct QeGame *game,
+                               uint8_t viewer);
+
+/**
+ * Copies up to `cap` of the events `viewer` has not read yet, as it may see them (R-VIS-8; in full
+ * once the game is over, R-VIS-7), into
  * `buf`, writes how many were copied to `*out_count`, and marks them read. The first call returns
  * the events of the set-up (deal, first reveal). Each viewer (every seat and the spectator) has its
  * own cursor, shared with `qe_game_events_json`. Call again while `*out_count` == `cap` to drain.
@@ -1188,7 +1201,8 @@ QeStatus qe_game_events(struct QeGame *game,
                         size_t *out_count);
 
 /**
- * Writes the events `viewer` has not read yet, as it may see them, as a JSON array to
+ * Writes the events `viewer` has not read yet, as it may see them (in full once the game is over,
+ * R-VIS-7), as a JSON array to
  * `*out_json`, and marks them read (same cursor as `qe_game_events`). Free the string with
  * `qe_string_free`.
  *

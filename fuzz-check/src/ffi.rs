@@ -680,11 +680,10 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 // SAFETY: the library wrote `count` events.
                 let e = unsafe { buf.as_ptr().add(k).cast::<QeEvent>().read() };
                 let core = all[slot.cursors[c] + k];
-                let seen = if viewer == QE_SPECTATOR {
-                    core.public()
-                } else {
-                    core.visible_to(Seat(viewer))
-                };
+                let seen = core.as_seen(
+                    (viewer != QE_SPECTATOR).then_some(Seat(viewer)),
+                    slot.shadow.game().is_over(),
+                );
                 assert_eq!(e, QeEvent::from(&seen), "event {k} differs");
             }
             slot.cursors[c] += count;
@@ -699,18 +698,14 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 // SAFETY: returned by the library.
                 let text = unsafe { take_string(json) };
                 let c = cursor(viewer);
-                let events: Vec<qe_core::Event> = slot.shadow.events()[slot.cursors[c]..]
-                    .iter()
-                    .map(|e| {
-                        if viewer == QE_SPECTATOR {
-                            e.public()
-                        } else {
-                            e.visible_to(Seat(viewer))
-                        }
-                    })
+                let events: Vec<serde_json::Value> = slot
+                    .shadow
+                    .events_as_seen((viewer != QE_SPECTATOR).then_some(Seat(viewer)))
+                    .skip(slot.cursors[c])
+                    .map(|e| serde_json::to_value(e).expect("event JSON"))
                     .collect();
                 let v: serde_json::Value = serde_json::from_str(&text).expect("events JSON");
-                assert_eq!(v.as_array().map(Vec::len), Some(events.len()));
+                assert_eq!(v.as_array(), Some(&events));
                 slot.cursors[c] = slot.shadow.events().len();
             } else {
                 assert_eq!(st, QE_ERR_INVALID_ARGUMENT);

@@ -338,7 +338,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             }
         } else {
             for e in &m.events()[narrated..] {
-                if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+                if let Some(line) =
+                    event_line(&view, &rules, &e.as_seen(Some(seat), m.game().is_over()))
+                {
                     println!("· {line}");
                 }
             }
@@ -379,7 +381,11 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                         // Tell the seat what its own command did.
                         let view = m.game().view(seat);
                         for e in &m.events()[narrated..] {
-                            if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+                            if let Some(line) = event_line(
+                                &view,
+                                &rules,
+                                &e.as_seen(Some(seat), m.game().is_over()),
+                            ) {
                                 println!("· {line}");
                             }
                         }
@@ -397,7 +403,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let seat = humans[0];
         let view = m.game().view(seat);
         for e in &m.events()[narrated..] {
-            if let Some(line) = event_line(&view, &rules, &e.visible_to(seat)) {
+            if let Some(line) =
+                event_line(&view, &rules, &e.as_seen(Some(seat), m.game().is_over()))
+            {
                 println!("· {line}");
             }
         }

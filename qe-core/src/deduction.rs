@@ -21,13 +21,16 @@
 //!   `lo = max(lo, my_bid + 1)`. (After a third tie the winner may have bid *less* than the viewer, whose
 //!   bid can have been set aside, R-AUC-7.) On the 3-player last turn there is no opening bid; `lo = 0`
 //!   (R-AUC-9). Bids are at most 2^64−1 (R-AUC-4): `hi = 2^64−1`.
-//! - **Asset price, hidden** (R-COM-3…5): without asset rebids or a third tie, the taker paid its final
-//!   company bid, the highest of the field (everyone but the winner and set-aside bids). So: if the
-//!   taker's final bid was revealed as 0 (R-AUC-11), the price is exactly 0; if the auctioneer neither won
-//!   nor took, the taker bid more than the opening bid; if the viewer was in the field and lost the asset,
-//!   the taker bid more than the viewer; and if the company price `p` is known and there was no company
-//!   third tie, the taker bid less than `p`. With asset rebids (R-COM-4) a rebid may be anything (even
-//!   above the company price): `[0, 2^64−1]`, except the zero-bid fact, which no longer applies.
+//! - **Asset price, hidden** (R-COM-3…5): without asset rebids, the taker paid its final company bid,
+//!   the unique highest of the field: everyone but the winner and the bids set aside by a third company
+//!   tie, which are exactly the bids above the winner's (R-AUC-7). Every bid in the field is therefore
+//!   below the company price `p`, third tie or not. So: if the taker's final bid was revealed as 0
+//!   (R-AUC-11), the price is exactly 0; if the auctioneer neither won nor took, the taker bid more than
+//!   the opening bid; if the viewer's own bid was in the field (it lost the company without a third tie,
+//!   or after one bid less than a `p` it knows) and the viewer did not take the asset, the taker bid more
+//!   than the viewer; and if `p` is known, the taker bid less than `p`. With asset rebids (R-COM-4) a
+//!   rebid may be anything (even above the company price): `[0, 2^64−1]`, except the zero-bid fact,
+//!   which no longer applies.
 //! - **Credit** recorded by `o` (it ran the auction, another seat took the asset): the taker's asset
 //!   price, with the interval above; subtracted, so it lowers `lo` by its `hi` and `hi` by its `lo`.
 //!
@@ -174,19 +177,16 @@ fn asset_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
         lo = lo.max(a.opening.map_or(0, |o| o as i128 + 1));
     }
     if let (Some(me), Some(b)) = (view.seat, my_bid) {
-        if Some(me) != a.winner && me != taker && !a.third_tie {
-            // The viewer's bid was in the field (not set aside: no third tie) and lost.
+        // The viewer's bid was in the field unless a third tie set it aside, which happens exactly
+        // when it was above the winner's (R-AUC-7).
+        let in_field = !a.third_tie || a.price.is_some_and(|p| b < p);
+        if Some(me) != a.winner && me != taker && in_field {
             lo = lo.max(b as i128 + 1);
         }
     }
-    if let (Some(p), false) = (a.price, a.third_tie) {
+    if let Some(p) = a.price {
+        // Every bid left in the field is below the company price (R-COM-3, R-AUC-7).
         hi = hi.min(p as i128 - 1);
-    }
-    if a.winner.is_some() && !a.third_tie {
-        // The taker's bid is below the winner's, and the winner's price may be known from the view.
-        if let Some(p) = a.price {
-            hi = hi.min(p as i128 - 1);
-        }
     }
     Span { lo, hi }
 }

@@ -209,6 +209,28 @@ impl Event {
     pub fn public(&self) -> Event {
         self.visible_to(Seat(u8::MAX))
     }
+
+    /// The copy of this event that `viewer` (a seat, or `None` for a spectator) sees once the game
+    /// is in the state `game_over`: redacted while the game runs ([`Event::visible_to`],
+    /// [`Event::public`]); in full for everyone once it has ended, when every bid, rebid, price and
+    /// token is revealed to all (R-VIS-7).
+    ///
+    /// ```
+    /// use qe_core::{BidStage, Event, Seat, SeatSet};
+    /// let bid = Event::Bid { turn: 0, seat: Seat(2), stage: BidStage::Secret, amount: Some(7),
+    ///                        seen_by: SeatSet::only(Seat(2)) };
+    /// assert_eq!(bid.as_seen(Some(Seat(1)), false), bid.visible_to(Seat(1))); // hidden (R-VIS-3)
+    /// assert_eq!(bid.as_seen(Some(Seat(1)), true), bid); // revealed at the end (R-VIS-7)
+    /// assert_eq!(bid.as_seen(None, true), bid);
+    /// ```
+    #[must_use]
+    pub fn as_seen(&self, viewer: Option<Seat>, game_over: bool) -> Event {
+        match (game_over, viewer) {
+            (true, _) => *self,
+            (false, Some(seat)) => self.visible_to(seat),
+            (false, None) => self.public(),
+        }
+    }
 }
 
 /// The events of one command, in order, in fixed storage (no heap).

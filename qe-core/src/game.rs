@@ -349,6 +349,8 @@ pub struct Game {
     pending: SeatSet,
     /// The seats contending in the current asset contest (R-COM-4).
     group: SeatSet,
+    /// The seats asked to rebid in the current rebid step (R-AUC-6, R-COM-4): the newest tie.
+    rebidders: SeatSet,
     /// Bids set aside by the third company tie (R-AUC-7).
     set_aside: SeatSet,
     /// The seats still in the asset field (R-COM-3).
@@ -439,6 +441,7 @@ impl Game {
             bids: [0; MAX_SEATS],
             pending: SeatSet::EMPTY,
             group: SeatSet::EMPTY,
+            rebidders: SeatSet::EMPTY,
             set_aside: SeatSet::EMPTY,
             field: SeatSet::EMPTY,
             ties: 0,
@@ -903,11 +906,11 @@ impl Game {
     #[cold]
     fn not_pending(&self, seat: Seat) -> CommandError {
         match self.step {
-            Step::Rebid if !self.group.contains(seat) => CommandError::NotRebidding {
+            Step::Rebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
                 seat: seat.0,
                 rule: "R-AUC-6",
             },
-            Step::AssetRebid if !self.group.contains(seat) => CommandError::NotRebidding {
+            Step::AssetRebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
                 seat: seat.0,
                 rule: "R-COM-4",
             },
@@ -946,20 +949,30 @@ impl Game {
     }
 
     /// The seat of `among` holding the highest bid value that exactly one seat of `among` holds
-    /// (R-AUC-7, R-COM-4), and the seats whose values are shared (set aside).
-    fn highest_unique(&self, among: SeatSet) -> (Option<Seat>, SeatSet) {
-        let mut shared = SeatSet::EMPTY;
+    /// (R-AUC-7, R-COM-4).
+    fn highest_unique(&self, among: SeatSet) -> Option<Seat> {
         let mut best: Option<Seat> = None;
         for s in among.iter() {
             let b = self.bids[s.index()];
             let dup = among.iter().any(|o| o != s && self.bids[o.index()] == b);
-            if dup {
-                shared.insert(s);
-            } else if best.is_none_or(|w| b > self.bids[w.index()]) {
+            if !dup && best.is_none_or(|w| b > self.bids[w.index()]) {
                 best = Some(s);
             }
         }
-        (best, shared)
+        best
+    }
+
+    /// The seats of `among` whose bids are above `value`: after the third company tie, exactly
+    /// the bids set aside (R-AUC-7; each of them is tied, and equal bids below the winner's stay
+    /// in the asset field, R-COM-3).
+    fn bids_above(&self, among: SeatSet, value: u64) -> SeatSet {
+        let mut above = SeatSet::EMPTY;
+        for s in among.iter() {
+            if self.bids[s.index()] > value {
+                above.insert(s);
+            }
+        }
+        above
     }
 
     /// Evaluates the company auction after all pending bids are in (R-AUC-5…7, R-AUC-9).
@@ -981,13 +994,14 @@ impl Game {
         self.log[t].set_tie(self.ties - 1, holders);
         if self.ties == 3 {
             // R-AUC-7: the highest bid value that exactly one seat holds wins.
-            let (winner, shared) = self.highest_unique(all);
-            self.set_aside = shared;
+            // The auctioneer's bid is never tied, so there is a winner (with an auctioneer).
+            let winner = self.highest_unique(all);
+            self.set_aside = winner.map_or(all, |w| self.bids_above(all, self.bids[w.index()]));
             self.award(winner, true, sink);
         } else {
             // R-AUC-6: exactly the tied seats rebid.
             self.pending = holders;
-            self.group = holders;
+            self.rebidders = holders;
             self.step = Step::Rebid;
             sink.event(Event::RebidRequired {
                 turn: self.turn,
@@ -1065,6 +1079,7 @@ impl Game {
                     self.ties = 1;
                     self.log[t].set_asset_tie(0, holders);
                     self.group = holders;
+                    self.rebidders = holders;
                     self.pending = holders;
                     self.step = Step::AssetRebid;
                     sink.event(Event::RebidRequired {
@@ -1092,13 +1107,15 @@ impl Game {
         self.log[t].set_asset_tie(self.ties - 1, holders);
         if self.ties == 3 {
             // The tied bids are ignored; the highest value held by exactly one seat of the field.
-            let (taker, _) = self.highest_unique(self.field);
+            let taker = self.highest_unique(self.field);
             match taker {
                 Some(s) => self.set_taker(s, true, sink),
                 None => self.no_taker(sink),
             }
         } else {
+            // Only the newly tied seats rebid; the others' rebids stand (R-COM-4).
             self.pending = holders;
+            self.rebidders = holders;
             self.step = Step::AssetRebid;
             sink.event(Event::RebidRequired {
                 turn: self.turn,
@@ -1217,6 +1234,7 @@ impl Game {
         self.ties = 0;
         self.pending = SeatSet::EMPTY;
         self.group = SeatSet::EMPTY;
+        self.rebidders = SeatSet::EMPTY;
         self.set_aside = SeatSet::EMPTY;
         self.field = SeatSet::EMPTY;
         self.taker = NONE;
@@ -1388,7 +1406,7 @@ impl Game {
                     }
                     all
                 } else {
-                    self.group
+                    self.rebidders
                 };
                 SeatSet::from_bits(base.bits() & !self.pending.bits())
             }

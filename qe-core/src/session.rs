@@ -80,9 +80,22 @@ impl Match {
         &self.events
     }
 
-    /// The event stream of `seat`: every event, as that seat may see it (R-VIS-8).
+    /// The event stream of `seat`: every event, as that seat may see it (R-VIS-8). Once the game
+    /// has ended every event is in full, every other seat's bids and rebids included (R-VIS-7).
     pub fn events_for(&self, seat: Seat) -> impl Iterator<Item = Event> + '_ {
-        self.events.iter().map(move |e| e.visible_to(seat))
+        self.events_as_seen(Some(seat))
+    }
+
+    /// The spectator's event stream: the public part of every event while the game runs, every
+    /// event in full once it has ended (R-VIS-1, R-VIS-7).
+    pub fn public_events(&self) -> impl Iterator<Item = Event> + '_ {
+        self.events_as_seen(None)
+    }
+
+    /// The event stream of `viewer` (a seat, or `None` for a spectator); see [`Event::as_seen`].
+    pub fn events_as_seen(&self, viewer: Option<Seat>) -> impl Iterator<Item = Event> + '_ {
+        let over = self.game.is_over();
+        self.events.iter().map(move |e| e.as_seen(viewer, over))
     }
 
     /// What `seat` can prove about every seat's total spent, from its view and its own bids

@@ -3,7 +3,8 @@
 use qe_core::scoring::{diversification, score, Holdings};
 use qe_core::{
     AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
-    Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table, TileId, TokenId,
+    Match, Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table, TileId,
+    TokenId,
 };
 
 fn tile(s: &str) -> TileId {
@@ -449,6 +450,54 @@ fn r_auc_7_third_tie_highest_unique_wins() {
 }
 
 #[test]
+fn r_auc_7_set_aside_bids_are_exactly_those_above_the_winner() {
+    // RULES.md's example: bids 10, 10, 7, 5, 5 after the third tie. 7 (the auctioneer) wins, the
+    // 10s are set aside, and the two 5s stay in the field and tie for second (R-COM-3, R-COM-4).
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 7), (1, 10), (2, 10), (3, 5), (4, 5)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    let v = game.public_view();
+    assert_eq!(v.auctions()[0].winner, Some(Seat(0)));
+    assert!(v.auctions()[0].third_tie);
+    assert_eq!(game.phase(), Phase::AssetRebid { tie: 1 });
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b11000));
+    // The set-aside seats are out of the asset contest.
+    assert_eq!(bid_err(&mut game, 1, 3).rule(), "R-COM-4");
+    auction(&mut game, &[(3, 6), (4, 2)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(3) });
+    game.apply(Command::TakeAsset {
+        seat: Seat(3),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(3)), 6);
+    assert_eq!(game.spent(Seat(0)), 7 - 6); // pays 7, records seat 3's 6 as a credit (R-COM-6)
+    assert_eq!(game.spent(Seat(1)), 0);
+}
+
+#[test]
+fn r_auc_7_winner_below_the_tie_and_the_field_below_the_winner() {
+    // The tied 10s are set aside; seat 3's 7 wins; the field is the auctioneer's 3 and seat 4's 5:
+    // seat 4 takes the asset at 5 and the auctioneer records the credit (R-COM-3, R-COM-6).
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 3), (1, 10), (2, 10), (3, 7), (4, 5)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    assert_eq!(game.public_view().auctions()[0].winner, Some(Seat(3)));
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(4) });
+    game.apply(Command::TakeAsset {
+        seat: Seat(4),
+        kind: AssetKind::Oil,
+    })
+    .unwrap();
+    assert_eq!(game.spent(Seat(3)), 7);
+    assert_eq!(game.spent(Seat(4)), 5);
+    assert_eq!(game.spent(Seat(0)), -5);
+    assert_eq!(game.spent(Seat(1)) + game.spent(Seat(2)), 0);
+}
+
+#[test]
 fn r_auc_8_final_bid_is_the_last_rebid() {
     let mut game = base(4);
     auction(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
@@ -689,6 +738,88 @@ fn r_vis_7_everything_revealed_at_game_end() {
         assert!(a.winner.is_none() || a.price.is_some());
         assert!(!a.asset.taken || (a.asset.value.is_some() && a.asset.price.is_some()));
     }
+}
+
+#[test]
+fn r_vis_7_every_bid_revealed_in_every_event_stream() {
+    // A 3-player game: each turn the auctioneer bids 1, the next seat 2 and the one after 0; on the
+    // last turn (no auctioneer) seats 0, 1, 2 bid 5, 3, 4. Losing bids and last-tile bids are seen
+    // only by their bidder (and the auctioneer) while the game runs, by everyone once it is over.
+    let mut m = Match::seeded(Rules::base(3).unwrap(), 1);
+    for t in 0..15u8 {
+        let a = t % 3;
+        for (k, amount) in [1, 2, 0].into_iter().enumerate() {
+            let seat = Seat((a + k as u8) % 3);
+            m.apply(Command::Bid { seat, amount }).unwrap();
+        }
+    }
+    for (s, amount) in [(0, 5), (1, 3), (2, 4)] {
+        let hidden = |m: &Match, viewer| {
+            m.events_for(Seat(viewer))
+                .filter(|e| matches!(e, Event::Bid { amount: None, .. }))
+                .count()
+        };
+        assert!(
+            hidden(&m, 1) > 0,
+            "seat 1 does not see every bid before the end"
+        );
+        m.apply(Command::Bid {
+            seat: Seat(s),
+            amount,
+        })
+        .unwrap();
+    }
+    assert!(m.game().is_over());
+    let bids = m
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::Bid { .. }))
+        .count();
+    assert_eq!(bids, 15 * 2 + 3);
+    for viewer in [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), None] {
+        let stream: Vec<Event> = m.events_as_seen(viewer).collect();
+        assert_eq!(
+            stream,
+            m.events(),
+            "viewer {viewer:?} sees everything at the end"
+        );
+        assert!(stream.iter().all(|e| !matches!(
+            e,
+            Event::Bid { amount: None, .. }
+                | Event::Awarded {
+                    winner: Some(_),
+                    price: None,
+                    ..
+                }
+        )));
+    }
+    assert!(m.public_events().eq(m.events().iter().copied()));
+}
+
+#[test]
+fn r_vis_1_has_bid_after_a_second_asset_tie() {
+    // Seat 0 opens 10; seat 1 wins at 30; seats 2, 3, 4 tie for second at 15 and rebid 16, 16, 1:
+    // only seats 2 and 3 rebid again, so seat 4 is not among the seats that have bid.
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 10), (1, 30), (2, 15), (3, 15), (4, 15)]);
+    assert_eq!(game.public_view().has_bid, SeatSet::EMPTY);
+    bid(&mut game, 2, 16);
+    assert_eq!(game.public_view().has_bid, SeatSet::only(Seat(2)));
+    auction(&mut game, &[(3, 16), (4, 1)]);
+    assert_eq!(game.phase(), Phase::AssetRebid { tie: 2 });
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b01100));
+    for viewer in 0..5 {
+        assert_eq!(game.view(Seat(viewer)).has_bid, SeatSet::EMPTY);
+    }
+    assert_eq!(bid_err(&mut game, 4, 2).rule(), "R-COM-4"); // seat 4 no longer rebids
+    bid(&mut game, 3, 2);
+    assert_eq!(game.public_view().has_bid, SeatSet::only(Seat(3)));
+    // The company rebid: the tied seats, then those that have rebid.
+    let mut game = base(4);
+    auction(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
+    assert_eq!(game.public_view().has_bid, SeatSet::EMPTY);
+    bid(&mut game, 2, 5);
+    assert_eq!(game.public_view().has_bid, SeatSet::only(Seat(2)));
 }
 
 #[test]

@@ -660,14 +660,26 @@ pub unsafe extern "C" fn qe_game_events_pending(
     })
 }
 
-fn redact(e: &qe_core::Event, viewer: Option<Seat>) -> qe_core::Event {
-    match viewer {
-        Some(s) => e.visible_to(s),
-        None => e.public(),
-    }
+/// Marks every event unread for `viewer` (a seat or `QE_SPECTATOR`): the next `qe_game_events` or
+/// `qe_game_events_json` starts again from the set-up. Once the game is over every event is given
+/// in full to every viewer (R-VIS-7), so rewinding then shows each bid and rebid of the game, the
+/// ones that were hidden while it ran included.
+///
+/// # Safety
+/// As `qe_game_state`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_events_rewind(game: *mut QeGame, viewer: u8) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        let viewer = viewer_arg(state, viewer)?;
+        state.cursors[handle::cursor_index(viewer)] = 0;
+        Ok(())
+    })
 }
 
-/// Copies up to `cap` of the events `viewer` has not read yet, as it may see them (R-VIS-8), into
+/// Copies up to `cap` of the events `viewer` has not read yet, as it may see them (R-VIS-8; in full
+/// once the game is over, R-VIS-7), into
 /// `buf`, writes how many were copied to `*out_count`, and marks them read. The first call returns
 /// the events of the set-up (deal, first reveal). Each viewer (every seat and the spectator) has its
 /// own cursor, shared with `qe_game_events_json`. Call again while `*out_count` == `cap` to drain.
@@ -697,9 +709,10 @@ pub unsafe extern "C" fn qe_game_events(
         let cursor = state.cursors[i];
         let new = &state.m.events()[cursor..];
         let n = new.len().min(cap);
+        let over = state.m.game().is_over();
         for (k, e) in new[..n].iter().enumerate() {
             // SAFETY: `buf` is valid for `cap` > `k` events.
-            unsafe { buf.add(k).write(QeEvent::from(&redact(e, viewer))) };
+            unsafe { buf.add(k).write(QeEvent::from(&e.as_seen(viewer, over))) };
         }
         state.cursors[i] = cursor + n;
         count.set(n);
@@ -707,7 +720,8 @@ pub unsafe extern "C" fn qe_game_events(
     })
 }
 
-/// Writes the events `viewer` has not read yet, as it may see them, as a JSON array to
+/// Writes the events `viewer` has not read yet, as it may see them (in full once the game is over,
+/// R-VIS-7), as a JSON array to
 /// `*out_json`, and marks them read (same cursor as `qe_game_events`). Free the string with
 /// `qe_string_free`.
 ///
@@ -725,9 +739,10 @@ pub unsafe extern "C" fn qe_game_events_json(
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
         let i = handle::cursor_index(viewer);
-        let events: Vec<qe_core::Event> = state.m.events()[state.cursors[i]..]
-            .iter()
-            .map(|e| redact(e, viewer))
+        let events: Vec<qe_core::Event> = state
+            .m
+            .events_as_seen(viewer)
+            .skip(state.cursors[i])
             .collect();
         let text = serde_json::to_string(&events)
             .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;

@@ -46,6 +46,7 @@ fn every_game_function(g: *mut QeGame) -> Vec<(&'static str, QeStatus)> {
                 qe_game_events(g, 0, ev.as_mut_ptr(), ev.len(), &mut n),
             ),
             ("qe_game_events_json", qe_game_events_json(g, 0, &mut text)),
+            ("qe_game_events_rewind", qe_game_events_rewind(g, 0)),
             ("qe_game_outcome", qe_game_outcome(g, 0, &mut o)),
             ("qe_game_outcome_json", qe_game_outcome_json(g, &mut text)),
             ("qe_game_record_json", qe_game_record_json(g, &mut text)),

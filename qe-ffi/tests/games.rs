@@ -76,6 +76,9 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
     let mut rng = Lcg(seed ^ 0x9e37);
     // Per viewer, every event read so far, in order, as JSON or as a flat struct.
     let mut read: Vec<Vec<Read>> = vec![Vec::new(); players as usize + 1];
+    // Per viewer, how many events it had read when the game ended: those were redacted, the rest
+    // are in full (R-VIS-7).
+    let mut read_while_running: Vec<Option<usize>> = vec![None; players as usize + 1];
     let viewers: Vec<u8> = (0..players).chain([QE_SPECTATOR]).collect();
     let mut step = 0u32;
     loop {
@@ -108,6 +111,9 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
                     serde_json::to_value(&bounds.seats[..players as usize]).unwrap();
                 let got: Value = serde_json::from_str(&view(g, v)).unwrap();
                 assert!(got == want, "view of {v} differs from qe-core's");
+            }
+            if s.game_over == 1 {
+                read_while_running[k].get_or_insert(read[k].len());
             }
             // Read events at irregular intervals, alternating JSON and flat.
             if (step + k as u32) % 3 == 0 {
@@ -164,10 +170,12 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
     for (k, &v) in viewers.iter().enumerate() {
         read[k].extend(events_json(g, v).into_iter().map(Read::Json));
         let seat = (v != QE_SPECTATOR).then_some(Seat(v));
+        let running = read_while_running[k].expect("the game is over");
         let want: Vec<qe_core::Event> = m
             .events()
             .iter()
-            .map(|e| seat.map_or_else(|| e.public(), |s| e.visible_to(s)))
+            .enumerate()
+            .map(|(i, e)| e.as_seen(seat, i >= running))
             .collect();
         assert_eq!(read[k].len(), want.len(), "viewer {v}: every event once");
         let mut pending = 9;
@@ -180,6 +188,15 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
                 Read::Flat(f) => assert_eq!(f, &QeEvent::from_core(want), "viewer {v}"),
             }
         }
+        // Rewound after the end, the whole stream is in full (R-VIS-7).
+        assert_eq!(unsafe { qe_game_events_rewind(g, v) }, QE_OK);
+        let again = events_json(g, v);
+        let full: Vec<Value> = m
+            .events()
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap())
+            .collect();
+        assert_eq!(again, full, "viewer {v}: every event in full after the end");
     }
     // The same outcome and record.
     let outcome = m.game().outcome().unwrap();

@@ -891,7 +891,7 @@ impl PyGame {
                 let s = seat_of(py, self.game(), seat)?;
                 events_list(py, self.m.events_for(s))
             }
-            None => events_list(py, self.m.events().iter().map(qe_core::Event::public)),
+            None => events_list(py, self.m.public_events()),
         }
     }
     fn outcome_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {

@@ -91,6 +91,25 @@ def test_apply_dict_and_events() -> None:
     assert other.to_dict()["event"] == "bid"
 
 
+def test_every_bid_is_revealed_in_every_stream_at_game_end() -> None:
+    """R-VIS-7: while the game runs other seats' losing and last-tile bids are hidden; once it is
+    over every seat's stream, and the spectator's, holds every bid in full."""
+    g = qe.Game(players=3, seed=1)
+    for t in range(15):
+        for k, amount in enumerate((1, 2, 0)):
+            g.bid((t + k) % 3, amount)
+    for seat, amount in ((0, 5), (1, 3), (2, 4)):
+        assert any(e.event == "bid" and e.amount is None for e in g.events(1))
+        g.bid(seat, amount)
+    assert g.is_over
+    for viewer in (0, 1, 2, None):
+        bids = [e for e in g.events(viewer) if e.event == "bid"]
+        assert len(bids) == 15 * 2 + 3
+        assert all(e.amount is not None for e in bids), viewer
+    last = [(e.seat, e.amount) for e in g.events(1) if e.event == "bid" and e.turn == 15]
+    assert sorted(last) == [(0, 5), (1, 3), (2, 4)]
+
+
 def test_view_is_typed_and_does_not_leak() -> None:
     g = qe.Game(seed=5)
     g.bid(0, 3)

@@ -377,7 +377,10 @@ class Game(_qe.Game):
         return View.from_dict(self.public_view_dict())
 
     def events(self, seat: Optional[int] = None) -> List[Event]:
-        """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public."""
+        """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public.
+
+        Once the game is over every event is in full for every viewer, each bid and rebid
+        included (R-VIS-7)."""
         return [Event.from_dict(e) for e in self.events_dicts(seat)]
 
     def outcome(self) -> Optional[Outcome]:
