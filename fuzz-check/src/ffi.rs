@@ -491,13 +491,13 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
             // What qe-core makes of it, as a record's only command.
             let command = serde_json::from_str::<serde_json::Value>(&text)
                 .ok()
-                .and_then(|v| {
-                    let mut doc = Match::seeded(Rules::base(3).expect("3"), 0)
+                .and_then(|_| {
+                    let doc = Match::seeded(Rules::base(3).expect("3"), 0)
                         .record()
                         .expect("record")
-                        .to_value();
-                    doc["commands"] = serde_json::Value::Array(vec![v]);
-                    Record::from_value(&doc).ok()
+                        .to_json()
+                        .replace(r#""commands":[]"#, &format!(r#""commands":[{text}]"#));
+                    Record::from_json(&doc).ok()
                 })
                 .and_then(|r| r.commands.into_iter().next())
                 .and_then(Result::ok);

@@ -6,12 +6,10 @@ use serde_json::{json, Value};
 
 use crate::{Common, Failure};
 
-/// A loaded manifest: the validated values and the JSON they came from.
+/// A loaded manifest: the validated values.
 pub struct Loaded {
-    /// The validated manifest.
+    /// The validated manifest (it stands in for records that have no manifest of their own).
     pub manifest: Manifest,
-    /// The JSON object of the file (inserted into records that have no manifest of their own).
-    pub json: Value,
 }
 
 /// The message of a set-up error, without a doubled "bad record:" prefix.
@@ -22,10 +20,10 @@ pub fn setup_message(e: &SetupError) -> String {
     }
 }
 
-/// Validates a manifest given as JSON with qe-core's record reader
-/// ([`Manifest::from_record_value`]), so it is checked exactly as a record's `manifest` field is.
-pub fn parse(json: &Value) -> Result<Manifest, String> {
-    Manifest::from_record_value(json).map_err(|e| setup_message(&e))
+/// Validates a manifest given as JSON text with qe-core's record reader ([`Manifest::from_json`]),
+/// so it is checked exactly as a record's `manifest` field is.
+pub fn parse(json: &str) -> Result<Manifest, String> {
+    Manifest::from_json(json).map_err(|e| setup_message(&e))
 }
 
 /// Loads `--manifest FILE`, if given.
@@ -35,12 +33,9 @@ pub fn load(common: &Common) -> Result<Option<Loaded>, Failure> {
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::BadInput(format!("cannot read manifest {}: {e}", path.display())))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| {
-        Failure::BadInput(format!("manifest {}: invalid JSON: {e}", path.display()))
-    })?;
     let manifest =
-        parse(&json).map_err(|e| Failure::BadInput(format!("manifest {}: {e}", path.display())))?;
-    Ok(Some(Loaded { manifest, json }))
+        parse(&text).map_err(|e| Failure::BadInput(format!("manifest {}: {e}", path.display())))?;
+    Ok(Some(Loaded { manifest }))
 }
 
 /// The rules for a game of `players` seats, with or without Commodities, and the manifest in use.
@@ -72,19 +67,22 @@ mod tests {
     #[test]
     fn the_default_manifest_round_trips() {
         let m = Manifest::default();
-        assert_eq!(parse(&to_json(&m)), Ok(m));
+        assert_eq!(parse(&to_json(&m).to_string()), Ok(m));
     }
 
     #[test]
     fn a_custom_manifest_is_read_and_a_bad_one_rejected() {
         let mut j = to_json(&Manifest::default());
         j["tiles"]["US-MAN"] = json!(3); // still leaves 15 tiles for 5 players (R-CMP-5)
-        let m = parse(&j).unwrap();
+        let m = parse(&j.to_string()).unwrap();
         assert_eq!(m.tile_value("US-MAN".parse().unwrap()), 3);
         j["tiles"]["US-MAN"] = json!(100); // R-CMP-4: 0 to 99
-        assert!(parse(&j).unwrap_err().contains("US-MAN"));
+        assert!(parse(&j.to_string()).unwrap_err().contains("US-MAN"));
         j["tiles"]["US-MAN"] = json!(1); // five 1-VP tiles: the 5-player removals leave 14
-        assert!(parse(&j).is_err());
-        assert!(parse(&json!({"tiles": 3})).is_err());
+        assert!(parse(&j.to_string()).is_err());
+        assert!(parse(r#"{"tiles": 3}"#).is_err());
+        assert!(parse(r#"{"tiles": {}, "tiles": {}}"#)
+            .unwrap_err()
+            .contains("duplicate key `tiles`"));
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use qe_core::{Record, ReplayError};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::manifest::{self, setup_message};
 use crate::show::{outcome_table, phase_text, seat_list, tile_name};
@@ -47,15 +47,9 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
     let loaded = manifest::load(common)?;
     let text = read(&args.file)?;
     let bad = |m: String| Failure::BadInput(format!("bad record: {m}"));
-    let mut value: Value =
-        serde_json::from_str(&text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
     // --manifest fills in a record without its own manifest; a record's own manifest wins.
-    if let (Some(loaded), Some(obj)) = (&loaded, value.as_object_mut()) {
-        if !obj.contains_key("manifest") {
-            obj.insert("manifest".into(), loaded.json.clone());
-        }
-    }
-    let record = Record::from_value(&value).map_err(|e| bad(setup_message(&e)))?;
+    let record = Record::from_json_with_manifest(&text, loaded.map(|l| l.manifest))
+        .map_err(|e| bad(setup_message(&e)))?;
     let m = match record.replay() {
         Ok(m) => m,
         Err(ReplayError::Setup(e)) => return Err(bad(setup_message(&e))),

@@ -68,7 +68,16 @@
 //! - `std` (default): `std::error::Error` support through `core::error::Error` and std-backed
 //!   dependencies. Without it the crate is `no_std` + `alloc`.
 //! - `serde`: `Serialize`/`Deserialize` for the public data types, and JSON records
-//!   (`Record::from_json`, `Record::to_json`) through `serde_json`.
+//!   (`Record::from_json`, `Record::to_json`) and commands (`Command::from_json`,
+//!   `Command::to_json`) through `serde_json`. It turns on no program-wide serde_json feature:
+//!   the rest of a program's JSON reads as it would without qe.
+//!
+//! ## Untrusted JSON
+//!
+//! Records and commands are read strictly and lazily, never as a whole-document tree: a key given
+//! twice is an error naming it; a record over [`MAX_RECORD_BYTES`] or with more commands than a
+//! legal game can have ([`Rules::max_commands`]) is rejected before its commands are read; numbers
+//! are read from their exact text (a bid past 2^64−1 is reported as written, R-AUC-4).
 //!
 //! ## Numbers
 //!
@@ -90,6 +99,8 @@ pub mod encoding;
 mod error;
 mod event;
 mod game;
+#[cfg(feature = "serde")]
+mod json;
 mod record;
 mod rules;
 pub mod scoring;
@@ -106,7 +117,9 @@ pub use deduction::{Deduction, SpendBounds};
 pub use error::{CommandError, SetupError};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use game::{BidRange, Chance, Game, Legal, Phase, PileSet};
-pub use record::{Record, ReplayError, FORMAT};
+#[cfg(feature = "serde")]
+pub use record::MAX_COMMAND_BYTES;
+pub use record::{Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};

@@ -16,6 +16,11 @@ use crate::setup::Setup;
 /// The format tag of this version of the record format.
 pub const FORMAT: &str = "qe-record/1";
 
+/// The largest record `Record::from_json` (feature `serde`) reads, in bytes (1 MiB). A legal
+/// game's record, even indented, is a few tens of kilobytes: its commands are capped by
+/// [`Rules::max_commands`].
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
 /// A game record: rules, set-up and every command played (`RECORD.md`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -149,6 +154,9 @@ impl Record {
 }
 
 #[cfg(feature = "serde")]
+pub use json::MAX_COMMAND_BYTES;
+
+#[cfg(feature = "serde")]
 mod json {
     //! JSON reading and writing of records, by hand over `serde_json::Value` so that every error
     //! is precise and malformed commands are kept for replay to report at their index.
@@ -158,46 +166,85 @@ mod json {
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
+    use serde_json::value::RawValue;
     use serde_json::Value;
 
-    use super::{Record, FORMAT};
-    use crate::command::Command;
-    use crate::components::{AssetKind, Manifest, TileId, TokenId};
+    use super::{Record, FORMAT, MAX_RECORD_BYTES};
+    use crate::command::{ChanceOutcome, Command};
+    use crate::components::{AssetKind, Industry, Manifest, TileId, TokenId};
     use crate::error::{CommandError, SetupError};
-    use crate::seat::Seat;
+    use crate::json::{self, ListError, Members, Whole};
+    use crate::rules::Rules;
+    use crate::seat::{Seat, MAX_SEATS};
 
     fn bad(msg: impl Into<String>) -> SetupError {
         SetupError::Record(msg.into())
     }
 
-    fn list<T: core::str::FromStr<Err = SetupError>>(
-        v: &Value,
+    /// An object of a record, or why not (`what` names it in the message).
+    fn object<'a>(raw: &'a RawValue, what: &str) -> Result<Members<'a>, SetupError> {
+        Members::of(raw).map_err(|e| match e {
+            None => bad(format!("{what} must be an object")),
+            Some(m) => bad(format!("{what}: {m}")),
+        })
+    }
+
+    /// A list of at most `cap` values of a record.
+    fn items<'a>(
+        raw: &'a RawValue,
+        what: &str,
+        cap: usize,
+    ) -> Result<Vec<&'a RawValue>, SetupError> {
+        json::list(raw, cap).map_err(|e| match e {
+            ListError::NotAList => bad(format!("{what} must be a list")),
+            ListError::TooLong => bad(format!("{what} has more than {cap} entries")),
+            ListError::Syntax(m) => bad(format!("{what}: {m}")),
+        })
+    }
+
+    /// A list of names (nations, tiles, tokens, industries).
+    fn names<T: core::str::FromStr<Err = SetupError>>(
+        raw: &RawValue,
         field: &str,
     ) -> Result<Vec<T>, SetupError> {
-        let arr = v
-            .as_array()
-            .ok_or_else(|| bad(format!("`{field}` must be a list of names")))?;
-        arr.iter()
+        // No list of names in a record is longer than the 21 tiles.
+        items(raw, &format!("`{field}`"), TileId::COUNT)?
+            .into_iter()
             .map(|x| {
-                x.as_str()
+                json::string(x)
                     .ok_or_else(|| bad(format!("`{field}` must be a list of names")))?
                     .parse()
             })
             .collect()
     }
 
-    /// Reads one command; a malformed one becomes its error (`RECORD.md`).
-    fn command(v: &Value) -> Result<Command, CommandError> {
-        let malformed =
-            |reason: String, rule: &'static str| CommandError::Malformed { reason, rule };
-        let obj = v
-            .as_object()
-            .ok_or_else(|| malformed("a command is a JSON object".into(), "R-AUC-12"))?;
-        let seat = match obj.get("seat") {
-            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
-            Some(other) => {
+    fn malformed(reason: String, rule: &'static str) -> CommandError {
+        CommandError::Malformed { reason, rule }
+    }
+
+    /// Reads one command; a malformed one becomes its error (`RECORD.md`). `chance`: whether a
+    /// chance outcome (`{"chance": {...}}`, external-chance mode, R-SET-3) is a command here; a
+    /// record holds none (its deck and piles say what chance dealt).
+    pub(crate) fn command(text: &str, chance: bool) -> Result<Command, CommandError> {
+        let obj = Members::parse(text).map_err(|e| match e {
+            None => malformed("a command is a JSON object".into(), "R-AUC-12"),
+            Some(m) => malformed(format!("a command is a JSON object: {m}"), "R-AUC-12"),
+        })?;
+        if let (true, Some(c)) = (chance, obj.get("chance")) {
+            if obj.len() != 1 {
+                let others: Vec<&str> = obj.keys().filter(|k| *k != "chance").collect();
                 return Err(malformed(
-                    format!("seat must be a whole number, not {other}"),
+                    format!("a chance outcome has no other field, found {others:?}"),
+                    "R-SET-3",
+                ));
+            }
+            return chance_outcome(c).map(Command::Chance);
+        }
+        let seat = match obj.get("seat").map(|v| (v, json::whole(v))) {
+            Some((_, Whole::Fits(s))) => s,
+            Some((v, _)) => {
+                return Err(malformed(
+                    format!("seat must be a whole number, not {}", v.get()),
                     "R-AUC-12",
                 ))
             }
@@ -205,24 +252,21 @@ mod json {
         };
         let seat =
             u8::try_from(seat).map_err(|_| CommandError::SeatOutOfRange { seat: u8::MAX })?;
-        let actions: Vec<(&String, &Value)> = obj.iter().filter(|(k, _)| *k != "seat").collect();
+        let actions: Vec<&(String, &RawValue)> =
+            obj.0.iter().filter(|(k, _)| k != "seat").collect();
         let [(name, value)] = actions.as_slice() else {
+            let names: Vec<&str> = actions.iter().map(|(k, _)| k.as_str()).collect();
             return Err(malformed(
-                format!("a command has exactly one action, found {}", actions.len()),
+                format!("a command has exactly one action, found {names:?}"),
                 "R-AUC-12",
             ));
         };
         let seat = Seat(seat);
         match name.as_str() {
-            "bid" => match value {
-                Value::Number(n) => match n.as_u64() {
-                    Some(amount) => Ok(Command::Bid { seat, amount }),
-                    None => Err(CommandError::BidOutOfRange {
-                        text: n.to_string(),
-                    }),
-                },
-                other => Err(CommandError::BidOutOfRange {
-                    text: other.to_string(),
+            "bid" => match json::whole(value) {
+                Whole::Fits(amount) => Ok(Command::Bid { seat, amount }),
+                Whole::OutOfRange | Whole::NotANumber => Err(CommandError::BidOutOfRange {
+                    text: value.get().into(),
                 }),
             },
             "take_asset" | "discard_asset" => {
@@ -231,23 +275,22 @@ mod json {
                 } else {
                     "R-COM-7"
                 };
-                let kind: AssetKind = value
-                    .as_str()
+                let kind: AssetKind = json::string(value)
                     .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| malformed(format!("unknown pile {value}"), rule))?;
+                    .ok_or_else(|| malformed(format!("unknown pile {}", value.get()), rule))?;
                 Ok(if rule == "R-COM-5" {
                     Command::TakeAsset { seat, kind }
                 } else {
                     Command::DiscardAsset { seat, kind }
                 })
             }
-            "peek" => match value.as_u64() {
-                Some(turn) => Ok(Command::Peek {
+            "peek" => match json::whole(value) {
+                Whole::Fits(turn) => Ok(Command::Peek {
                     seat,
                     turn: u8::try_from(turn).map_err(|_| CommandError::PeekNotAwarded { turn })?,
                 }),
-                None => Err(malformed(
-                    format!("peek takes a turn number, not {value}"),
+                _ => Err(malformed(
+                    format!("peek takes a turn number, not {}", value.get()),
                     "R-VIS-5",
                 )),
             },
@@ -255,46 +298,73 @@ mod json {
         }
     }
 
-    fn manifest(v: &Value) -> Result<Manifest, SetupError> {
-        let obj = v
-            .as_object()
-            .ok_or_else(|| bad("`manifest` must be an object"))?;
-        for key in obj.keys() {
-            if key != "tiles" && key != "tokens" {
-                return Err(bad(format!("unknown manifest field `{key}`")));
+    /// A chance outcome: `{"deal": [industry, ...]}`, `{"reveal": tile}` or `{"draw": token}`.
+    fn chance_outcome(raw: &RawValue) -> Result<ChanceOutcome, CommandError> {
+        let bad = |what: &str| malformed(format!("bad chance outcome: {what}"), "R-SET-3");
+        let obj = Members::of(raw).map_err(|_| bad("a chance outcome is an object"))?;
+        let [(name, value)] = obj.0.as_slice() else {
+            return Err(bad("expected exactly one of deal, reveal or draw"));
+        };
+        let name_of = |v: &RawValue| json::string(v);
+        match name.as_str() {
+            "deal" => {
+                let list = json::list(value, MAX_SEATS).map_err(|_| bad("deal"))?;
+                let mut deal = [Industry::AGR; MAX_SEATS];
+                for (slot, x) in deal.iter_mut().zip(&list) {
+                    *slot = name_of(x)
+                        .and_then(|s| s.parse().ok())
+                        .ok_or_else(|| bad("deal"))?;
+                }
+                Ok(ChanceOutcome::Deal(deal))
             }
+            "reveal" => name_of(value)
+                .and_then(|s| s.parse().ok())
+                .map(ChanceOutcome::Reveal)
+                .ok_or_else(|| bad("reveal")),
+            "draw" => name_of(value)
+                .and_then(|s| s.parse().ok())
+                .map(ChanceOutcome::Draw)
+                .ok_or_else(|| bad("draw")),
+            _ => Err(bad("expected deal, reveal or draw")),
         }
-        let value_of = |id: &str, v: &Value| -> Result<u8, SetupError> {
-            v.as_u64()
-                .and_then(|x| u8::try_from(x).ok())
-                .filter(|&x| x <= crate::components::MAX_VALUE)
-                .ok_or_else(|| SetupError::ValueOutOfRange {
-                    id: id.into(),
-                    value: v
-                        .as_u64()
-                        .map_or(u32::MAX, |x| x.min(u32::MAX as u64) as u32),
-                })
+    }
+
+    fn manifest(raw: &RawValue) -> Result<Manifest, SetupError> {
+        let obj = object(raw, "`manifest`")?;
+        if let Some(key) = obj.keys().find(|k| *k != "tiles" && *k != "tokens") {
+            return Err(bad(format!("unknown manifest field `{key}`")));
+        }
+        let value_of = |id: &str, v: &RawValue| -> Result<u8, SetupError> {
+            let out_of_range = |value: u32| SetupError::ValueOutOfRange {
+                id: id.into(),
+                value,
+            };
+            match json::whole(v) {
+                Whole::Fits(x) => u8::try_from(x)
+                    .ok()
+                    .filter(|&x| x <= crate::components::MAX_VALUE)
+                    .ok_or_else(|| out_of_range(x.min(u64::from(u32::MAX)) as u32)),
+                _ => Err(bad(format!(
+                    "`manifest`: the value of {id} must be a whole number, not {}",
+                    v.get()
+                ))),
+            }
         };
         let default = Manifest::default();
         let mut tiles = default.tile_values();
         if let Some(t) = obj.get("tiles") {
-            let t = t
-                .as_object()
-                .ok_or_else(|| bad("`manifest.tiles` must be an object"))?;
+            let t = object(t, "`manifest.tiles`")?;
             if t.len() != TileId::COUNT {
                 return Err(bad("`manifest.tiles` must list all 21 tiles"));
             }
-            for (id, v) in t {
+            for (id, v) in &t.0 {
                 let tile: TileId = id.parse()?;
                 tiles[tile.index()] = value_of(id, v)?;
             }
         }
         let mut kinds: [BTreeMap<u8, u8>; 3] = Default::default();
         let tokens: [Vec<u8>; 3] = if let Some(t) = obj.get("tokens") {
-            let t = t
-                .as_object()
-                .ok_or_else(|| bad("`manifest.tokens` must be an object"))?;
-            for (id, v) in t {
+            for (id, v) in &object(t, "`manifest.tokens`")?.0 {
                 let token: TokenId = id.parse()?;
                 kinds[token.kind().index()].insert(token.number(), value_of(id, v)?);
             }
@@ -318,44 +388,91 @@ mod json {
     }
 
     impl Command {
-        /// Reads one command in the record format (`{"seat": 0, "bid": 5}`, `RECORD.md`): exactly
-        /// what it means inside a record. A malformed command is an error naming its rule, as replay
-        /// would report it.
+        /// Reads one command in the record format (`{"seat": 0, "bid": 5}`, `RECORD.md`), or a
+        /// chance outcome for external-chance mode (`{"chance": {"reveal": "US-AGR"}}`, R-SET-3):
+        /// the one command reader of every binding. A malformed command is an error naming its
+        /// rule, as replay would report it; a key given twice is malformed (R-AUC-12).
         ///
         /// ```
         /// use qe_core::{Command, Seat};
-        /// let v = serde_json::json!({"seat": 1, "bid": 7});
-        /// assert_eq!(Command::from_record_value(&v), Ok(Command::Bid { seat: Seat(1), amount: 7 }));
-        /// let bad = serde_json::json!({"seat": 1, "bid": -1});
-        /// assert_eq!(Command::from_record_value(&bad).unwrap_err().rule(), "R-AUC-4");
+        /// assert_eq!(Command::from_json(r#"{"seat": 1, "bid": 7}"#),
+        ///            Ok(Command::Bid { seat: Seat(1), amount: 7 }));
+        /// assert_eq!(Command::from_json(r#"{"seat": 1, "bid": -1}"#).unwrap_err().rule(), "R-AUC-4");
+        /// let twice = Command::from_json(r#"{"seat": 3, "seat": 0, "bid": 5}"#).unwrap_err();
+        /// assert!(twice.to_string().contains("duplicate key `seat`"));
         /// ```
-        pub fn from_record_value(v: &Value) -> Result<Command, CommandError> {
-            command(v)
+        pub fn from_json(text: &str) -> Result<Command, CommandError> {
+            if text.len() > MAX_COMMAND_BYTES {
+                return Err(malformed(
+                    format!(
+                        "a command is at most {MAX_COMMAND_BYTES} bytes of JSON, got {}",
+                        text.len()
+                    ),
+                    "R-AUC-12",
+                ));
+            }
+            command(text, true)
+        }
+
+        /// The command as JSON text in the record format (chance outcomes as
+        /// `{"chance": {...}}`); [`Command::from_json`] reads it back.
+        pub fn to_json(&self) -> String {
+            let inner = match *self {
+                Command::Chance(ChanceOutcome::Deal(d)) => {
+                    let names: Vec<&str> = d.iter().map(|i| i.name()).collect();
+                    return serde_json::json!({"chance": {"deal": names}}).to_string();
+                }
+                Command::Chance(ChanceOutcome::Reveal(t)) => {
+                    return serde_json::json!({"chance": {"reveal": t.to_string()}}).to_string();
+                }
+                Command::Chance(ChanceOutcome::Draw(t)) => {
+                    return serde_json::json!({"chance": {"draw": t.to_string()}}).to_string();
+                }
+                _ => OutCommand::of(&Ok(*self)),
+            };
+            serde_json::to_string(&inner).expect("a command serializes")
         }
     }
+
+    /// The longest command JSON [`Command::from_json`] reads: far more than any command needs.
+    pub const MAX_COMMAND_BYTES: usize = 4096;
 
     impl Manifest {
         /// Reads a manifest in the record format (`{"tiles": {...}, "tokens": {...}}`,
         /// `RECORD.md`), validated as [`Manifest::new`] does.
-        pub fn from_record_value(v: &Value) -> Result<Manifest, SetupError> {
-            manifest(v)
+        pub fn from_json(text: &str) -> Result<Manifest, SetupError> {
+            let raw: &RawValue =
+                serde_json::from_str(text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
+            manifest(raw)
         }
     }
 
     impl Record {
         /// Reads a `qe-record/1` JSON document. Malformed records are rejected with a clear
-        /// message; malformed commands are kept for [`Record::replay`] to report at their index.
+        /// message: invalid JSON, a key given twice, a document over [`MAX_RECORD_BYTES`], or more
+        /// commands than a legal game can have ([`Rules::max_commands`]) are rejected before any
+        /// command is read. Malformed commands are kept for [`Record::replay`] to report at their
+        /// index.
         pub fn from_json(text: &str) -> Result<Record, SetupError> {
-            let v: Value =
-                serde_json::from_str(text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
-            Record::from_value(&v)
+            Record::from_json_with_manifest(text, None)
         }
 
-        /// Reads a record from a parsed JSON value.
-        pub fn from_value(v: &Value) -> Result<Record, SetupError> {
-            let obj = v
-                .as_object()
-                .ok_or_else(|| bad("a record is a JSON object"))?;
+        /// [`Record::from_json`], with `manifest` standing in for a record that has no manifest
+        /// of its own (a record's own manifest wins).
+        pub fn from_json_with_manifest(
+            text: &str,
+            manifest_default: Option<Manifest>,
+        ) -> Result<Record, SetupError> {
+            if text.len() > MAX_RECORD_BYTES {
+                return Err(bad(format!(
+                    "a record is at most {MAX_RECORD_BYTES} bytes, this one has {}",
+                    text.len()
+                )));
+            }
+            let obj = Members::parse(text).map_err(|e| match e {
+                None => bad("a record is a JSON object"),
+                Some(m) => bad(format!("invalid JSON: {m}")),
+            })?;
             const FIELDS: [&str; 10] = [
                 "format",
                 "players",
@@ -368,51 +485,47 @@ mod json {
                 "seed",
                 "commands",
             ];
-            if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            if let Some(k) = obj.keys().find(|k| !FIELDS.contains(k)) {
                 return Err(bad(format!("unknown field `{k}`")));
             }
             let need = |k: &str| {
                 obj.get(k)
                     .ok_or_else(|| bad(format!("missing field `{k}`")))
             };
-            match need("format")?.as_str() {
+            match json::string(need("format")?).as_deref() {
                 Some(FORMAT) => {}
                 _ => return Err(bad(format!("`format` must be \"{FORMAT}\""))),
             }
-            let players = need("players")?
-                .as_u64()
-                .ok_or_else(|| bad("`players` must be a whole number"))?;
+            let Whole::Fits(players) = json::whole(need("players")?) else {
+                return Err(bad("`players` must be a whole number"));
+            };
             if !(3..=5).contains(&players) {
                 return Err(SetupError::Players { players });
             }
+            let players = players as u8;
             let mut commodities = false;
             if let Some(e) = obj.get("expansions") {
-                let arr = e
-                    .as_array()
-                    .ok_or_else(|| bad("`expansions` must be a list"))?;
-                for x in arr {
-                    match x.as_str() {
+                for x in items(e, "`expansions`", 8)? {
+                    match json::string(x).as_deref() {
                         Some("commodities") if !commodities => commodities = true,
                         Some("commodities") => return Err(bad("`commodities` listed twice")),
-                        _ => return Err(bad(format!("unknown expansion {x}"))),
+                        _ => return Err(bad(format!("unknown expansion {}", x.get()))),
                     }
                 }
             }
             let nations = match obj.get("nations") {
-                Some(v) => Some(list(v, "nations")?),
+                Some(v) => Some(names(v, "nations")?),
                 None => None,
             };
-            let industry_tokens = list(need("industry_tokens")?, "industry_tokens")?;
-            let deck = list(need("deck")?, "deck")?;
+            let industry_tokens = names(need("industry_tokens")?, "industry_tokens")?;
+            let deck = names(need("deck")?, "deck")?;
             let mut piles: [Vec<TokenId>; 3] = Default::default();
             match obj.get("piles") {
                 Some(p) => {
-                    let p = p
-                        .as_object()
-                        .ok_or_else(|| bad("`piles` must be an object"))?;
-                    for (name, list_v) in p {
+                    let p = object(p, "`piles`")?;
+                    for (name, list_v) in &p.0 {
                         let kind: AssetKind = name.parse()?;
-                        let tokens: Vec<TokenId> = list(list_v, "piles")?;
+                        let tokens: Vec<TokenId> = names(list_v, "piles")?;
                         if tokens.iter().any(|t| t.kind() != kind) {
                             return Err(bad(format!(
                                 "the {kind} pile holds tokens of another kind"
@@ -431,23 +544,28 @@ mod json {
             }
             let manifest = match obj.get("manifest") {
                 Some(m) => Some(manifest(m)?),
+                None => manifest_default,
+            };
+            let seed = match obj.get("seed").map(json::whole) {
+                Some(Whole::Fits(s)) => Some(s),
+                Some(_) => return Err(bad("`seed` must be a whole number")),
                 None => None,
             };
-            let seed = match obj.get("seed") {
-                Some(s) => Some(
-                    s.as_u64()
-                        .ok_or_else(|| bad("`seed` must be a whole number"))?,
-                ),
-                None => None,
-            };
-            let commands = need("commands")?
-                .as_array()
-                .ok_or_else(|| bad("`commands` must be a list"))?
-                .iter()
-                .map(command)
+            let cap = Rules::max_commands_of(players);
+            let commands = json::list(need("commands")?, cap)
+                .map_err(|e| match e {
+                    ListError::NotAList => bad("`commands` must be a list"),
+                    ListError::TooLong => bad(format!(
+                        "`commands` has more than {cap} commands, the most a legal \
+                         {players}-player game can have"
+                    )),
+                    ListError::Syntax(m) => bad(format!("`commands`: {m}")),
+                })?
+                .into_iter()
+                .map(|c| command(c.get(), false))
                 .collect();
             let record = Record {
-                players: players as u8,
+                players,
                 commodities,
                 nations,
                 industry_tokens,
@@ -465,12 +583,12 @@ mod json {
 
         /// Writes the record as compact JSON (field order as in `RECORD.md`).
         pub fn to_json(&self) -> String {
-            serde_json::to_string(&self.to_value()).expect("a record serializes")
+            serde_json::to_string(&self.out()).expect("a record serializes")
         }
 
         /// Writes the record as indented JSON.
         pub fn to_json_pretty(&self) -> String {
-            serde_json::to_string_pretty(&self.to_value()).expect("a record serializes")
+            serde_json::to_string_pretty(&self.out()).expect("a record serializes")
         }
 
         /// The record as a JSON value.

@@ -132,6 +132,26 @@ impl Rules {
         }
     }
 
+    /// The most commands a legal game with these rules can take ([`Rules::max_commands_of`]).
+    pub fn max_commands(&self) -> usize {
+        Rules::max_commands_of(self.players)
+    }
+
+    /// The most commands a legal game of `players` seats can take, chance outcomes aside: per turn
+    /// (R-TRN-1) one opening bid (R-AUC-2), a secret bid from every other seat (R-AUC-3, R-AUC-9),
+    /// two company rebids of at most every seat (R-AUC-6, R-AUC-7), two asset rebids of at most
+    /// every seat (R-COM-4) and one take or discard (R-COM-5, R-COM-7); plus one peek per seat
+    /// (R-VIS-5). Record readers reject longer command lists before reading them.
+    ///
+    /// ```
+    /// assert_eq!(qe_core::Rules::max_commands_of(5), 15 * 26 + 5);
+    /// ```
+    pub fn max_commands_of(players: u8) -> usize {
+        let n = usize::from(players);
+        let turns = if players == 5 { 15 } else { 16 };
+        turns * (1 + (n - 1) + 2 * n + 2 * n + 1) + n
+    }
+
     /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).
     #[inline]
     pub fn auctioneer(&self, turn: u8) -> Option<crate::Seat> {

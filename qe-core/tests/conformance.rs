@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use qe_core::{Record, ReplayError};
+use qe_core::{Record, ReplayError, SeatOutcome};
 use serde_json::Value;
 
 fn cases() -> Vec<PathBuf> {
@@ -26,8 +26,8 @@ fn cases() -> Vec<PathBuf> {
 fn check(path: &Path) -> Result<Option<String>, String> {
     let text = std::fs::read_to_string(path).unwrap();
     let expect_path = path.with_extension("expect.json");
-    let expect: Value =
-        serde_json::from_str(&std::fs::read_to_string(expect_path).unwrap()).unwrap();
+    let expect_text = std::fs::read_to_string(expect_path).unwrap();
+    let expect: Value = serde_json::from_str(&expect_text).unwrap();
     let kind = expect["kind"].as_str().unwrap();
     let record = Record::from_json(&text);
     if kind == "bad" {
@@ -61,20 +61,23 @@ fn check(path: &Path) -> Result<Option<String>, String> {
         "outcome" => {
             let m = replay.map_err(|e| format!("replay failed: {e}"))?;
             let outcome = m.game().outcome().ok_or("game not over")?;
-            let got = serde_json::to_value(outcome).unwrap();
-            let want = &expect["outcome"]["seats"];
-            let got = &got["seats"];
-            for (i, w) in want.as_array().unwrap().iter().enumerate() {
-                for (field, wv) in w.as_object().unwrap() {
-                    let gv = &got[i][field];
-                    let same = match (gv, wv) {
-                        (Value::Number(a), Value::Number(b)) => a.to_string() == b.to_string(),
-                        _ => gv == wv,
-                    };
-                    if !same {
-                        return Err(format!("seat {i} field {field}: got {gv}, want {wv}"));
-                    }
+            // Read typed, so totals past 64 bits are compared exactly.
+            #[derive(serde::Deserialize)]
+            struct Expected {
+                outcome: Seats,
+            }
+            #[derive(serde::Deserialize)]
+            struct Seats {
+                seats: Vec<SeatOutcome>,
+            }
+            let want: Expected = serde_json::from_str(&expect_text).unwrap();
+            for (i, (g, w)) in outcome.seats().iter().zip(&want.outcome.seats).enumerate() {
+                if g != w {
+                    return Err(format!("seat {i}: got {g:?}, want {w:?}"));
                 }
+            }
+            if outcome.seats().len() != want.outcome.seats.len() {
+                return Err("a different number of seats".into());
             }
             Ok(None)
         }

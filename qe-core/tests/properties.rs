@@ -133,6 +133,8 @@ proptest! {
     fn random_games_end((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>()) {
         let m = random_match(players, commodities, seed, policy);
         prop_assert_eq!(m.game().turn(), m.game().rules().turns());
+        // Record readers cap command lists at this bound (peeks and rebids included).
+        prop_assert!(m.commands().len() <= m.game().rules().max_commands());
         let outcome = m.game().outcome().unwrap();
         prop_assert_eq!(outcome.seats().len(), players as usize);
         // Totals in the outcome agree with the game's own bookkeeping (R-SCO-1, R-COM-8).

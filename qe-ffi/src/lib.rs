@@ -36,7 +36,6 @@ mod types;
 use std::ffi::{c_char, CStr, CString};
 
 use qe_core::{AssetKind, Command, Industry, Match, Nation, Record, Rules, Seat, TileId};
-use serde_json::Value;
 
 pub use handle::QeGame;
 use handle::{GameState, CURSORS};
@@ -92,6 +91,14 @@ fn give_string(text: String, out: &Out<*mut c_char>) -> Result<(), Error> {
         .map_err(|_| Error::new(QE_ERR_PANIC, "internal error: string with a NUL byte"))?;
     out.set(c.into_raw());
     Ok(())
+}
+
+/// `QE_ERR_INVALID_JSON` unless `text` is one valid JSON value (checked without building it; what
+/// it means is for qe-core's readers to say).
+fn check_json(text: &str, what: &str) -> Result<(), Error> {
+    serde_json::from_str::<&serde_json::value::RawValue>(text)
+        .map(|_| ())
+        .map_err(|e| json_error(what, &e))
 }
 
 fn json_error(what: &str, e: &serde_json::Error) -> Error {
@@ -168,8 +175,10 @@ fn command_of(c: &QeCommand) -> Result<Command, Error> {
 /// Reads one command in the record format (`{"seat":0,"bid":5}`, `RECORD.md`) with qe-core's own
 /// record reader, so that the JSON of a command means exactly what it means in a record.
 fn command_of_json(text: &str) -> Result<Command, Error> {
-    let v: Value = serde_json::from_str(text).map_err(|e| json_error("command", &e))?;
-    Ok(Command::from_record_value(&v)?)
+    if text.len() <= qe_core::MAX_COMMAND_BYTES {
+        check_json(text, "command")?;
+    }
+    Ok(Command::from_json(text)?)
 }
 
 // ----- library-wide functions ---------------------------------------------------------------------
@@ -352,8 +361,10 @@ pub unsafe extern "C" fn qe_game_from_record(
         let out = out_arg(out_game, "out_game")?;
         // SAFETY: caller contract.
         let text = unsafe { str_arg(json, "json")? };
-        let v: Value = serde_json::from_str(text).map_err(|e| json_error("json", &e))?;
-        let record = Record::from_value(&v)?;
+        if text.len() <= qe_core::MAX_RECORD_BYTES {
+            check_json(text, "json")?;
+        }
+        let record = Record::from_json(text)?;
         let m = record.replay().map_err(|e| {
             if let (qe_core::ReplayError::Command { index, .. }, Some(f)) = (&e, failed.as_mut()) {
                 f.set(*index);
@@ -627,15 +638,21 @@ pub unsafe extern "C" fn qe_game_view_json(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
+        /// The view's fields, then `spend_bounds`, written straight to text (totals past 64
+        /// bits stay exact).
+        #[derive(serde::Serialize)]
+        struct ViewJson<'a> {
+            #[serde(flatten)]
+            view: &'a qe_core::SeatView,
+            spend_bounds: &'a [qe_core::SpendBounds],
+        }
         let view = view_for(state, viewer);
-        let internal =
-            |e: serde_json::Error| Error::new(QE_ERR_PANIC, format!("internal error: {e}"));
-        let mut value = serde_json::to_value(view).map_err(internal)?;
         let bounds = deduction(state, viewer);
-        value["spend_bounds"] =
-            serde_json::to_value(&bounds.seats[..state.m.game().players() as usize])
-                .map_err(internal)?;
-        let text = serde_json::to_string(&value).map_err(internal)?;
+        let text = serde_json::to_string(&ViewJson {
+            view: &view,
+            spend_bounds: &bounds.seats[..state.m.game().players() as usize],
+        })
+        .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
         give_string(text, &out)
     })
 }

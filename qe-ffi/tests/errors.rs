@@ -214,6 +214,35 @@ fn invalid_utf8_and_invalid_json() {
         assert_eq!(st, QE_ERR_INVALID_JSON, "{text:?}");
         assert!(out.is_null());
     }
+    // A key given twice is rejected by name, in a command and in a record; so is a record past
+    // qe-core's size limit (before it is parsed).
+    assert_eq!(
+        apply_json(g, r#"{"seat":3,"seat":0,"bid":0,"bid":9}"#),
+        QE_ERR_MALFORMED_COMMAND
+    );
+    assert!(
+        last_message().contains("duplicate key `seat`"),
+        "{}",
+        last_message()
+    );
+    let dup = record(g).replacen(r#""players":4"#, r#""players":9,"players":4"#, 1);
+    let (st, _, out) = from_record(&dup);
+    assert_eq!(st, QE_ERR_RECORD);
+    assert!(out.is_null());
+    assert!(
+        last_message().contains("duplicate key `players`"),
+        "{}",
+        last_message()
+    );
+    let huge = format!("[{}0]", "0,".repeat(qe_core::MAX_RECORD_BYTES / 2));
+    let (st, _, out) = from_record(&huge);
+    assert_eq!(st, QE_ERR_RECORD);
+    assert!(out.is_null());
+    assert!(
+        last_message().contains("at most 1048576 bytes"),
+        "{}",
+        last_message()
+    );
     assert_eq!(record(g), before, "the game is unchanged");
     free(g);
 }

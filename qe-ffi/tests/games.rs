@@ -12,6 +12,17 @@ use qe_core::{AssetKind, Command, Match, Rules, Seat};
 use qe_ffi::*;
 use serde_json::Value;
 
+/// A JSON view of the C ABI read back typed: the view and its `spend_bounds`.
+fn typed_view(text: &str) -> (qe_core::SeatView, Vec<qe_core::SpendBounds>) {
+    #[derive(serde::Deserialize)]
+    struct Bounds {
+        spend_bounds: Vec<qe_core::SpendBounds>,
+    }
+    let view = serde_json::from_str(text).unwrap();
+    let bounds: Bounds = serde_json::from_str(text).unwrap();
+    (view, bounds.spend_bounds)
+}
+
 fn core_command(c: &QeCommand) -> Command {
     let seat = Seat(c.seat);
     match c.kind {
@@ -97,20 +108,17 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
         for (k, &v) in viewers.iter().enumerate() {
             // The JSON views are compared every fifth step and at the end (JSON is slow in debug).
             if step % 5 == 0 || s.game_over == 1 {
-                let (mut want, bounds) = match v {
+                let (want, bounds) = match v {
                     QE_SPECTATOR => {
                         let view = game.public_view();
-                        (serde_json::to_value(view).unwrap(), view.deduce())
+                        (view, view.deduce())
                     }
-                    s => (
-                        serde_json::to_value(game.view(Seat(s))).unwrap(),
-                        m.deduce(Seat(s)),
-                    ),
+                    s => (game.view(Seat(s)), m.deduce(Seat(s))),
                 };
-                want["spend_bounds"] =
-                    serde_json::to_value(&bounds.seats[..players as usize]).unwrap();
-                let got: Value = serde_json::from_str(&view(g, v)).unwrap();
+                // Read back typed, so totals past 64 bits compare exactly.
+                let (got, got_bounds) = typed_view(&view(g, v));
                 assert!(got == want, "view of {v} differs from qe-core's");
+                assert_eq!(got_bounds, bounds.seats[..players as usize]);
             }
             if s.game_over == 1 {
                 read_while_running[k].get_or_insert(read[k].len());
@@ -387,31 +395,31 @@ fn flat_views_agree_with_json_views() {
         assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
     }
     for viewer in (0..5).chain([QE_SPECTATOR]) {
-        let v: Value = serde_json::from_str(&view(g, viewer)).unwrap();
+        let (v, bounds) = typed_view(&view(g, viewer));
         for seat in 0..5u8 {
             let mut si = QeSeatInfo::default();
             assert_eq!(
                 unsafe { qe_game_seat_info(g, viewer, seat, &mut si) },
                 QE_OK
             );
-            let j = &v["seats"][seat as usize];
-            assert_eq!(si.tiles, j["tiles"].as_u64().unwrap() as u32);
-            assert_eq!(si.spent_known, u8::from(!j["spent"].is_null()));
-            if si.spent_known == 1 {
-                assert_eq!(si.spent_i64, j["spent"].as_i64().unwrap());
+            let j = &v.seats[seat as usize];
+            assert_eq!(si.tiles, j.tiles);
+            assert_eq!(si.spent_known, u8::from(j.spent.is_some()));
+            if let Some(spent) = j.spent {
+                assert_eq!(i128::from(si.spent_i64), spent);
             }
-            assert_eq!(si.industry == QE_NONE, j["industry"].is_null());
-            assert_eq!(si.bid_known, u8::from(!v["bids"][seat as usize].is_null()));
-            // The deduction aid (issue 7): flat and JSON agree, and contain the seat's true total.
+            assert_eq!(si.industry == QE_NONE, j.industry.is_none());
+            assert_eq!(si.bid_known, u8::from(v.bids[seat as usize].is_some()));
+            // The deduction aid: flat and JSON agree, and contain the seat's true total.
             let mut b = QeSpendBounds::default();
             assert_eq!(
                 unsafe { qe_game_spend_bounds(g, viewer, seat, &mut b) },
                 QE_OK
             );
-            let jb = &v["spend_bounds"][seat as usize];
+            let jb = &bounds[seat as usize];
             let lower = i128::from(b.lower.hi) << 64 | i128::from(b.lower.lo);
-            assert_eq!(jb["lower"].to_string(), lower.to_string());
-            assert_eq!(b.won, jb["won"].as_u64().unwrap() as u16);
+            assert_eq!(jb.lower, lower);
+            assert_eq!(b.won, jb.won);
             if si.spent_known == 1 {
                 assert_eq!(b.exact, 1);
                 assert_eq!(lower, i128::from(si.spent_i64));
@@ -421,10 +429,10 @@ fn flat_views_agree_with_json_views() {
         for turn in 0..=s.turn {
             let mut a = QeAuction::default();
             assert_eq!(unsafe { qe_game_auction(g, viewer, turn, &mut a) }, QE_OK);
-            let j = &v["auctions"][turn as usize];
-            assert_eq!(a.price_known, u8::from(!j["price"].is_null()));
-            assert_eq!(a.winner == QE_NONE, j["winner"].is_null());
-            assert_eq!(a.awarded, u8::from(j["awarded"] == Value::Bool(true)));
+            let j = &v.auctions[turn as usize];
+            assert_eq!(a.price_known, u8::from(j.price.is_some()));
+            assert_eq!(a.winner == QE_NONE, j.winner.is_none());
+            assert_eq!(a.awarded, u8::from(j.awarded));
         }
     }
     free(g);
@@ -454,10 +462,8 @@ fn conformance_cases_through_the_abi() {
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     for p in &cases {
         let text = std::fs::read_to_string(p).unwrap();
-        let expect: Value = serde_json::from_str(
-            &std::fs::read_to_string(p.with_extension("expect.json")).unwrap(),
-        )
-        .unwrap();
+        let expect_text = std::fs::read_to_string(p.with_extension("expect.json")).unwrap();
+        let expect: Value = serde_json::from_str(&expect_text).unwrap();
         let kind = expect["kind"].as_str().unwrap();
         *kinds.entry(kind.to_owned()).or_default() += 1;
         let (st, idx, g) = from_record(&text);
@@ -483,31 +489,40 @@ fn conformance_cases_through_the_abi() {
             "outcome" => {
                 if st == QE_OK {
                     let mut problem = None;
-                    for (i, w) in expect["outcome"]["seats"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .enumerate()
-                    {
+                    // Read typed, so totals past 64 bits compare exactly.
+                    #[derive(serde::Deserialize)]
+                    struct Expected {
+                        outcome: Seats,
+                    }
+                    #[derive(serde::Deserialize)]
+                    struct Seats {
+                        seats: Vec<qe_core::SeatOutcome>,
+                    }
+                    let want: Expected = serde_json::from_str(&expect_text).unwrap();
+                    for (i, w) in want.outcome.seats.iter().enumerate() {
                         let mut o = QeSeatOutcome::default();
                         assert_eq!(unsafe { qe_game_outcome(g, i as u8, &mut o) }, QE_OK);
                         let spent = i128::from(o.spent.hi) << 64 | i128::from(o.spent.lo);
                         let checks = [
-                            ("total", u64::from(o.total).to_string()),
-                            ("subtotal", u64::from(o.subtotal).to_string()),
-                            ("companies", u64::from(o.companies).to_string()),
-                            ("commodities", u64::from(o.commodities).to_string()),
-                            ("spent", spent.to_string()),
-                            ("winner", (o.winner == 1).to_string()),
-                            ("eliminated", (o.eliminated == 1).to_string()),
+                            ("total", o.total, w.total),
+                            ("subtotal", o.subtotal, w.subtotal),
+                            ("companies", o.companies, w.companies),
+                            ("commodities", o.commodities, w.commodities),
+                            ("winner", u32::from(o.winner), u32::from(w.winner)),
+                            (
+                                "eliminated",
+                                u32::from(o.eliminated),
+                                u32::from(w.eliminated),
+                            ),
                         ];
-                        for (field, got) in checks {
-                            if let Some(wv) = w.get(field) {
-                                if *wv.to_string() != *got {
-                                    problem =
-                                        Some(format!("seat {i} {field}: got {got}, want {wv}"));
-                                }
+                        for (field, got, want) in checks {
+                            if got != want {
+                                problem = Some(format!("seat {i} {field}: got {got}, want {want}"));
                             }
+                        }
+                        if spent != w.spent {
+                            problem =
+                                Some(format!("seat {i} spent: got {spent}, want {}", w.spent));
                         }
                     }
                     problem

@@ -494,3 +494,36 @@ def test_observe_into_checks_buffers_and_phase_is_interned() -> None:
     assert g.phase == "opening_bid" and g.phase is g.phase
     g.bid_all((4, 0, 0, 0))  # tuples and lists both work
     assert g.phase == "bidding"
+
+
+def test_a_key_given_twice_is_rejected_by_name() -> None:
+    """Records and commands with a repeated key are rejected (another reader could keep the other
+    value); the game is unchanged."""
+    g = qe.Game(players=4, seed=1)
+    with pytest.raises(qe.IllegalCommand, match="duplicate key `seat`") as e:
+        g.apply('{"seat": 3, "seat": 0, "bid": 5}')
+    assert e.value.rule == "R-AUC-12"
+    assert g.phase == "opening_bid" and g.record() == qe.Game(players=4, seed=1).record()
+    text = g.record()
+    assert text is not None
+    dup = text.replace('"players":4', '"players":9,"players":4', 1)
+    with pytest.raises(qe.SetupError, match="duplicate key `players`"):
+        qe.Game.from_record(dup)
+
+
+def test_the_same_bad_command_names_the_same_rule_as_in_a_record() -> None:
+    """qe-core's one command reader: a bad pile is R-COM-5 / R-COM-7, a bad peek turn R-VIS-5."""
+    for command, rule in [
+        ({"seat": 1, "take_asset": "silver"}, "R-COM-5"),
+        ({"seat": 0, "discard_asset": 7}, "R-COM-7"),
+        ({"seat": 1, "peek": "two"}, "R-VIS-5"),
+        ({"seat": 1, "bid": 2.9}, "R-AUC-4"),
+        ({"seat": 1, "bid": 5, "x": 1}, "R-AUC-12"),
+    ]:
+        g = qe.Game(players=5, commodities=True, seed=2)
+        with pytest.raises(qe.IllegalCommand) as e:
+            g.apply(command)
+        assert e.value.rule == rule, command
+    g = qe.Game(players=4, seed=2)
+    with pytest.raises(qe.IllegalCommand, match='"x"'):
+        g.apply({"seat": 1, "bid": 5, "x": 1})

@@ -355,8 +355,6 @@ class Game(_qe.Game):
         ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
         ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
         (unredacted: the caller drives the game)."""
-        if isinstance(command, str):
-            command = json.loads(command)
         return [Event.from_dict(e) for e in self.apply_dict(command)]
 
     def legal(self, seat: int) -> Legal:

@@ -1,0 +1,136 @@
+//! Records and commands from untrusted JSON: a key given twice, oversized documents and more
+//! commands than a legal game can have are rejected with a clear error, before any command runs.
+
+use qe_core::{Command, CommandError, Match, Record, ReplayError, Rules, Seat, MAX_RECORD_BYTES};
+
+fn record_text(players: u8) -> String {
+    let mut m = Match::seeded(Rules::base(players).unwrap(), 7);
+    m.apply(Command::Bid {
+        seat: Seat(0),
+        amount: 3,
+    })
+    .unwrap();
+    m.record().unwrap().to_json()
+}
+
+fn with_commands(players: u8, commands: &str) -> String {
+    let text = record_text(players);
+    let start = text.find(r#""commands":["#).unwrap();
+    format!(r#"{}"commands":[{commands}]}}"#, &text[..start])
+}
+
+#[test]
+fn a_key_given_twice_in_a_record_is_rejected_by_name() {
+    let text = record_text(4).replacen(r#""players":4"#, r#""players":9,"players":4"#, 1);
+    let e = Record::from_json(&text).unwrap_err();
+    assert!(e.to_string().contains("duplicate key `players`"), "{e}");
+    // Nested objects too: the piles, the manifest.
+    let m = Match::seeded(Rules::commodities(3).unwrap(), 1);
+    let text = m
+        .record()
+        .unwrap()
+        .to_json()
+        .replacen(r#""gold":"#, r#""gold":[],"gold":"#, 1);
+    let e = Record::from_json(&text).unwrap_err();
+    assert!(e.to_string().contains("duplicate key `gold`"), "{e}");
+}
+
+#[test]
+fn a_key_given_twice_in_a_command_is_malformed_at_its_index() {
+    let text = with_commands(
+        4,
+        r#"{"seat":0,"bid":3},{"seat":3,"seat":1,"bid":0,"bid":7}"#,
+    );
+    let err = Record::from_json(&text).unwrap().replay().unwrap_err();
+    let ReplayError::Command { index, error } = err else {
+        panic!("{err}")
+    };
+    assert_eq!(index, 1);
+    assert_eq!(error.rule(), "R-AUC-12");
+    assert!(
+        error.to_string().contains("duplicate key `seat`"),
+        "{error}"
+    );
+    let e = Command::from_json(r#"{"seat":0,"bid":5,"bid":6}"#).unwrap_err();
+    assert!(e.to_string().contains("duplicate key `bid`"), "{e}");
+}
+
+#[test]
+fn the_same_bad_command_names_the_same_rule_alone_and_in_a_record() {
+    for (command, rule) in [
+        (r#"{"seat":1,"take_asset":"silver"}"#, "R-COM-5"),
+        (r#"{"seat":0,"discard_asset":7}"#, "R-COM-7"),
+        (r#"{"seat":1,"peek":"two"}"#, "R-VIS-5"),
+        (r#"{"seat":1,"bid":-3}"#, "R-AUC-4"),
+        (r#"{"seat":1,"bid":2.5}"#, "R-AUC-4"),
+        (r#"{"seat":1}"#, "R-AUC-12"),
+        (r#"{"seat":1,"bid":5,"x":1}"#, "R-AUC-12"),
+        ("[1]", "R-AUC-12"),
+    ] {
+        let alone = Command::from_json(command).unwrap_err();
+        let text = with_commands(4, command);
+        let Err(ReplayError::Command { index: 0, error }) =
+            Record::from_json(&text).unwrap().replay()
+        else {
+            panic!("{command} must fail at index 0")
+        };
+        assert_eq!((alone.rule(), error.rule()), (rule, rule), "{command}");
+        assert_eq!(alone, error, "{command}");
+    }
+    // The message names what was given.
+    let e = Command::from_json(r#"{"seat":1,"bid":5,"x":1}"#).unwrap_err();
+    assert!(e.to_string().contains("\"x\""), "{e}");
+}
+
+#[test]
+fn oversized_records_and_commands_are_rejected_before_reading() {
+    let big = format!("{}{}", " ".repeat(MAX_RECORD_BYTES), record_text(4));
+    let e = Record::from_json(&big).unwrap_err();
+    assert!(e.to_string().contains("at most 1048576 bytes"), "{e}");
+    let e = Command::from_json(&format!("{}{{}}", " ".repeat(5000))).unwrap_err();
+    assert!(matches!(e, CommandError::Malformed { .. }), "{e}");
+}
+
+#[test]
+fn more_commands_than_a_legal_game_can_have_are_rejected() {
+    for players in 3..=5u8 {
+        let cap = Rules::max_commands_of(players);
+        let one = r#"{"seat":0,"bid":1}"#;
+        let at_cap = with_commands(players, &vec![one; cap].join(","));
+        assert_eq!(Record::from_json(&at_cap).unwrap().commands.len(), cap);
+        let over = with_commands(players, &vec![one; cap + 1].join(","));
+        let e = Record::from_json(&over).unwrap_err();
+        assert!(
+            e.to_string().contains(&format!("more than {cap} commands")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn commands_round_trip_through_their_json() {
+    use qe_core::{AssetKind, ChanceOutcome, Industry, TileId};
+    let commands = [
+        Command::Bid {
+            seat: Seat(2),
+            amount: u64::MAX,
+        },
+        Command::TakeAsset {
+            seat: Seat(1),
+            kind: AssetKind::Crypto,
+        },
+        Command::DiscardAsset {
+            seat: Seat(0),
+            kind: AssetKind::Oil,
+        },
+        Command::Peek {
+            seat: Seat(4),
+            turn: 3,
+        },
+        Command::Chance(ChanceOutcome::Reveal("US-AGR".parse::<TileId>().unwrap())),
+        Command::Chance(ChanceOutcome::Deal([Industry::AGR; 5])),
+    ];
+    for c in commands {
+        assert_eq!(Command::from_json(&c.to_json()), Ok(c), "{}", c.to_json());
+    }
+}
