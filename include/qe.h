@@ -555,7 +555,7 @@ typedef struct QeAuction {
 } QeAuction;
 
 /**
- * What a viewer can prove about one seat's total spent (`qe_core::deduction`, issue 7): the total
+ * What a viewer can prove about one seat's total spent (`qe_core::deduction`): the total
  * lies in `[lower, upper]` (`upper` counts 2^64−1 for every price the viewer cannot bound).
  */
 typedef struct QeSpendBounds {

@@ -154,7 +154,7 @@ pub fn history(view: &SeatView, rules: &Rules) -> String {
     out
 }
 
-/// What the viewer can prove about a seat's total spent (issue 7): `exactly N`, or `N..M` (an upper
+/// What the viewer can prove about a seat's total spent ([`qe_core::deduction`]): `exactly N`, or `N..M` (an upper
 /// bound of 2^64−1 or more per hidden price is shown as `N..`).
 fn bounds_text(b: &SpendBounds) -> String {
     if b.exact() {

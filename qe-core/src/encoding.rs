@@ -1034,7 +1034,7 @@ mod tests {
 /// The length of the optional spend-bounds block ([`observe_bounds`]): 3 floats per seat slot.
 pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
 
-/// Writes the optional spend-bounds block (issue 7, [`crate::deduction`]) into `out` (length
+/// Writes the optional spend-bounds block ([`crate::deduction`]) into `out` (length
 /// [`BOUNDS_SIZE`]): per seat slot `i`, the squashed lower bound of its total spent, the squashed upper
 /// bound (`1.0` when unbounded, i.e. some hidden price could be as large as 2^64−1), and `1.0` when the
 /// viewer knows the total exactly. Append it to [`observe`]'s output when the option is on. The

@@ -692,7 +692,7 @@ pub(crate) fn phase_name(code: u32) -> Option<&'static str> {
     })
 }
 
-/// What a viewer can prove about one seat's total spent (`qe_core::deduction`, issue 7): the total
+/// What a viewer can prove about one seat's total spent (`qe_core::deduction`): the total
 /// lies in `[lower, upper]` (`upper` counts 2^64−1 for every price the viewer cannot bound).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

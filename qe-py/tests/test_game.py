@@ -278,7 +278,7 @@ def test_conformance(path: Path) -> None:
 
 
 def test_spend_bounds_and_bounds_observation() -> None:
-    """Issue 7: what a seat can prove about others' spending, from its own information only."""
+    """The deduction aid: what a seat can prove about others' spending, from its own information only."""
     g = qe.Game(players=4, seed=3)
     for seat, amount in [(0, 5), (1, 9), (2, 7), (3, 0)]:
         g.apply({"seat": seat, "bid": amount})
