@@ -11,6 +11,7 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::cell::Cell;
 use core::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -23,16 +24,18 @@ impl<'a> Members<'a> {
     /// Reads `text` as an object. `Err(None)`: it is valid JSON but not an object; `Err(Some(m))`:
     /// it is not valid JSON, or a key is repeated (`m` says which).
     pub fn parse(text: &'a str) -> Result<Members<'a>, Option<String>> {
+        if !text.trim_start().starts_with('{') {
+            // Not an object: say whether it is JSON at all.
+            return Err(serde_json::from_str::<&RawValue>(text)
+                .err()
+                .map(|e| e.to_string()));
+        }
         let mut de = serde_json::Deserializer::from_str(text);
-        let members = de.deserialize_any(MembersVisitor).map_err(|e| {
-            if e.is_data() && e.to_string().starts_with(NOT_AN_OBJECT) {
-                None
-            } else {
-                Some(message(&e))
-            }
-        })?;
-        de.end().map_err(|e| Some(message(&e)))?;
-        members.ok_or(None)
+        let members = de
+            .deserialize_map(MembersVisitor)
+            .map_err(|e| Some(e.to_string()))?;
+        de.end().map_err(|e| Some(e.to_string()))?;
+        Ok(members)
     }
 
     /// [`Members::parse`] of a raw value.
@@ -56,18 +59,10 @@ impl<'a> Members<'a> {
     }
 }
 
-/// serde_json's messages end with " at line L column C"; within one small value that position
-/// helps, so it is kept.
-fn message(e: &serde_json::Error) -> String {
-    format!("{e}")
-}
-
-const NOT_AN_OBJECT: &str = "qe: not an object";
-
 struct MembersVisitor;
 
 impl<'de> Visitor<'de> for MembersVisitor {
-    type Value = Option<Members<'de>>;
+    type Value = Members<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
@@ -82,30 +77,7 @@ impl<'de> Visitor<'de> for MembersVisitor {
             let value: &'de RawValue = map.next_value()?;
             members.push((key, value));
         }
-        Ok(Some(Members(members)))
-    }
-
-    // Any other JSON value: not an object. Nested values are skipped without being kept.
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Err(E::custom(NOT_AN_OBJECT))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(de::Error::custom(NOT_AN_OBJECT))
+        Ok(Members(members))
     }
 }
 
@@ -122,8 +94,12 @@ pub(crate) enum ListError {
 /// Reads `raw` as a list of at most `cap` values, each kept as raw text; stops at element
 /// `cap + 1` without reading further.
 pub(crate) fn list(raw: &RawValue, cap: usize) -> Result<Vec<&RawValue>, ListError> {
-    struct ListVisitor(usize);
-    impl<'de> Visitor<'de> for ListVisitor {
+    /// Reads at most `cap` elements; sets `too_long` and stops at one more.
+    struct ListVisitor<'c> {
+        cap: usize,
+        too_long: &'c Cell<bool>,
+    }
+    impl<'de> Visitor<'de> for ListVisitor<'_> {
         type Value = Vec<&'de RawValue>;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("a JSON list")
@@ -131,24 +107,29 @@ pub(crate) fn list(raw: &RawValue, cap: usize) -> Result<Vec<&RawValue>, ListErr
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
             while let Some(v) = seq.next_element::<&'de RawValue>()? {
-                if out.len() == self.0 {
-                    return Err(de::Error::custom(TOO_LONG));
+                if out.len() == self.cap {
+                    self.too_long.set(true);
+                    return Err(de::Error::custom("too many elements"));
                 }
                 out.push(v);
             }
             Ok(out)
         }
     }
-    const TOO_LONG: &str = "qe: too long";
     if !raw.get().starts_with('[') {
         return Err(ListError::NotAList);
     }
+    let too_long = Cell::new(false);
     let mut de = serde_json::Deserializer::from_str(raw.get());
-    de.deserialize_seq(ListVisitor(cap)).map_err(|e| {
-        if e.to_string().starts_with(TOO_LONG) {
+    de.deserialize_seq(ListVisitor {
+        cap,
+        too_long: &too_long,
+    })
+    .map_err(|e| {
+        if too_long.get() {
             ListError::TooLong
         } else {
-            ListError::Syntax(message(&e))
+            ListError::Syntax(e.to_string())
         }
     })
 }

@@ -417,20 +417,19 @@ mod json {
         /// The command as JSON text in the record format (chance outcomes as
         /// `{"chance": {...}}`); [`Command::from_json`] reads it back.
         pub fn to_json(&self) -> String {
-            let inner = match *self {
-                Command::Chance(ChanceOutcome::Deal(d)) => {
-                    let names: Vec<&str> = d.iter().map(|i| i.name()).collect();
-                    return serde_json::json!({"chance": {"deal": names}}).to_string();
-                }
-                Command::Chance(ChanceOutcome::Reveal(t)) => {
-                    return serde_json::json!({"chance": {"reveal": t.to_string()}}).to_string();
-                }
-                Command::Chance(ChanceOutcome::Draw(t)) => {
-                    return serde_json::json!({"chance": {"draw": t.to_string()}}).to_string();
-                }
-                _ => OutCommand::of(&Ok(*self)),
+            let Command::Chance(outcome) = *self else {
+                return serde_json::to_string(&OutCommand::of(&Ok(*self)))
+                    .expect("a command serializes");
             };
-            serde_json::to_string(&inner).expect("a command serializes")
+            let inner = match outcome {
+                ChanceOutcome::Deal(d) => {
+                    let names: Vec<&str> = d.iter().map(|i| i.name()).collect();
+                    serde_json::json!({ "deal": names })
+                }
+                ChanceOutcome::Reveal(t) => serde_json::json!({ "reveal": t.to_string() }),
+                ChanceOutcome::Draw(t) => serde_json::json!({ "draw": t.to_string() }),
+            };
+            serde_json::json!({ "chance": inner }).to_string()
         }
     }
 
