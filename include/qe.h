@@ -1151,9 +1151,10 @@ QeStatus qe_game_spend_bounds(const struct QeGame *game,
 
 /**
  * Writes the view of `viewer` (a seat, or `QE_SPECTATOR`) as JSON to `*out_json`: everything it
- * may know and nothing more (R-VIS-1…8), plus `"spend_bounds"`: per seat, what the viewer can prove
- * about its total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with
- * `qe_string_free`.
+ * may know and nothing more (R-VIS-1…8), plus `"bid_history"`: every secret bid and rebid so far
+ * as the viewer sees it (`turn`, `seat`, `stage`, `amount`, null when hidden; every amount once
+ * the game is over, R-VIS-7), and `"spend_bounds"`: per seat, what the viewer can prove about its
+ * total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with `qe_string_free`.
  *
  * # Safety
  * As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.

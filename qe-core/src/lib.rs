@@ -123,6 +123,6 @@ pub use record::{Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
-pub use session::Match;
+pub use session::{Match, MatchView, SeenBid};
 pub use setup::{deal_tokens, nations_in_play, Setup};
 pub use view::{AssetView, AuctionView, SeatInfo, SeatView};

@@ -5,12 +5,42 @@ use alloc::vec::Vec;
 
 use crate::command::Command;
 use crate::error::{CommandError, SetupError};
-use crate::event::{Event, Events};
+use crate::event::{BidStage, Event, Events};
 use crate::game::Game;
 use crate::record::Record;
 use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::setup::Setup;
+use crate::view::SeatView;
+
+/// One secret bid or rebid as a viewer sees it: the amount when the viewer may see it (its own,
+/// every bid of an auction it runs, R-VIS-2, R-VIS-3), every amount once the game is over
+/// (R-VIS-7), `None` otherwise. Opening bids are public and in the view's auctions (R-VIS-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeenBid {
+    /// The auction's turn.
+    pub turn: u8,
+    /// The bidder.
+    pub seat: Seat,
+    /// Which bid of the auction it is.
+    pub stage: BidStage,
+    /// The amount, when the viewer sees it.
+    pub amount: Option<u64>,
+}
+
+/// A viewer's view of a match: the table as it stands ([`SeatView`]) and the history of every
+/// bid and rebid as the viewer sees it ([`Match::bid_history`]). This is what the bindings hand
+/// out as "the view".
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MatchView {
+    /// The table as it stands.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub view: SeatView,
+    /// Every secret bid and rebid so far, in order, as the viewer sees it.
+    pub bid_history: Vec<SeenBid>,
+}
 
 /// A game plus its history. Use [`Game`] alone in hot loops; use a `Match` when you need the record
 /// or the event streams.
@@ -96,6 +126,48 @@ impl Match {
     pub fn events_as_seen(&self, viewer: Option<Seat>) -> impl Iterator<Item = Event> + '_ {
         let over = self.game.is_over();
         self.events.iter().map(move |e| e.as_seen(viewer, over))
+    }
+
+    /// Every secret bid and rebid so far, in order, as `viewer` (a seat, or `None` for a
+    /// spectator) sees it: from its event stream, so every amount once the game is over (R-VIS-7).
+    ///
+    /// ```
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 1);
+    /// m.apply(Command::Bid { seat: Seat(0), amount: 3 }).unwrap();
+    /// m.apply(Command::Bid { seat: Seat(1), amount: 5 }).unwrap();
+    /// assert_eq!(m.bid_history(Some(Seat(1)))[0].amount, Some(5)); // its own (R-VIS-2)
+    /// assert_eq!(m.bid_history(Some(Seat(2)))[0].amount, None);
+    /// ```
+    pub fn bid_history(&self, viewer: Option<Seat>) -> Vec<SeenBid> {
+        self.events_as_seen(viewer)
+            .filter_map(|e| match e {
+                Event::Bid {
+                    turn,
+                    seat,
+                    stage,
+                    amount,
+                    ..
+                } => Some(SeenBid {
+                    turn,
+                    seat,
+                    stage,
+                    amount,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The view of `viewer` (a seat, or `None` for a spectator) with its bid history.
+    pub fn view(&self, viewer: Option<Seat>) -> MatchView {
+        MatchView {
+            view: match viewer {
+                Some(s) => self.game.view(s),
+                None => self.game.public_view(),
+            },
+            bid_history: self.bid_history(viewer),
+        }
     }
 
     /// What `seat` can prove about every seat's total spent, from its view and its own bids

@@ -84,9 +84,10 @@ pub struct AuctionView {
 
 /// Everything one seat may know, and nothing more (R-VIS-1…8).
 ///
-/// A view is the table as it stands now. The history of bids and rebids is the seat's event
-/// stream ([`crate::Match::events_for`]): the seat's own bids and those of the auctions it runs
-/// while the game runs, every bid of every auction once it is over (R-VIS-7).
+/// A view is the table as it stands now: a small `Copy` value built from a [`Game`], which keeps
+/// no history. The history of bids and rebids comes with the match: [`crate::Match::view`] adds
+/// it ([`crate::MatchView`]): the seat's own bids and those of the auctions it runs while the
+/// game runs, every bid of every auction once it is over (R-VIS-7).
 ///
 /// ```
 /// use qe_core::{Game, Rules, Seat};

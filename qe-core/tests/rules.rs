@@ -763,6 +763,12 @@ fn r_vis_7_every_bid_revealed_in_every_event_stream() {
             hidden(&m, 1) > 0,
             "seat 1 does not see every bid before the end"
         );
+        // Before the end, seat 1's history shows exactly its own bids and those of the
+        // auctions it runs (R-VIS-2, R-VIS-3).
+        for b in m.view(Some(Seat(1))).bid_history {
+            let runs = b.turn < 15 && b.turn % 3 == 1;
+            assert_eq!(b.amount.is_some(), b.seat == Seat(1) || runs, "{b:?}");
+        }
         m.apply(Command::Bid {
             seat: Seat(s),
             amount,
@@ -794,6 +800,12 @@ fn r_vis_7_every_bid_revealed_in_every_event_stream() {
         )));
     }
     assert!(m.public_events().eq(m.events().iter().copied()));
+    // The views with their bid history hold the same: every bid, every amount.
+    for viewer in [Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), None] {
+        let history = m.view(viewer).bid_history;
+        assert_eq!(history.len(), bids);
+        assert!(history.iter().all(|b| b.amount.is_some()), "{viewer:?}");
+    }
 }
 
 #[test]

@@ -621,9 +621,10 @@ pub unsafe extern "C" fn qe_game_spend_bounds(
 }
 
 /// Writes the view of `viewer` (a seat, or `QE_SPECTATOR`) as JSON to `*out_json`: everything it
-/// may know and nothing more (R-VIS-1…8), plus `"spend_bounds"`: per seat, what the viewer can prove
-/// about its total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with
-/// `qe_string_free`.
+/// may know and nothing more (R-VIS-1…8), plus `"bid_history"`: every secret bid and rebid so far
+/// as the viewer sees it (`turn`, `seat`, `stage`, `amount`, null when hidden; every amount once
+/// the game is over, R-VIS-7), and `"spend_bounds"`: per seat, what the viewer can prove about its
+/// total spent (`lower`, `upper`, `known_prices`, `won`). Free the string with `qe_string_free`.
 ///
 /// # Safety
 /// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
@@ -638,15 +639,15 @@ pub unsafe extern "C" fn qe_game_view_json(
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
-        /// The view's fields, then `spend_bounds`, written straight to text (totals past 64
-        /// bits stay exact).
+        /// The view's fields and `bid_history`, then `spend_bounds`, written straight to text
+        /// (totals past 64 bits stay exact).
         #[derive(serde::Serialize)]
         struct ViewJson<'a> {
             #[serde(flatten)]
-            view: &'a qe_core::SeatView,
+            view: &'a qe_core::MatchView,
             spend_bounds: &'a [qe_core::SpendBounds],
         }
-        let view = view_for(state, viewer);
+        let view = state.m.view(viewer);
         let bounds = deduction(state, viewer);
         let text = serde_json::to_string(&ViewJson {
             view: &view,

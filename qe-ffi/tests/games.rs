@@ -206,6 +206,22 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
             .collect();
         assert_eq!(again, full, "viewer {v}: every event in full after the end");
     }
+    // At the end every viewer's JSON view holds every bid and rebid in full (R-VIS-7).
+    for &v in &viewers {
+        let text = view(g, v);
+        let history: Value = serde_json::from_str::<Value>(&text).unwrap()["bid_history"].clone();
+        let bids = m
+            .events()
+            .iter()
+            .filter(|e| matches!(e, qe_core::Event::Bid { .. }))
+            .count();
+        assert_eq!(history.as_array().map(Vec::len), Some(bids), "viewer {v}");
+        assert!(history
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| !b["amount"].is_null()));
+    }
     // The same outcome and record.
     let outcome = m.game().outcome().unwrap();
     let mut s = ptr::null_mut();

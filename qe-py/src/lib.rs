@@ -880,10 +880,10 @@ impl PyGame {
 
     fn view_dict<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
         let s = seat_of(py, self.game(), seat)?;
-        to_py(py, &self.game().view(s))
+        to_py(py, &self.m.view(Some(s)))
     }
     fn public_view_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.game().public_view())
+        to_py(py, &self.m.view(None))
     }
     /// The event stream of `seat` as dicts (every event, as that seat may see it); `None`: the
     /// spectator's (public) stream.

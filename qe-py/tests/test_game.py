@@ -108,6 +108,29 @@ def test_every_bid_is_revealed_in_every_stream_at_game_end() -> None:
         assert all(e.amount is not None for e in bids), viewer
     last = [(e.seat, e.amount) for e in g.events(1) if e.event == "bid" and e.turn == 15]
     assert sorted(last) == [(0, 5), (1, 3), (2, 4)]
+    # The views hold the same history, every amount given.
+    for view in (g.view(0), g.view(1), g.view(2), g.public_view()):
+        assert len(view.bid_history) == 15 * 2 + 3
+        assert all(b.amount is not None for b in view.bid_history)
+        assert all(b.stage == "secret" and b.tie == 0 for b in view.bid_history)
+        assert [(b.seat, b.amount) for b in view.bid_history if b.turn == 15] == [(0, 5), (1, 3), (2, 4)]
+
+
+def test_bid_history_shows_what_the_viewer_may_see() -> None:
+    """R-VIS-2/3: a seat sees its own bids and every bid of an auction it runs, others' as None."""
+    g = qe.Game(players=4, seed=4)
+    g.bid(0, 5)
+    g.bid(1, 7)
+    g.bid(2, 7)
+    g.bid(3, 1)
+    assert g.phase == "rebid"
+    g.bid(1, 8)
+
+    def seen(v: int) -> list[tuple[int, str, int, int | None]]:
+        return [(b.seat, b.stage, b.tie, b.amount) for b in g.view(v).bid_history]
+    assert seen(0) == [(1, "secret", 0, 7), (2, "secret", 0, 7), (3, "secret", 0, 1), (1, "rebid", 1, 8)]
+    assert seen(3) == [(1, "secret", 0, None), (2, "secret", 0, None), (3, "secret", 0, 1), (1, "rebid", 1, None)]
+    assert [b.amount for b in g.public_view().bid_history] == [None] * 4
 
 
 def test_view_is_typed_and_does_not_leak() -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "QeError",
     "SeatInfo",
     "SeatOutcome",
+    "SeenBid",
     "SetupError",
     "SpendBounds",
     "VectorEnv",
@@ -125,6 +126,26 @@ class Legal(_DictMixin):
     def must_act(self) -> bool:
         """Whether the seat must act now (bid, take or discard)."""
         return self.bid is not None or bool(self.take) or bool(self.discard)
+
+
+@dataclass(frozen=True)
+class SeenBid(_DictMixin):
+    """One secret bid or rebid as the viewer sees it (``View.bid_history``): ``amount`` is
+    ``None`` when hidden (R-VIS-2, R-VIS-3) and always given once the game is over (R-VIS-7)."""
+
+    turn: int
+    seat: int
+    stage: str
+    """``"secret"``, ``"rebid"`` (company, R-AUC-6) or ``"asset_rebid"`` (R-COM-4)."""
+    tie: int
+    """Which tie in a row the rebid answers (1 or 2); 0 for a secret bid."""
+    amount: Optional[int]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "SeenBid":
+        stage = d["stage"]
+        name, tie = (stage, 0) if isinstance(stage, str) else next(iter(stage.items()))
+        return cls(turn=d["turn"], seat=d["seat"], stage=name, tie=tie, amount=d["amount"])
 
 
 @dataclass(frozen=True)
@@ -209,6 +230,9 @@ class View(_DictMixin):
     auctions: List[Auction]
     set_aside: Optional[str]
     game_over: bool
+    bid_history: List[SeenBid]
+    """Every secret bid and rebid so far, in order, as the viewer sees it (every amount once the
+    game is over, R-VIS-7); opening bids are in ``auctions``."""
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "View":
@@ -232,6 +256,7 @@ class View(_DictMixin):
             auctions=[Auction.from_dict(a) for a in d["auctions"][: d["turns_started"]]],
             set_aside=d["set_aside"],
             game_over=d["game_over"],
+            bid_history=[SeenBid.from_dict(b) for b in d["bid_history"]],
         )
 
 
