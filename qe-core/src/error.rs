@@ -19,8 +19,8 @@ pub enum CommandError {
     /// The seat number is not a seat of this game (R-AUC-12).
     #[error("seat {seat} is not a seat of this game")]
     SeatOutOfRange {
-        /// The seat named by the command.
-        seat: u8,
+        /// The seat named by the command, as given (a binding may pass any integer).
+        seat: i64,
     },
     /// Only the auctioneer may bid now: it opens the auction (R-AUC-2).
     #[error("seat {seat} may not bid now: the auctioneer opens the auction")]

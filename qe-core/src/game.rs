@@ -699,7 +699,9 @@ impl Game {
         }
         if let Some(seat) = command.seat() {
             if seat.0 >= self.players() {
-                return Err(CommandError::SeatOutOfRange { seat: seat.0 });
+                return Err(CommandError::SeatOutOfRange {
+                    seat: i64::from(seat.0),
+                });
             }
         }
         match command {

@@ -250,8 +250,9 @@ mod json {
             }
             None => return Err(malformed("a command names its seat".into(), "R-AUC-12")),
         };
-        let seat =
-            u8::try_from(seat).map_err(|_| CommandError::SeatOutOfRange { seat: u8::MAX })?;
+        let seat = u8::try_from(seat).map_err(|_| CommandError::SeatOutOfRange {
+            seat: i64::try_from(seat).unwrap_or(i64::MAX),
+        })?;
         let actions: Vec<&(String, &RawValue)> =
             obj.0.iter().filter(|(k, _)| k != "seat").collect();
         let [(name, value)] = actions.as_slice() else {

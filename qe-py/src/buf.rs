@@ -69,7 +69,17 @@ impl<T: Element + 'static> Buffer<T> {
         if !usual {
             // Anything else (a subclass, another dtype object, not an array) the long way:
             // `TypeError` unless it is an array of `T`.
-            arr.cast::<PyArrayDyn<T>>()?;
+            if arr.cast::<PyArrayDyn<T>>().is_err() {
+                let want = T::get_dtype(arr.py());
+                let got = match arr.getattr("dtype") {
+                    Ok(d) if arr.cast::<numpy::PyUntypedArray>().is_ok() => d.str()?.to_string(),
+                    _ => format!("a {}", arr.get_type().name()?),
+                };
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "{name} must be a numpy array of {}, got {got}",
+                    want.str()?
+                )));
+            }
         }
         // SAFETY: `arr` is a live numpy array (checked above), so its header is readable.
         let (dims, flags, data) = unsafe {

@@ -119,15 +119,10 @@ pub(crate) fn random_seed() -> u64 {
 }
 
 pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: i64) -> PyResult<Seat> {
-    if seat < 0 || seat >= i64::from(game.players()) {
-        return Err(command_error(
-            py,
-            &CommandError::SeatOutOfRange {
-                seat: u8::try_from(seat).unwrap_or(u8::MAX),
-            },
-        ));
+    match u8::try_from(seat) {
+        Ok(s) if s < game.players() => Ok(Seat(s)),
+        _ => Err(command_error(py, &CommandError::SeatOutOfRange { seat })),
     }
-    Ok(Seat(seat as u8))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -306,32 +301,60 @@ impl PyGame {
     fn from_state(py: Python<'_>, text: &str) -> PyResult<PyGame> {
         let bad = |m: &str| PyValueError::new_err(format!("bad pickled qe.Game state: {m}"));
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e.to_string()))?;
-        let ladder: Vec<u64> = v["ladder"]
+        // Every field is checked, none coerced: a tampered state is an error naming the field.
+        let field = |k: &str| v.get(k).ok_or_else(|| bad(&format!("missing `{k}`")));
+        let flag = |k: &str| {
+            let x = field(k)?;
+            x.as_bool()
+                .ok_or_else(|| bad(&format!("`{k}` must be true or false, got {x}")))
+        };
+        if field("v")?.as_u64() != Some(1) {
+            return Err(bad(&format!("unknown version {}", field("v")?)));
+        }
+        let ladder_v = field("ladder")?;
+        let ladder = ladder_v
             .as_array()
-            .ok_or_else(|| bad("ladder"))?
+            .ok_or_else(|| bad(&format!("`ladder` must be a list, got {ladder_v}")))?
             .iter()
-            .filter_map(serde_json::Value::as_u64)
-            .collect();
+            .map(|a| {
+                a.as_u64()
+                    .ok_or_else(|| bad(&format!("`ladder` entries must be whole numbers, got {a}")))
+            })
+            .collect::<PyResult<Vec<u64>>>()?;
         let ladder = BidLadder::new(&ladder).map_err(|e| ladder_error(py, &e))?;
-        let space = ActionSpace::new(ladder, v["peeks"].as_bool().unwrap_or(false));
-        let m = if v["external"].as_bool().unwrap_or(false) {
-            let players = v["players"].as_u64().ok_or_else(|| bad("players"))? as u8;
-            let r = rules(py, players, v["commodities"].as_bool().unwrap_or(false))?;
-            let nations: Vec<qe_core::Nation> = v["nations"]
+        let space = ActionSpace::new(ladder, flag("peeks")?);
+        let m = if flag("external")? {
+            let players_v = field("players")?;
+            let players = players_v
+                .as_u64()
+                .and_then(|p| u8::try_from(p).ok())
+                .ok_or_else(|| bad(&format!("`players` must be 3, 4 or 5, got {players_v}")))?;
+            let r = rules(py, players, flag("commodities")?)?;
+            let nations_v = field("nations")?;
+            let nations: Vec<qe_core::Nation> = nations_v
                 .as_array()
-                .ok_or_else(|| bad("nations"))?
+                .ok_or_else(|| bad(&format!("`nations` must be a list, got {nations_v}")))?
                 .iter()
-                .filter_map(|n| n.as_str()?.parse().ok())
-                .collect();
+                .map(|n| {
+                    n.as_str()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or_else(|| bad(&format!("unknown nation {n}")))
+                })
+                .collect::<PyResult<_>>()?;
             let game = Game::external_chance(r, Some(&nations)).map_err(|e| setup_error(py, &e))?;
             let mut m = Match::new(game);
-            for c in v["commands"].as_array().ok_or_else(|| bad("commands"))? {
+            for c in field("commands")?
+                .as_array()
+                .ok_or_else(|| bad("`commands` must be a list"))?
+            {
                 let c = command::from_json(c).map_err(|e| command_error(py, &e))?;
                 m.apply(c).map_err(|e| command_error(py, &e))?;
             }
             m
         } else {
-            let text = v["record"].as_str().ok_or_else(|| bad("record"))?;
+            let text = field("record")?
+                .as_str()
+                .ok_or_else(|| bad("`record` must be a string"))?;
             let rec = Record::from_json(text).map_err(|e| setup_error(py, &e))?;
             rec.replay().map_err(|e| replay_error(py, &e))?
         };
@@ -358,11 +381,15 @@ impl PyGame {
             let a = ints[s.index()]
                 .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
             let legal = g.legal(s);
-            let a = usize::try_from(a).unwrap_or(usize::MAX);
-            let c = self
-                .space
-                .decode(s, &legal, a)
-                .ok_or_else(|| PyValueError::new_err(format!("action {a} out of range")))?;
+            let out_of_range = || {
+                PyValueError::new_err(format!(
+                    "action {a} out of range 0..{} (seat {})",
+                    self.space.size(),
+                    s.0
+                ))
+            };
+            let a = usize::try_from(a).map_err(|_| out_of_range())?;
+            let c = self.space.decode(s, &legal, a).ok_or_else(out_of_range)?;
             ok &= self.space.is_legal(&legal, a);
             commands[s.index()] = Some(c);
         }
@@ -925,8 +952,25 @@ impl PyGame {
     fn __getstate__(&self) -> String {
         self.state_json()
     }
-    fn __setstate__(&mut self, py: Python<'_>, state: &str) -> PyResult<()> {
-        *self = PyGame::from_state(py, state)?;
+    /// Takes what `__reduce__` gives: the state text, or `(text, instance __dict__)`.
+    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let (text, dict) = if let Ok((text, dict)) = state.extract::<(String, Bound<'_, PyDict>)>()
+        {
+            (text, Some(dict))
+        } else if let Ok(text) = state.extract::<String>() {
+            (text, None)
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "bad pickled qe.Game state: expected a string or (string, dict), got {}",
+                state.get_type().name()?
+            )));
+        };
+        let game = PyGame::from_state(py, &text)?;
+        *slf.borrow_mut() = game;
+        if let Some(d) = dict {
+            slf.getattr("__dict__")?.call_method1("update", (d,))?;
+        }
         Ok(())
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {

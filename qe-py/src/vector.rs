@@ -1,7 +1,7 @@
 //! [`VectorEnv`]: many games stepped in one call, with the GIL released.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
 use qe_core::encoding::{ActionSpace, BidLadder, Observer, OBS_SIZE};
@@ -261,9 +261,19 @@ fn read_actions(
         Ok(a) if a.is_c_contiguous() => a,
         _ => {
             let np = py.import("numpy")?;
+            // Integers only: a float action is an error, never truncated to a rung.
+            let given = np.getattr("asarray")?.call1((actions,))?;
+            let dtype = given.getattr("dtype")?;
+            let kind: String = dtype.getattr("kind")?.extract()?;
+            if kind != "i" && kind != "u" {
+                return Err(PyValueError::new_err(format!(
+                    "actions must be integers, got {}",
+                    dtype.str()?
+                )));
+            }
             converted = np
                 .getattr("ascontiguousarray")?
-                .call1((actions, np.getattr("int64")?))?;
+                .call1((given, np.getattr("int64")?))?;
             converted.cast::<PyArrayDyn<i64>>()?
         }
     };
@@ -280,6 +290,47 @@ fn read_actions(
     into.extend_from_slice(ro.as_slice().expect("contiguous"));
     Ok(())
 }
+
+/// An output array as a slice of the `len` elements it must have, or why not.
+fn output<'a, T, E>(
+    slice: Result<&'a mut [T], E>,
+    name: &str,
+    len: usize,
+) -> PyResult<&'a mut [T]> {
+    match slice {
+        Ok(s) if s.len() == len => Ok(s),
+        Ok(s) => Err(PyValueError::new_err(format!(
+            "the VectorEnv's {name} array was resized: it has {} elements, not {len}",
+            s.len()
+        ))),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "the VectorEnv's {name} array is no longer contiguous"
+        ))),
+    }
+}
+
+/// `n` copies of `value`, or `MemoryError` (never an abort) when they do not fit.
+fn try_vec<T: Clone>(n: usize, value: T) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| PyMemoryError::new_err(format!("VectorEnv({n}): out of memory")))?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// A numpy array of zeros through `numpy.zeros`, which raises `MemoryError` when it cannot
+/// allocate.
+fn zeros(py: Python<'_>, shape: &[usize], dtype: &str) -> PyResult<Py<PyAny>> {
+    let np = py.import("numpy")?;
+    Ok(np
+        .getattr("zeros")?
+        .call1((shape.to_vec(), np.getattr(dtype)?))?
+        .unbind())
+}
+
+/// The most games one `VectorEnv` steps (a larger `num_envs` is a `ValueError`): about 35 KB
+/// each (observation rows, masks, an observer, the game), so at most about 2.3 GB.
+pub const MAX_ENVS: usize = 1 << 16;
 
 /// Many games of QE stepped together (see the README of `qe-py` for the semantics).
 #[pyclass(module = "qe._qe", name = "VectorEnv")]
@@ -318,11 +369,18 @@ impl VectorEnv {
         let mut done_rw = done
             .try_readwrite()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        // The arrays are the caller's to keep and may have been resized or made non-contiguous
+        // since: check them all before any game changes.
+        let rows = self.core.games.len() * self.core.rows();
         let mut out = Out {
-            obs: obs_rw.as_slice_mut().expect("contiguous"),
-            mask: mask_rw.as_slice_mut().expect("contiguous"),
-            reward: reward_rw.as_slice_mut().expect("contiguous"),
-            done: done_rw.as_slice_mut().expect("contiguous"),
+            obs: output(obs_rw.as_slice_mut(), "obs", rows * OBS_SIZE)?,
+            mask: output(
+                mask_rw.as_slice_mut(),
+                "mask",
+                rows * self.core.space.size(),
+            )?,
+            reward: output(reward_rw.as_slice_mut(), "reward", rows)?,
+            done: output(done_rw.as_slice_mut(), "done", self.core.games.len())?,
         };
         let core = &mut self.core;
         Ok(py.detach(move || f(core, &mut out)))
@@ -353,8 +411,10 @@ impl VectorEnv {
         peeks: bool,
         zero_others: bool,
     ) -> PyResult<Self> {
-        if num_envs == 0 {
-            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        if num_envs == 0 || num_envs > MAX_ENVS {
+            return Err(PyValueError::new_err(format!(
+                "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
+            )));
         }
         let r = rules(py, players, commodities)?;
         let opponents = match opponents {
@@ -383,45 +443,31 @@ impl VectorEnv {
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
         let a = space.size();
-        let (obs, mask, rew): (Py<PyAny>, Py<PyAny>, Py<PyAny>) = if opponents.is_some() {
+        let (obs, mask, rew) = if opponents.is_some() {
             (
-                PyArray2::<f32>::zeros(py, [num_envs, OBS_SIZE], false)
-                    .into_any()
-                    .unbind(),
-                PyArray2::<i8>::zeros(py, [num_envs, a], false)
-                    .into_any()
-                    .unbind(),
-                PyArray1::<f32>::zeros(py, num_envs, false)
-                    .into_any()
-                    .unbind(),
+                zeros(py, &[num_envs, OBS_SIZE], "float32")?,
+                zeros(py, &[num_envs, a], "int8")?,
+                zeros(py, &[num_envs], "float32")?,
             )
         } else {
             (
-                PyArray3::<f32>::zeros(py, [num_envs, p, OBS_SIZE], false)
-                    .into_any()
-                    .unbind(),
-                PyArray3::<i8>::zeros(py, [num_envs, p, a], false)
-                    .into_any()
-                    .unbind(),
-                PyArray2::<f32>::zeros(py, [num_envs, p], false)
-                    .into_any()
-                    .unbind(),
+                zeros(py, &[num_envs, p, OBS_SIZE], "float32")?,
+                zeros(py, &[num_envs, p, a], "int8")?,
+                zeros(py, &[num_envs, p], "float32")?,
             )
         };
-        let done = PyArray1::<bool>::zeros(py, num_envs, false)
-            .into_any()
-            .unbind();
+        let done = zeros(py, &[num_envs], "bool_")?;
         let mut env = VectorEnv {
             core: Core {
                 rules: r,
                 space,
                 seed: seed.unwrap_or_else(random_seed),
-                games: vec![Game::seeded(r, 0); num_envs],
-                observers: vec![Observer::new(); num_envs],
-                started: vec![0; num_envs],
+                games: try_vec(num_envs, Game::seeded(r, 0))?,
+                observers: try_vec(num_envs, Observer::new())?,
+                started: try_vec(num_envs, 0)?,
                 opponents,
-                bots: vec![[None, None, None, None, None]; num_envs],
-                pending: vec![[None; MAX_SEATS]; num_envs],
+                bots: try_vec(num_envs, [None, None, None, None, None])?,
+                pending: try_vec(num_envs, [None; MAX_SEATS])?,
                 actions: Vec::new(),
                 learner: Seat(seat),
                 reward,
