@@ -203,7 +203,11 @@ pub(crate) unsafe fn copy_to_buffer(
     out_len: *mut usize,
 ) -> Result<(), Error> {
     if !out_len.is_null() {
-        // SAFETY: the caller guarantees a non-null `out_len` is valid for writes.
+        // Checked as every out-pointer is: a misaligned one is an error, and nothing is written.
+        if (out_len as usize) % std::mem::align_of::<usize>() != 0 {
+            return Err(Error::invalid("`out_len` is misaligned"));
+        }
+        // SAFETY: the caller guarantees a non-null `out_len` is valid for writes; it is aligned.
         unsafe { out_len.write(text.len()) };
     }
     if cap == 0 {

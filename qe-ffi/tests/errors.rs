@@ -597,3 +597,27 @@ fn struct_layouts_are_stable() {
     assert_eq!(size_of::<QeEvent>(), 32);
     assert_eq!(size_of::<QeSeatOutcome>(), 72);
 }
+
+#[test]
+fn a_misaligned_out_len_is_an_error_and_nothing_is_written() {
+    let _pool = pool_shared();
+    let mut words = [0usize; 3];
+    // One byte into the array: never aligned for a usize (the point of the test).
+    #[allow(clippy::cast_ptr_alignment)]
+    let misaligned = unsafe { words.as_mut_ptr().cast::<u8>().add(1).cast::<usize>() };
+    let mut buf = [0 as c_char; 16];
+    let st = unsafe { qe_name(QE_NAME_NATION, 0, buf.as_mut_ptr(), buf.len(), misaligned) };
+    assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+    assert!(
+        last_message().contains("`out_len` is misaligned"),
+        "{}",
+        last_message()
+    );
+    assert_eq!(words, [0; 3]);
+    assert_eq!(buf[0], 0);
+    let before = last_message();
+    let st = unsafe { qe_last_error_message(buf.as_mut_ptr(), buf.len(), misaligned) };
+    assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+    assert_eq!(words, [0; 3]);
+    assert_eq!(last_message(), before, "the last error is unchanged");
+}
