@@ -204,7 +204,16 @@ fn save(path: Option<&PathBuf>, m: &Match) -> Result<(), Failure> {
     std::fs::write(path, record.to_json_pretty() + "\n").map_err(|e| {
         Failure::BadInput(format!("cannot write the record {}: {e}", path.display()))
     })?;
-    println!("record saved to {}", path.display());
+    if m.game().is_over() {
+        println!("record saved to {}", path.display());
+    } else {
+        // An abandoned game's record holds what no seat may know yet: say so before anyone reads it.
+        println!(
+            "record saved to {} (SPOILER: the game was abandoned, and the record shows its seed, \
+             the whole deck, every industry token and every bid)",
+            path.display()
+        );
+    }
     Ok(())
 }
 
@@ -226,6 +235,9 @@ fn print_end(m: &Match, rules: &Rules) {
     let game = m.game();
     let view = game.public_view(); // everything is revealed at game end (R-VIS-7)
     println!("════ game over: everything is revealed ════");
+    if let Some(seed) = m.seed() {
+        println!("seed {seed} (replay this game with --seed {seed})");
+    }
     print!("{}", history(&view, rules));
     let industries: Vec<String> = (0..game.players())
         .map(|s| {
@@ -291,13 +303,19 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     };
 
     let intro = m.game().public_view();
+    // The seed decides the deck, the tokens and the bots' choices: a seed the player did not choose
+    // is shown only once the game is over (R-VIS-6, R-VIS-8 hold for the human's seat too).
     println!(
-        "QE · {} players{} · seed {seed}",
+        "QE · {} players{} · {}",
         args.players,
         if args.commodities {
             " · Commodities"
         } else {
             ""
+        },
+        match args.seed {
+            Some(seed) => format!("seed {seed}"),
+            None => "seed shown at the end".into(),
         }
     );
     for s in 0..args.players {

@@ -438,6 +438,31 @@ fn play_end_of_input_exits_4_and_saves_the_record() {
 }
 
 #[test]
+fn play_shows_a_seed_it_chose_only_at_the_end_and_marks_an_abandoned_record_a_spoiler() {
+    // R-VIS-6, R-VIS-8: the seed decides the deck, the tokens and the bots' choices.
+    let path = tmp("spoiler.json");
+    let o = run(&["play", "--record", path.to_str().unwrap()], "quit\n");
+    assert_eq!(o.status.code(), Some(4));
+    let out = stdout(&o);
+    assert!(out.contains("seed shown at the end"), "{out}");
+    let shows_seed = out
+        .match_indices("seed ")
+        .any(|(i, _)| out[i + 5..].starts_with(|c: char| c.is_ascii_digit()));
+    assert!(!shows_seed, "{out}");
+    assert!(out.contains("SPOILER"), "{out}");
+    // A full game shows the seed at the end, with how to replay it.
+    let input: String = std::iter::repeat_n("1\n2\n", 400).collect();
+    let o = run(&["play", "--seed", "12", "--bots", "miser"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let end = out.find("game over").unwrap();
+    assert!(
+        out[end..].contains("seed 12 (replay this game with --seed 12)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn hot_seat_hides_the_screen_between_seats() {
     // Seats 0 and 2 are human; every screen change asks for Enter first.
     let input: String = std::iter::repeat_n("\n1\n2\n", 600).collect();
