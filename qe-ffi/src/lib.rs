@@ -93,12 +93,17 @@ fn give_string(text: String, out: &Out<*mut c_char>) -> Result<(), Error> {
     Ok(())
 }
 
-/// `QE_ERR_INVALID_JSON` unless `text` is one valid JSON value (checked without building it; what
-/// it means is for qe-core's readers to say).
-fn check_json(text: &str, what: &str) -> Result<(), Error> {
-    serde_json::from_str::<&serde_json::value::RawValue>(text)
-        .map(|_| ())
-        .map_err(|e| json_error(what, &e))
+/// The error of a qe-core reader that rejected `text`: `QE_ERR_INVALID_JSON` when `text` is not
+/// one valid JSON value (checked, without building it, only once the reader has failed; inputs
+/// past `limit` bytes were rejected for their size alone), else the reader's own error.
+fn reader_error(text: &str, what: &str, limit: usize, error: Error) -> Error {
+    if text.len() > limit {
+        return error;
+    }
+    match serde_json::from_str::<&serde_json::value::RawValue>(text) {
+        Ok(_) => error,
+        Err(e) => json_error(what, &e),
+    }
 }
 
 fn json_error(what: &str, e: &serde_json::Error) -> Error {
@@ -175,10 +180,8 @@ fn command_of(c: &QeCommand) -> Result<Command, Error> {
 /// Reads one command in the record format (`{"seat":0,"bid":5}`, `RECORD.md`) with qe-core's own
 /// record reader, so that the JSON of a command means exactly what it means in a record.
 fn command_of_json(text: &str) -> Result<Command, Error> {
-    if text.len() <= qe_core::MAX_COMMAND_BYTES {
-        check_json(text, "command")?;
-    }
-    Ok(Command::from_json(text)?)
+    Command::from_json(text)
+        .map_err(|e| reader_error(text, "command", qe_core::MAX_COMMAND_BYTES, e.into()))
 }
 
 // ----- library-wide functions ---------------------------------------------------------------------
@@ -361,10 +364,8 @@ pub unsafe extern "C" fn qe_game_from_record(
         let out = out_arg(out_game, "out_game")?;
         // SAFETY: caller contract.
         let text = unsafe { str_arg(json, "json")? };
-        if text.len() <= qe_core::MAX_RECORD_BYTES {
-            check_json(text, "json")?;
-        }
-        let record = Record::from_json(text)?;
+        let record = Record::from_json(text)
+            .map_err(|e| reader_error(text, "json", qe_core::MAX_RECORD_BYTES, e.into()))?;
         let m = record.replay().map_err(|e| {
             if let (qe_core::ReplayError::Command { index, .. }, Some(f)) = (&e, failed.as_mut()) {
                 f.set(*index);
