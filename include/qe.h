@@ -199,6 +199,17 @@
 #define QE_NAME_PHASE 4
 
 /**
+ * `qe_name` kind: the expansion whose `QE_EXPANSION_*` bit is `1 << index`, for example
+ * "commodities" (the name records use).
+ */
+#define QE_NAME_EXPANSION 5
+
+/**
+ * `QeGameOptions.expansions` bit: the Commodities expansion (R-COM).
+ */
+#define QE_EXPANSION_COMMODITIES (1 << 0)
+
+/**
  * A game of QE with its history: the command log (for the record), every event, and one "read so
  * far" cursor per seat and for the spectator.
  *
@@ -232,6 +243,38 @@ typedef struct QeGame QeGame;
  * "some error of that range". `qe_last_error_message` gives the text, with its rule ID.
  */
 typedef uint32_t QeStatus;
+
+/**
+ * The options of a new game, for `qe_game_new_with`. Fill it with `qe_game_options_init`, which
+ * sets `struct_size` and the defaults, then change the fields you need: a program compiled against
+ * this header keeps working with later libraries whose struct has grown.
+ */
+typedef struct QeGameOptions {
+  /**
+   * `sizeof(QeGameOptions)` as the caller compiled it (set by `qe_game_options_init`).
+   */
+  uint32_t struct_size;
+  /**
+   * The number of seats, 3–5 (default 4).
+   */
+  uint32_t players;
+  /**
+   * The expansions in play: `QE_EXPANSION_*` bits ORed together (default 0, the base game).
+   */
+  uint32_t expansions;
+  /**
+   * Reserved for options to come; must be 0.
+   */
+  uint32_t flags;
+  /**
+   * The seed of the set-up (same seed, same game, on every platform; R-SET-2). Default 0.
+   */
+  uint64_t seed;
+  /**
+   * Reserved for options to come; must be all 0.
+   */
+  uint64_t reserved[4];
+} QeGameOptions;
 
 /**
  * A command, for `qe_game_apply`: the fast path for game loops (no JSON, no allocation).
@@ -983,8 +1026,9 @@ QeStatus qe_string_free(char *s);
 /**
  * Copies the name of a component into `buf` (`cap` bytes, NUL-terminated) and its length to
  * `*out_len` (optional): `kind` is `QE_NAME_NATION` ("US"), `QE_NAME_INDUSTRY` ("AGR"),
- * `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold") or `QE_NAME_PHASE` ("bidding"), and `index`
- * the number the flat structs use. 16 bytes always suffice.
+ * `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold"), `QE_NAME_PHASE` ("bidding") or
+ * `QE_NAME_EXPANSION` ("commodities"), and `index` the number the flat structs use (for an
+ * expansion, the bit position of its `QE_EXPANSION_*`). 16 bytes always suffice.
  *
  * # Safety
  * `buf` must be valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
@@ -996,9 +1040,33 @@ QeStatus qe_name(uint32_t kind,
                  size_t *out_len);
 
 /**
+ * Fills `*out` with the default options of a new game (4 players, base game, seed 0) and
+ * `struct_size = sizeof(QeGameOptions)`.
+ *
+ * # Safety
+ * `out` must be NULL (an error) or valid for writes of a `QeGameOptions`.
+ */
+QeStatus qe_game_options_init(struct QeGameOptions *out);
+
+/**
+ * Creates a seeded game from options (start from `qe_game_options_init`). Writes the new handle
+ * to `*out_game`; free it with `qe_game_free`.
+ *
+ * Errors: `QE_ERR_INVALID_ARGUMENT` when `struct_size` is not a size this library knows, when an
+ * `expansions` bit names no expansion, or when `flags` or `reserved` are not 0;
+ * `QE_ERR_PLAYERS` (205) for a bad player count.
+ *
+ * # Safety
+ * `options` must be NULL (an error) or valid for reads of `options->struct_size` bytes;
+ * `out_game` must be NULL (an error) or valid for writes.
+ */
+QeStatus qe_game_new_with(const struct QeGameOptions *options,
+                          struct QeGame **out_game);
+
+/**
  * Creates a seeded game: `players` 3–5, `commodities` 0 or 1 (the Commodities expansion), and the
  * `seed` of the set-up (same seed, same game, on every platform; R-SET-2). Writes the new handle
- * to `*out_game`; free it with `qe_game_free`.
+ * to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options.
  *
  * Errors: `QE_ERR_PLAYERS` (205) for a bad player count, `QE_ERR_INVALID_ARGUMENT` for a
  * `commodities` flag other than 0 or 1.

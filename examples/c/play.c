@@ -18,6 +18,7 @@
 typedef char check_command[sizeof(QeCommand) == 16 ? 1 : -1];
 typedef char check_event[sizeof(QeEvent) == 32 ? 1 : -1];
 typedef char check_outcome[sizeof(QeSeatOutcome) == 72 ? 1 : -1];
+typedef char check_options[sizeof(QeGameOptions) == 56 ? 1 : -1];
 
 /* Prints the last error and exits: every qe_ call returns a status. */
 static void die(const char *what, QeStatus status) {
@@ -68,6 +69,7 @@ int main(int argc, char **argv) {
     uint8_t players = (uint8_t)(argc > 2 ? atoi(argv[2]) : 4);
     uint8_t commodities = (uint8_t)(argc > 3 ? atoi(argv[3]) : 0);
     uint32_t abi = 0;
+    QeGameOptions options;
     QeGame *game = NULL;
     QeGame *replayed = NULL;
     QeState state;
@@ -86,7 +88,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     rng_state = seed;
-    CHECK(qe_game_new(players, commodities, seed, &game));
+    CHECK(qe_game_options_init(&options));
+    options.players = players;
+    options.expansions = commodities ? QE_EXPANSION_COMMODITIES : 0;
+    options.seed = seed;
+    CHECK(qe_game_new_with(&options, &game));
     printf("QE: %u players%s, seed %llu\n", (unsigned)players,
            commodities ? " with Commodities" : "", (unsigned long long)seed);
 

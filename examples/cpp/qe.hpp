@@ -89,8 +89,18 @@ class Game {
 public:
     /// A seeded game: players 3-5, with or without the Commodities expansion.
     static Game seeded(std::uint8_t players, bool commodities, std::uint64_t seed) {
+        return seeded(players, commodities ? QE_EXPANSION_COMMODITIES : 0u, seed);
+    }
+
+    /// A seeded game: players 3-5 and a set of expansions (QE_EXPANSION_* bits ORed together).
+    static Game seeded(std::uint8_t players, std::uint32_t expansions, std::uint64_t seed) {
+        QeGameOptions options;
+        detail::check(qe_game_options_init(&options));
+        options.players = players;
+        options.expansions = expansions;
+        options.seed = seed;
         QeGame *g = nullptr;
-        detail::check(qe_game_new(players, commodities ? 1 : 0, seed, &g));
+        detail::check(qe_game_new_with(&options, &g));
         return Game(g);
     }
 

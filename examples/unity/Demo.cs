@@ -22,7 +22,8 @@ static class Demo
         if (Marshal.SizeOf(typeof(QeCommand)) != 16 || Marshal.SizeOf(typeof(QeState)) != 20
             || Marshal.SizeOf(typeof(QeBidRange)) != 32 || Marshal.SizeOf(typeof(QeLegal)) != 40
             || Marshal.SizeOf(typeof(QeSeatInfo)) != 48 || Marshal.SizeOf(typeof(QeAuction)) != 48
-            || Marshal.SizeOf(typeof(QeEvent)) != 32 || Marshal.SizeOf(typeof(QeSeatOutcome)) != 72)
+            || Marshal.SizeOf(typeof(QeEvent)) != 32 || Marshal.SizeOf(typeof(QeSeatOutcome)) != 72
+            || Marshal.SizeOf(typeof(QeGameOptions)) != 56)
             return Fail("struct layout differs from qe.h");
         uint abi;
         Native.Check(Native.qe_abi_version(out abi));

@@ -179,6 +179,20 @@ namespace Qe
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    public struct QeGameOptions
+    {
+        public uint StructSize;
+        public uint Players;
+        public uint Expansions;
+        public uint Flags;
+        public ulong Seed;
+        public ulong Reserved0;
+        public ulong Reserved1;
+        public ulong Reserved2;
+        public ulong Reserved3;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
     public struct QeSeatOutcome
     {
         public QeI128 Spent;
@@ -211,6 +225,7 @@ namespace Qe
 #endif
 
         public const uint QE_ABI_VERSION = 1;
+        public const uint QE_EXPANSION_COMMODITIES = 1;
         public const byte QE_NONE = 255;
         public const byte QE_SPECTATOR = 255;
 
@@ -274,6 +289,8 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_name(uint kind, uint index, byte[] buf, UIntPtr cap, out UIntPtr len);
 
         [DllImport(Lib)] public static extern uint qe_game_new(byte players, byte commodities, ulong seed, out IntPtr game);
+        [DllImport(Lib)] public static extern uint qe_game_options_init(out QeGameOptions options);
+        [DllImport(Lib)] public static extern uint qe_game_new_with(ref QeGameOptions options, out IntPtr game);
         [DllImport(Lib)] public static extern uint qe_game_from_record(byte[] json, out UIntPtr failedIndex, out IntPtr game);
         [DllImport(Lib)] public static extern uint qe_game_clone(IntPtr game, out IntPtr copy);
         [DllImport(Lib)] public static extern uint qe_game_free(IntPtr game);
@@ -388,8 +405,19 @@ namespace Qe
 
         public static Game Seeded(byte players, bool commodities, ulong seed)
         {
+            return Seeded(players, commodities ? Native.QE_EXPANSION_COMMODITIES : 0u, seed);
+        }
+
+        /// A seeded game with a set of expansions (QE_EXPANSION_* bits ORed together).
+        public static Game Seeded(byte players, uint expansions, ulong seed)
+        {
+            QeGameOptions options;
+            Native.Check(Native.qe_game_options_init(out options));
+            options.Players = players;
+            options.Expansions = expansions;
+            options.Seed = seed;
             IntPtr g;
-            Native.Check(Native.qe_game_new(players, (byte)(commodities ? 1 : 0), seed, out g));
+            Native.Check(Native.qe_game_new_with(ref options, out g));
             return new Game(g);
         }
 

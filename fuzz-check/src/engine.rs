@@ -485,7 +485,7 @@ pub fn input_of_record(record: &Record, viewer: u8, shuffle: u64) -> Input {
         .collect();
     Input {
         players: record.players,
-        commodities: record.commodities,
+        commodities: record.expansions.contains(qe_core::Expansion::Commodities),
         custom,
         setup: SetupInput::Raw {
             nations: record

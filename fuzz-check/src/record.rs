@@ -57,7 +57,7 @@ pub fn check_text(text: &str) {
             check_state(m.game());
             let own = m.record().expect("a replayed match has a record");
             assert_eq!(own.players, record.players);
-            assert_eq!(own.commodities, record.commodities);
+            assert_eq!(own.expansions, record.expansions);
             assert_eq!(own.industry_tokens, record.industry_tokens);
             assert_eq!(own.deck, record.deck);
             assert_eq!(own.seed, record.seed);
@@ -65,7 +65,7 @@ pub fn check_text(text: &str) {
                 own.commands, record.commands,
                 "the replayed commands differ"
             );
-            if record.commodities {
+            if record.expansions.contains(qe_core::Expansion::Commodities) {
                 assert_eq!(own.piles, record.piles);
             }
             let json = own.to_json();

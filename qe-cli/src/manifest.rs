@@ -1,7 +1,8 @@
 //! `--manifest FILE`: printed tile and token values (R-CMP-4, R-CMP-7), in the JSON shape of a
 //! record's `manifest` field (`RECORD.md`).
 
-use qe_core::{Manifest, Rules, RulesBuilder, SetupError};
+use clap::Args;
+use qe_core::{Expansion, Expansions, Manifest, Rules, RulesBuilder, SetupError};
 use serde_json::{json, Value};
 
 use crate::{Common, Failure};
@@ -38,10 +39,55 @@ pub fn load(common: &Common) -> Result<Option<Loaded>, Failure> {
     Ok(Some(Loaded { manifest }))
 }
 
-/// The rules for a game of `players` seats, with or without Commodities, and the manifest in use.
-pub fn rules(players: u8, commodities: bool, manifest: Manifest) -> Result<Rules, Failure> {
+/// The expansions of a new game: `--expansion NAME` (repeatable), or `--commodities`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExpansionArgs {
+    /// Play with an expansion (repeatable): commodities
+    #[arg(long = "expansion", value_name = "NAME", value_parser = parse_expansion)]
+    pub expansion: Vec<Expansion>,
+    /// Play with the Commodities expansion (same as --expansion commodities)
+    #[arg(long)]
+    pub commodities: bool,
+}
+
+impl ExpansionArgs {
+    /// The set chosen.
+    pub fn set(&self) -> Expansions {
+        let set: Expansions = self.expansion.iter().copied().collect();
+        set.set(
+            Expansion::Commodities,
+            self.commodities || set.contains(Expansion::Commodities),
+        )
+    }
+}
+
+/// The expansions for a title line: ` · Commodities` per expansion, or `empty` for the base game.
+pub fn title(set: Expansions, empty: &str) -> String {
+    if set.is_empty() {
+        return empty.to_string();
+    }
+    let mut out = String::new();
+    for name in set.names() {
+        let mut c = name.chars();
+        let first = c.next().map_or(' ', |f| f.to_ascii_uppercase());
+        out.push_str(" · ");
+        out.push(first);
+        out.push_str(c.as_str());
+    }
+    out
+}
+
+fn parse_expansion(name: &str) -> Result<Expansion, String> {
+    Expansion::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
+        format!("unknown expansion {name:?} (known: {})", known.join(", "))
+    })
+}
+
+/// The rules for a game of `players` seats with these expansions and the manifest in use.
+pub fn rules(players: u8, expansions: Expansions, manifest: Manifest) -> Result<Rules, Failure> {
     RulesBuilder::new(players)
-        .commodities(commodities)
+        .expansions(expansions)
         .manifest(manifest)
         .build()
         .map_err(|e| Failure::BadInput(setup_message(&e)))

@@ -47,9 +47,8 @@ pub struct PlayArgs {
     /// Number of players, 3 to 5
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
     pub players: u8,
-    /// Play with the Commodities expansion
-    #[arg(long)]
-    pub commodities: bool,
+    #[command(flatten)]
+    pub expansions: crate::manifest::ExpansionArgs,
     /// Your seat, 0 to players-1 (seat 0 auctions first)
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub seat: u8,
@@ -260,7 +259,7 @@ fn print_end(m: &Match, rules: &Rules) {
 /// Runs `qe play`.
 pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
-    let rules = manifest::rules(args.players, args.commodities, manifest)?;
+    let rules = manifest::rules(args.players, args.expansions.set(), manifest)?;
     let humans: Vec<Seat> = match &args.humans {
         Some(list) => list.0.iter().map(|&s| Seat(s)).collect(),
         None => vec![Seat(args.seat)],
@@ -308,11 +307,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     println!(
         "QE · {} players{} · {}",
         args.players,
-        if args.commodities {
-            " · Commodities"
-        } else {
-            ""
-        },
+        manifest::title(args.expansions.set(), ""),
         match args.seed {
             Some(seed) => format!("seed {seed}"),
             None => "seed shown at the end".into(),

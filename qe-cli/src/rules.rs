@@ -94,7 +94,7 @@ pub fn manifest_text(manifest: &Manifest, source: &str) -> String {
     }
     let _ = writeln!(out, "Scoring tables (count→VP):");
     for players in [4, 5] {
-        if let Ok(r) = manifest::rules(players, false, *manifest) {
+        if let Ok(r) = manifest::rules(players, qe_core::Expansions::NONE, *manifest) {
             let _ = writeln!(
                 out,
                 "{}",

@@ -41,9 +41,8 @@ pub struct SimulateArgs {
     /// Number of players, 3 to 5 (default: the length of --bots if 3 to 5, else 4)
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=5), value_name = "K")]
     pub players: Option<u8>,
-    /// Play with the Commodities expansion
-    #[arg(long)]
-    pub commodities: bool,
+    #[command(flatten)]
+    pub expansions: crate::manifest::ExpansionArgs,
     /// Bots by seat, comma-separated: value, random, miser
     #[arg(long, value_parser = parse_bot_list, default_value = "value", value_name = "LIST")]
     pub bots: BotList,
@@ -183,7 +182,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         .map(|s| names[s % names.len()].clone())
         .collect();
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
-    let rules = manifest::rules(players, args.commodities, manifest)?;
+    let rules = manifest::rules(players, args.expansions.set(), manifest)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
@@ -274,7 +273,8 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         let out = json!({
             "games": g,
             "players": players,
-            "commodities": args.commodities,
+            "expansions": rules.expansions().names().collect::<Vec<_>>(),
+            "commodities": rules.has_commodities(),
             "seed": args.seed,
             "threads": threads,
             "no_winner_rate": ratio(total.no_winner as f64, g),
@@ -287,11 +287,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     }
     println!(
         "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{}",
-        if args.commodities {
-            " · Commodities"
-        } else {
-            " · base game"
-        },
+        manifest::title(rules.expansions(), " · base game"),
         args.seed,
         if threads == 1 { "" } else { "s" }
     );

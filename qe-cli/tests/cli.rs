@@ -528,6 +528,33 @@ fn simulate_is_deterministic_for_a_seed() {
 }
 
 #[test]
+fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
+    let base = ["simulate", "--games", "20", "--players", "3", "--json"];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        simulate_json(&args)
+    };
+    let named = with(&["--expansion", "commodities"]);
+    assert_eq!(named["expansions"], serde_json::json!(["commodities"]));
+    assert_eq!(named, with(&["--commodities"]));
+    assert_eq!(
+        named,
+        with(&["--commodities", "--expansion", "commodities"])
+    );
+    let plain = with(&[]);
+    assert_eq!(plain["expansions"], serde_json::json!([]));
+    assert_ne!(named["seats"], plain["seats"]);
+    let o = run(&["simulate", "--expansion", "gold-rush"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown expansion \"gold-rush\" (known: commodities)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn simulate_prints_a_table_per_bot() {
     let o = run(
         &[

@@ -98,6 +98,7 @@ pub mod deduction;
 pub mod encoding;
 mod error;
 mod event;
+mod expansion;
 mod game;
 #[cfg(feature = "serde")]
 mod json;
@@ -116,6 +117,7 @@ pub use components::{
 pub use deduction::{Deduction, SpendBounds};
 pub use error::{CommandError, SetupError};
 pub use event::{BidStage, Event, EventSink, Events};
+pub use expansion::{Expansion, Expansions};
 pub use game::{BidRange, Chance, Game, Legal, Phase, PileSet};
 #[cfg(feature = "serde")]
 pub use record::MAX_COMMAND_BYTES;

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, Manifest, Nation, TileId, TokenId};
 use crate::error::{CommandError, SetupError};
+use crate::expansion::Expansions;
 use crate::game::Game;
 use crate::rules::{Rules, RulesBuilder};
 use crate::session::Match;
@@ -26,8 +27,8 @@ pub const MAX_RECORD_BYTES: usize = 1 << 20;
 pub struct Record {
     /// 3, 4 or 5.
     pub players: u8,
-    /// Whether the Commodities expansion is on.
-    pub commodities: bool,
+    /// The expansions in play: the record's `expansions` list.
+    pub expansions: Expansions,
     /// Each seat's nation (`None`: the default of R-SET-1).
     pub nations: Option<Vec<Nation>>,
     /// Each seat's industry token.
@@ -73,7 +74,7 @@ impl Record {
         let rules = game.rules();
         let setup = game.setup_ref();
         let manifest = (*rules.manifest() != Manifest::default()).then(|| *rules.manifest());
-        let mut recorded = RulesBuilder::new(rules.players()).commodities(rules.has_commodities());
+        let mut recorded = RulesBuilder::new(rules.players()).expansions(rules.expansions());
         if let Some(m) = manifest {
             recorded = recorded.manifest(m);
         }
@@ -82,7 +83,7 @@ impl Record {
         }
         Some(Record {
             players: rules.players(),
-            commodities: rules.has_commodities(),
+            expansions: rules.expansions(),
             nations: Some(setup.nations().to_vec()),
             industry_tokens: setup.industries().to_vec(),
             deck: setup.deck().to_vec(),
@@ -107,7 +108,7 @@ impl Record {
 
     /// The rules the record describes.
     pub fn rules(&self) -> Result<Rules, SetupError> {
-        let mut b = RulesBuilder::new(self.players).commodities(self.commodities);
+        let mut b = RulesBuilder::new(self.players).expansions(self.expansions);
         if let Some(m) = self.manifest {
             b = b.manifest(m);
         }
@@ -173,6 +174,7 @@ mod json {
     use crate::command::{ChanceOutcome, Command};
     use crate::components::{AssetKind, Industry, Manifest, TileId, TokenId};
     use crate::error::{CommandError, SetupError};
+    use crate::expansion::{Expansion, Expansions};
     use crate::json::{self, ListError, Members, Whole};
     use crate::rules::Rules;
     use crate::seat::{Seat, MAX_SEATS};
@@ -503,16 +505,19 @@ mod json {
                 return Err(SetupError::Players { players });
             }
             let players = players as u8;
-            let mut commodities = false;
+            let mut expansions = Expansions::NONE;
             if let Some(e) = obj.get("expansions") {
                 for x in items(e, "`expansions`", 8)? {
-                    match json::string(x).as_deref() {
-                        Some("commodities") if !commodities => commodities = true,
-                        Some("commodities") => return Err(bad("`commodities` listed twice")),
-                        _ => return Err(bad(format!("unknown expansion {}", x.get()))),
+                    match json::string(x).as_deref().and_then(Expansion::from_name) {
+                        Some(e) if expansions.contains(e) => {
+                            return Err(bad(format!("`{e}` listed twice")))
+                        }
+                        Some(e) => expansions = expansions.with(e),
+                        None => return Err(bad(format!("unknown expansion {}", x.get()))),
                     }
                 }
             }
+            let commodities = expansions.contains(Expansion::Commodities);
             let nations = match obj.get("nations") {
                 Some(v) => Some(names(v, "nations")?),
                 None => None,
@@ -566,7 +571,7 @@ mod json {
                 .collect();
             let record = Record {
                 players,
-                commodities,
+                expansions,
                 nations,
                 industry_tokens,
                 deck,
@@ -611,22 +616,21 @@ mod json {
             Out {
                 format: FORMAT,
                 players: self.players,
-                expansions: if self.commodities {
-                    alloc::vec!["commodities"]
-                } else {
-                    Vec::new()
-                },
+                expansions: self.expansions.names().collect(),
                 nations: self
                     .nations
                     .as_ref()
                     .map(|n| strings(&mut n.iter().map(ToString::to_string))),
                 industry_tokens: strings(&mut self.industry_tokens.iter().map(ToString::to_string)),
                 deck: strings(&mut self.deck.iter().map(ToString::to_string)),
-                piles: self.commodities.then(|| OutPiles {
-                    gold: strings(&mut self.piles[0].iter().map(ToString::to_string)),
-                    oil: strings(&mut self.piles[1].iter().map(ToString::to_string)),
-                    crypto: strings(&mut self.piles[2].iter().map(ToString::to_string)),
-                }),
+                piles: self
+                    .expansions
+                    .contains(Expansion::Commodities)
+                    .then(|| OutPiles {
+                        gold: strings(&mut self.piles[0].iter().map(ToString::to_string)),
+                        oil: strings(&mut self.piles[1].iter().map(ToString::to_string)),
+                        crypto: strings(&mut self.piles[2].iter().map(ToString::to_string)),
+                    }),
                 manifest,
                 seed: self.seed,
                 commands: self.commands.iter().map(OutCommand::of).collect(),

@@ -3,6 +3,7 @@
 
 use crate::components::Manifest;
 use crate::error::SetupError;
+use crate::expansion::{Expansion, Expansions};
 
 /// A scoring table: `score(n)` for a count `n`, where counts beyond the last entry score the last
 /// entry (R-SCO-6, R-SCO-7: "a count beyond a table scores the table's top entry").
@@ -75,7 +76,7 @@ impl Table {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     players: u8,
-    commodities: bool,
+    expansions: Expansions,
     manifest: Manifest,
     /// R-SCO-6: VP by the number of own-nation tiles.
     pub nationalization: Table,
@@ -101,7 +102,20 @@ impl Rules {
 
     /// The game with the Commodities expansion for 3, 4 or 5 players with the default manifest.
     pub fn commodities(players: u8) -> Result<Rules, SetupError> {
-        RulesBuilder::new(players).commodities(true).build()
+        Rules::with_expansions(players, Expansions::of(Expansion::Commodities))
+    }
+
+    /// The game for 3, 4 or 5 players with a set of expansions and the default manifest.
+    ///
+    /// ```
+    /// use qe_core::{Expansion, Expansions, Rules};
+    /// let set = Expansions::from_names(["commodities"]).unwrap();
+    /// let rules = Rules::with_expansions(5, set).unwrap();
+    /// assert_eq!(rules, Rules::commodities(5).unwrap());
+    /// assert!(rules.expansions().contains(Expansion::Commodities));
+    /// ```
+    pub fn with_expansions(players: u8, expansions: Expansions) -> Result<Rules, SetupError> {
+        RulesBuilder::new(players).expansions(expansions).build()
     }
 
     /// The number of seats.
@@ -110,10 +124,16 @@ impl Rules {
         self.players
     }
 
-    /// Whether the Commodities expansion is enabled.
+    /// The expansions in play.
+    #[inline]
+    pub fn expansions(&self) -> Expansions {
+        self.expansions
+    }
+
+    /// Whether the Commodities expansion is in play (R-COM).
     #[inline]
     pub fn has_commodities(&self) -> bool {
-        self.commodities
+        self.expansions.contains(Expansion::Commodities)
     }
 
     /// The manifest of tile and token values.
@@ -196,7 +216,7 @@ impl Rules {
 #[derive(Clone, Copy, Debug)]
 pub struct RulesBuilder {
     players: u8,
-    commodities: bool,
+    expansions: Expansions,
     manifest: Manifest,
     nationalization: Option<Table>,
     monopolization: Option<Table>,
@@ -212,7 +232,7 @@ impl RulesBuilder {
     pub fn new(players: u8) -> RulesBuilder {
         RulesBuilder {
             players,
-            commodities: false,
+            expansions: Expansions::NONE,
             manifest: Manifest::default(),
             nationalization: None,
             monopolization: None,
@@ -224,9 +244,15 @@ impl RulesBuilder {
         }
     }
 
+    /// Uses exactly these expansions.
+    pub fn expansions(mut self, expansions: Expansions) -> Self {
+        self.expansions = expansions;
+        self
+    }
+
     /// Enables or disables the Commodities expansion.
     pub fn commodities(mut self, on: bool) -> Self {
-        self.commodities = on;
+        self.expansions = self.expansions.set(Expansion::Commodities, on);
         self
     }
 
@@ -302,10 +328,11 @@ impl RulesBuilder {
                 reason: "sets of fewer than 3 industries score 0",
             });
         }
-        let zero_default = if self.commodities { 0 } else { 2 };
+        let commodities = self.expansions.contains(Expansion::Commodities);
+        let zero_default = if commodities { 0 } else { 2 };
         Ok(Rules {
             players: self.players,
-            commodities: self.commodities,
+            expansions: self.expansions,
             manifest: self.manifest,
             nationalization,
             monopolization,

@@ -35,7 +35,10 @@ mod types;
 
 use std::ffi::{c_char, CStr, CString};
 
-use qe_core::{AssetKind, Command, Industry, Match, Nation, Record, Rules, Seat, TileId};
+use qe_core::{
+    AssetKind, Command, Expansion, Expansions, Industry, Match, Nation, Record, Rules, Seat,
+    SetupError, TileId,
+};
 
 pub use handle::QeGame;
 use handle::{GameState, CURSORS};
@@ -268,8 +271,9 @@ pub unsafe extern "C" fn qe_string_free(s: *mut c_char) -> QeStatus {
 
 /// Copies the name of a component into `buf` (`cap` bytes, NUL-terminated) and its length to
 /// `*out_len` (optional): `kind` is `QE_NAME_NATION` ("US"), `QE_NAME_INDUSTRY` ("AGR"),
-/// `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold") or `QE_NAME_PHASE` ("bidding"), and `index`
-/// the number the flat structs use. 16 bytes always suffice.
+/// `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold"), `QE_NAME_PHASE` ("bidding") or
+/// `QE_NAME_EXPANSION` ("commodities"), and `index` the number the flat structs use (for an
+/// expansion, the bit position of its `QE_EXPANSION_*`). 16 bytes always suffice.
 ///
 /// # Safety
 /// `buf` must be valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
@@ -289,6 +293,7 @@ pub unsafe extern "C" fn qe_name(
             QE_NAME_TILE => TileId::from_index(i).map(|t| t.to_string()),
             QE_NAME_PILE => AssetKind::from_index(i).map(|k| k.name().to_owned()),
             QE_NAME_PHASE => phase_name(index).map(str::to_owned),
+            QE_NAME_EXPANSION => Expansion::from_index(i).map(|e| e.name().to_owned()),
             _ => {
                 return Err(Error::invalid(format!(
                     "name kind {kind} is not a QE_NAME_*"
@@ -307,9 +312,97 @@ pub unsafe extern "C" fn qe_name(
 
 // ----- creating and freeing games -----------------------------------------------------------------
 
+/// Fills `*out` with the default options of a new game (4 players, base game, seed 0) and
+/// `struct_size = sizeof(QeGameOptions)`.
+///
+/// # Safety
+/// `out` must be NULL (an error) or valid for writes of a `QeGameOptions`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_options_init(out: *mut QeGameOptions) -> QeStatus {
+    status::guard(|| {
+        out_arg(out, "out")?.set(QeGameOptions {
+            struct_size: std::mem::size_of::<QeGameOptions>() as u32,
+            players: 4,
+            ..QeGameOptions::default()
+        });
+        Ok(())
+    })
+}
+
+/// Creates a seeded game from options (start from `qe_game_options_init`). Writes the new handle
+/// to `*out_game`; free it with `qe_game_free`.
+///
+/// Errors: `QE_ERR_INVALID_ARGUMENT` when `struct_size` is not a size this library knows, when an
+/// `expansions` bit names no expansion, or when `flags` or `reserved` are not 0;
+/// `QE_ERR_PLAYERS` (205) for a bad player count.
+///
+/// # Safety
+/// `options` must be NULL (an error) or valid for reads of `options->struct_size` bytes;
+/// `out_game` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_new_with(
+    options: *const QeGameOptions,
+    out_game: *mut *mut QeGame,
+) -> QeStatus {
+    status::guard(|| {
+        let out = out_arg(out_game, "out_game")?;
+        // SAFETY: forwarded caller contract.
+        let o = unsafe { options_arg(options) }?;
+        let expansions = Expansions::from_bits(o.expansions).ok_or_else(|| {
+            Error::invalid(format!(
+                "QeGameOptions.expansions {:#x} has a bit that is no QE_EXPANSION_*",
+                o.expansions
+            ))
+        })?;
+        if o.flags != 0 || o.reserved != [0; 4] {
+            return Err(Error::invalid(
+                "QeGameOptions.flags and .reserved must be 0",
+            ));
+        }
+        out.set(seeded_game(o.players, expansions, o.seed)?);
+        Ok(())
+    })
+}
+
+/// A new seeded game's handle.
+fn seeded_game(players: u32, expansions: Expansions, seed: u64) -> Result<*mut QeGame, Error> {
+    let rules = u8::try_from(players)
+        .map_err(|_| SetupError::Players {
+            players: u64::from(players),
+        })
+        .and_then(|p| Rules::with_expansions(p, expansions))?;
+    Ok(handle::allocate(GameState::new(Match::seeded(rules, seed))))
+}
+
+/// Reads a `QeGameOptions` whose `struct_size` this library knows.
+///
+/// # Safety
+/// `options` must be NULL or valid for reads of `struct_size` bytes.
+unsafe fn options_arg(options: *const QeGameOptions) -> Result<QeGameOptions, Error> {
+    if options.is_null() {
+        return Err(Error::null("options"));
+    }
+    if !options.is_aligned() {
+        return Err(Error::invalid(
+            "`options` is not aligned for a QeGameOptions",
+        ));
+    }
+    // SAFETY: non-null and aligned; the caller's struct has at least its first field.
+    let size = unsafe { std::ptr::addr_of!((*options).struct_size).read() };
+    let ours = std::mem::size_of::<QeGameOptions>() as u32;
+    if size != ours {
+        return Err(Error::invalid(format!(
+            "QeGameOptions.struct_size is {size}; this library knows {ours} (fill the options \
+             with qe_game_options_init)"
+        )));
+    }
+    // SAFETY: the caller's struct is as large as ours.
+    Ok(unsafe { options.read() })
+}
+
 /// Creates a seeded game: `players` 3–5, `commodities` 0 or 1 (the Commodities expansion), and the
 /// `seed` of the set-up (same seed, same game, on every platform; R-SET-2). Writes the new handle
-/// to `*out_game`; free it with `qe_game_free`.
+/// to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options.
 ///
 /// Errors: `QE_ERR_PLAYERS` (205) for a bad player count, `QE_ERR_INVALID_ARGUMENT` for a
 /// `commodities` flag other than 0 or 1.
@@ -325,13 +418,9 @@ pub unsafe extern "C" fn qe_game_new(
 ) -> QeStatus {
     status::guard(|| {
         let out = out_arg(out_game, "out_game")?;
-        let commodities = flag_arg(commodities, "commodities")?;
-        let rules = if commodities {
-            Rules::commodities(players)?
-        } else {
-            Rules::base(players)?
-        };
-        out.set(handle::allocate(GameState::new(Match::seeded(rules, seed))));
+        let on = flag_arg(commodities, "commodities")?;
+        let expansions = Expansions::NONE.set(Expansion::Commodities, on);
+        out.set(seeded_game(players.into(), expansions, seed)?);
         Ok(())
     })
 }

@@ -83,6 +83,32 @@ pub const QE_NAME_TILE: u32 = 2;
 pub const QE_NAME_PILE: u32 = 3;
 /// `qe_name` kind: the phase constant `QE_PHASE_*`, for example "bidding".
 pub const QE_NAME_PHASE: u32 = 4;
+/// `qe_name` kind: the expansion whose `QE_EXPANSION_*` bit is `1 << index`, for example
+/// "commodities" (the name records use).
+pub const QE_NAME_EXPANSION: u32 = 5;
+
+/// `QeGameOptions.expansions` bit: the Commodities expansion (R-COM).
+pub const QE_EXPANSION_COMMODITIES: u32 = 1 << 0;
+
+/// The options of a new game, for `qe_game_new_with`. Fill it with `qe_game_options_init`, which
+/// sets `struct_size` and the defaults, then change the fields you need: a program compiled against
+/// this header keeps working with later libraries whose struct has grown.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QeGameOptions {
+    /// `sizeof(QeGameOptions)` as the caller compiled it (set by `qe_game_options_init`).
+    pub struct_size: u32,
+    /// The number of seats, 3–5 (default 4).
+    pub players: u32,
+    /// The expansions in play: `QE_EXPANSION_*` bits ORed together (default 0, the base game).
+    pub expansions: u32,
+    /// Reserved for options to come; must be 0.
+    pub flags: u32,
+    /// The seed of the set-up (same seed, same game, on every platform; R-SET-2). Default 0.
+    pub seed: u64,
+    /// Reserved for options to come; must be all 0.
+    pub reserved: [u64; 4],
+}
 
 /// A command, for `qe_game_apply`: the fast path for game loops (no JSON, no allocation).
 ///

@@ -117,6 +117,18 @@ fn null_out_pointers_everywhere() {
             ),
             ("qe_game_new", qe_game_new(4, 0, 1, ptr::null_mut())),
             (
+                "qe_game_options_init",
+                qe_game_options_init(ptr::null_mut()),
+            ),
+            (
+                "qe_game_new_with options",
+                qe_game_new_with(ptr::null(), &mut ptr::null_mut()),
+            ),
+            (
+                "qe_game_new_with out",
+                qe_game_new_with(&options(4, 0, 1), ptr::null_mut()),
+            ),
+            (
                 "qe_game_from_record json",
                 qe_game_from_record(ptr::null(), ptr::null_mut(), &mut ptr::null_mut()),
             ),
@@ -582,6 +594,120 @@ fn status_codes_match_qe_core() {
     assert_eq!(SetupError::Record(String::new()).code(), QE_ERR_RECORD);
 }
 
+fn options(players: u32, expansions: u32, seed: u64) -> QeGameOptions {
+    let mut o = QeGameOptions::default();
+    assert_eq!(unsafe { qe_game_options_init(&mut o) }, QE_OK);
+    assert_eq!((o.players, o.expansions, o.seed), (4, 0, 0));
+    QeGameOptions {
+        players,
+        expansions,
+        seed,
+        ..o
+    }
+}
+
+#[test]
+fn game_options_choose_the_expansions_and_keep_qe_game_new_as_a_shorthand() {
+    let _pool = pool_shared();
+    for (players, commodities, seed) in [(3, false, 1), (4, true, 2), (5, true, 3)] {
+        let bits = if commodities {
+            QE_EXPANSION_COMMODITIES
+        } else {
+            0
+        };
+        let mut g = ptr::null_mut();
+        let st = unsafe { qe_game_new_with(&options(players, bits, seed), &mut g) };
+        assert_eq!(st, QE_OK, "{}", last_message());
+        let old = new_game(players as u8, commodities, seed);
+        assert_eq!(record(g), record(old));
+        assert_eq!(state(g).commodities, u8::from(commodities));
+        free(g);
+        free(old);
+    }
+    // The bit and the name come from qe-core's one list of expansions.
+    let all: Vec<qe_core::Expansion> = qe_core::Expansion::ALL.to_vec();
+    assert_eq!(
+        qe_core::Expansions::of(qe_core::Expansion::Commodities).bits(),
+        QE_EXPANSION_COMMODITIES
+    );
+    for e in &all {
+        let mut buf = [0 as c_char; 16];
+        let st = unsafe {
+            qe_name(
+                QE_NAME_EXPANSION,
+                e.index() as u32,
+                buf.as_mut_ptr(),
+                16,
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(st, QE_OK);
+        assert_eq!(
+            unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str(),
+            Ok(e.name())
+        );
+    }
+    let mut buf = [0 as c_char; 16];
+    let st = unsafe {
+        qe_name(
+            QE_NAME_EXPANSION,
+            all.len() as u32,
+            buf.as_mut_ptr(),
+            16,
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+}
+
+#[test]
+fn bad_game_options_are_errors_that_create_nothing() {
+    let _pool = pool_shared();
+    let cases: Vec<(QeGameOptions, QeStatus, &str)> = vec![
+        (options(2, 0, 1), QE_ERR_PLAYERS, "R-SET-1"),
+        (options(259, 0, 1), QE_ERR_PLAYERS, "259"),
+        (options(4, 1 << 5, 1), QE_ERR_INVALID_ARGUMENT, "0x20"),
+        (
+            QeGameOptions {
+                struct_size: 8,
+                ..options(4, 0, 1)
+            },
+            QE_ERR_INVALID_ARGUMENT,
+            "struct_size is 8",
+        ),
+        (
+            QeGameOptions {
+                flags: 1,
+                ..options(4, 0, 1)
+            },
+            QE_ERR_INVALID_ARGUMENT,
+            "reserved",
+        ),
+        (
+            QeGameOptions {
+                reserved: [0, 0, 7, 0],
+                ..options(4, 0, 1)
+            },
+            QE_ERR_INVALID_ARGUMENT,
+            "reserved",
+        ),
+    ];
+    for (o, code, needle) in cases {
+        let mut g = ptr::null_mut();
+        assert_eq!(unsafe { qe_game_new_with(&o, &mut g) }, code, "{o:?}");
+        assert!(g.is_null());
+        assert!(last_message().contains(needle), "{}", last_message());
+    }
+    let words = [0u64; 8];
+    let misaligned = (words.as_ptr() as usize + 4) as *const QeGameOptions;
+    let mut g = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_game_new_with(misaligned, &mut g) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(g.is_null());
+}
+
 /// The struct sizes the C example, the C++ example and the C# binding (`Qe.cs`) also check.
 #[test]
 fn struct_layouts_are_stable() {
@@ -596,6 +722,7 @@ fn struct_layouts_are_stable() {
     assert_eq!(size_of::<QeAuction>(), 48);
     assert_eq!(size_of::<QeEvent>(), 32);
     assert_eq!(size_of::<QeSeatOutcome>(), 72);
+    assert_eq!(size_of::<QeGameOptions>(), 56);
 }
 
 #[test]

@@ -28,7 +28,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
 use qe_core::{
-    Command, CommandError, Game, Match, Record, ReplayError, Rules, Seat, SetupError, MAX_SEATS,
+    Command, CommandError, Expansion, Expansions, Game, Match, Record, ReplayError, Rules, Seat,
+    SetupError, MAX_SEATS,
 };
 
 create_exception!(
@@ -87,13 +88,27 @@ fn replay_error(py: Python<'_>, e: &ReplayError) -> PyErr {
     }
 }
 
-pub(crate) fn rules(py: Python<'_>, players: u8, commodities: bool) -> PyResult<Rules> {
-    let r = if commodities {
-        Rules::commodities(players)
-    } else {
-        Rules::base(players)
-    };
-    r.map_err(|e| setup_error(py, &e))
+/// The rules of a new game: `expansions` by name (the names records use), `commodities=True` as a
+/// shorthand for `"commodities"` in the set.
+pub(crate) fn rules(
+    py: Python<'_>,
+    players: u8,
+    commodities: bool,
+    expansions: Option<Vec<String>>,
+) -> PyResult<Rules> {
+    let named = expansions.unwrap_or_default();
+    let set = Expansions::from_names(named.iter().map(String::as_str)).map_err(|name| {
+        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
+        PyValueError::new_err(format!(
+            "unknown expansion {name:?} (known: {})",
+            known.join(", ")
+        ))
+    })?;
+    let set = set.set(
+        Expansion::Commodities,
+        commodities || set.contains(Expansion::Commodities),
+    );
+    Rules::with_expansions(players, set).map_err(|e| setup_error(py, &e))
 }
 
 /// Parses JSON text into Python objects with the standard library (views are not hot).
@@ -276,6 +291,7 @@ impl PyGame {
             "v": 1,
             "players": g.players(),
             "commodities": g.rules().has_commodities(),
+            "expansions": g.rules().expansions().names().collect::<Vec<_>>(),
             "external": g.is_external_chance(),
             "peeks": self.space.has_peeks(),
             "ladder": ladder,
@@ -329,7 +345,22 @@ impl PyGame {
                 .as_u64()
                 .and_then(|p| u8::try_from(p).ok())
                 .ok_or_else(|| bad(&format!("`players` must be 3, 4 or 5, got {players_v}")))?;
-            let r = rules(py, players, flag("commodities")?)?;
+            // States written before `expansions` existed have only `commodities`.
+            let expansions = match v.get("expansions") {
+                None => None,
+                Some(list) => Some(
+                    list.as_array()
+                        .ok_or_else(|| bad(&format!("`expansions` must be a list, got {list}")))?
+                        .iter()
+                        .map(|n| {
+                            n.as_str().map(str::to_owned).ok_or_else(|| {
+                                bad(&format!("`expansions` entries are names, got {n}"))
+                            })
+                        })
+                        .collect::<PyResult<Vec<String>>>()?,
+                ),
+            };
+            let r = rules(py, players, flag("commodities")?, expansions)?;
             let nations_v = field("nations")?;
             let nations: Vec<qe_core::Nation> = nations_v
                 .as_array()
@@ -492,17 +523,19 @@ fn events_list(
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=4, commodities=false, seed=None, *, ladder=None, peeks=false, external_chance=false))]
+    #[pyo3(signature = (players=4, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         players: u8,
         commodities: bool,
         seed: Option<u64>,
+        expansions: Option<Vec<String>>,
         ladder: Option<PyBidLadder>,
         peeks: bool,
         external_chance: bool,
     ) -> PyResult<Self> {
-        let r = rules(py, players, commodities)?;
+        let r = rules(py, players, commodities, expansions)?;
         let m = if external_chance {
             Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
         } else {
@@ -546,6 +579,11 @@ impl PyGame {
     #[getter]
     fn commodities(&self) -> bool {
         self.game().rules().has_commodities()
+    }
+    /// The expansions in play, by name (the names records use).
+    #[getter]
+    fn expansions(&self) -> Vec<&'static str> {
+        self.game().rules().expansions().names().collect()
     }
     #[getter]
     fn seed(&self) -> Option<u64> {

@@ -394,7 +394,7 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn new(
@@ -402,6 +402,7 @@ impl VectorEnv {
         num_envs: usize,
         players: u8,
         commodities: bool,
+        expansions: Option<Vec<String>>,
         ladder: Option<PyBidLadder>,
         seed: Option<u64>,
         opponents: Option<&str>,
@@ -416,7 +417,7 @@ impl VectorEnv {
                 "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
             )));
         }
-        let r = rules(py, players, commodities)?;
+        let r = rules(py, players, commodities, expansions)?;
         let opponents = match opponents {
             None => None,
             Some("random") => Some(OpponentKind::Random),

@@ -550,3 +550,20 @@ def test_the_same_bad_command_names_the_same_rule_as_in_a_record() -> None:
     g = qe.Game(players=4, seed=2)
     with pytest.raises(qe.IllegalCommand, match='"x"'):
         g.apply({"seat": 1, "bid": 5, "x": 1})
+
+
+def test_expansions_by_name_and_the_commodities_shorthand() -> None:
+    named = qe.Game(5, seed=3, expansions=("commodities",))
+    assert named.expansions == ["commodities"] and named.commodities
+    assert named.record() == qe.Game(5, True, 3).record()
+    assert named.record() == qe.Game(5, True, 3, expansions=["commodities"]).record()
+    assert qe.Game(4, seed=1).expansions == []
+    assert json.loads(named.record() or "{}")["expansions"] == ["commodities"]
+    with pytest.raises(ValueError, match="unknown expansion \"gold rush\" \\(known: commodities\\)"):
+        qe.Game(4, expansions=("gold rush",))
+    env = qe.VectorEnv(2, 3, expansions=("commodities",), seed=1)
+    assert env.num_envs == 2
+    with pytest.raises(ValueError, match="unknown expansion"):
+        qe.VectorEnv(2, 3, expansions=("x",))
+    external = qe.Game(3, expansions=("commodities",), external_chance=True)
+    assert pickle.loads(pickle.dumps(external)).expansions == ["commodities"]

@@ -356,10 +356,13 @@ _G = TypeVar("_G", bound="Game")
 class Game(_qe.Game):
     """One game of QE with its history.
 
-    ``Game(players=4, commodities=False, seed=None, *, ladder=None, peeks=False,
+    ``Game(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False,
     external_chance=False)``: a seeded game (a random seed when ``seed`` is ``None``), or, with
     ``external_chance=True``, a game whose deal, tile reveals and token draws are supplied by the
     caller (``chance_outcomes``/``chance``, or ``chance_actions``/``apply_chance_action``).
+
+    ``expansions`` names the expansions in play, as records name them (``("commodities",)``);
+    ``commodities=True`` is a shorthand for ``expansions=("commodities",)``.
 
     A rejected command raises :class:`IllegalCommand` and leaves the game unchanged.
     """

@@ -76,6 +76,7 @@ class Game:
         commodities: bool = False,
         seed: Optional[int] = None,
         *,
+        expansions: Optional[Sequence[str]] = None,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
         external_chance: bool = False,
@@ -88,6 +89,8 @@ class Game:
     def players(self) -> int: ...
     @property
     def commodities(self) -> bool: ...
+    @property
+    def expansions(self) -> List[str]: ...
     @property
     def seed(self) -> Optional[int]: ...
     @property
@@ -179,6 +182,7 @@ class VectorEnv:
         players: int = 4,
         commodities: bool = False,
         *,
+        expansions: Optional[Sequence[str]] = None,
         ladder: Optional[BidLadder] = None,
         seed: Optional[int] = None,
         opponents: Optional[str] = None,

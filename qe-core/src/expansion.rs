@@ -1,0 +1,209 @@
+//! [`Expansion`] and [`Expansions`]: which expansions a game uses, as a set whose members map one to
+//! one onto the record's `expansions` list (`RECORD.md`).
+//!
+//! The names here are the only spelling of each expansion: records, the `qe` command's
+//! `--expansion`, the C ABI's options and Python's `expansions=` all read and write them through
+//! [`Expansion::name`] and [`Expansion::from_name`].
+
+use core::fmt;
+
+/// One expansion of the base game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Expansion {
+    /// Commodities (R-COM): asset tokens, asset rebids, the zero-bid change and the end bonuses.
+    Commodities,
+}
+
+impl Expansion {
+    /// Every expansion, in the order records list them.
+    pub const ALL: [Expansion; 1] = [Expansion::Commodities];
+
+    /// The name in records, on the command line and in the bindings.
+    ///
+    /// ```
+    /// assert_eq!(qe_core::Expansion::Commodities.name(), "commodities");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Expansion::Commodities => "commodities",
+        }
+    }
+
+    /// The expansion with this name, if any (exact, lowercase).
+    ///
+    /// ```
+    /// use qe_core::Expansion;
+    /// assert_eq!(Expansion::from_name("commodities"), Some(Expansion::Commodities));
+    /// assert_eq!(Expansion::from_name("Commodities"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Expansion> {
+        Expansion::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The position in [`Expansion::ALL`]; bit `index` of [`Expansions::bits`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The expansion at `index` of [`Expansion::ALL`].
+    pub fn from_index(index: usize) -> Option<Expansion> {
+        Expansion::ALL.get(index).copied()
+    }
+
+    const fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+impl fmt::Display for Expansion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of [`Expansion`]s (the base game is the empty set).
+///
+/// ```
+/// use qe_core::{Expansion, Expansions};
+/// let set = Expansions::from_names(["commodities"]).unwrap();
+/// assert!(set.contains(Expansion::Commodities));
+/// assert_eq!(set.names().collect::<Vec<_>>(), ["commodities"]);
+/// assert_eq!(Expansions::from_names(["gold rush"]), Err("gold rush"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Expansions(u8);
+
+impl Expansions {
+    /// The base game: no expansion.
+    pub const NONE: Expansions = Expansions(0);
+
+    /// The set holding exactly `expansion`.
+    pub const fn of(expansion: Expansion) -> Expansions {
+        Expansions(expansion.bit())
+    }
+
+    /// Whether `expansion` is in the set.
+    #[inline]
+    pub const fn contains(self, expansion: Expansion) -> bool {
+        self.0 & expansion.bit() != 0
+    }
+
+    /// The set with `expansion` added.
+    #[must_use]
+    pub const fn with(self, expansion: Expansion) -> Expansions {
+        Expansions(self.0 | expansion.bit())
+    }
+
+    /// The set with `expansion` added (`on`) or removed.
+    #[must_use]
+    pub const fn set(self, expansion: Expansion, on: bool) -> Expansions {
+        if on {
+            Expansions(self.0 | expansion.bit())
+        } else {
+            Expansions(self.0 & !expansion.bit())
+        }
+    }
+
+    /// The set as bits: bit [`Expansion::index`] for each member (the C ABI's `QE_EXPANSION_*`).
+    pub const fn bits(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The set of these bits, or `None` when a bit names no expansion.
+    ///
+    /// ```
+    /// use qe_core::{Expansion, Expansions};
+    /// assert_eq!(Expansions::from_bits(1), Some(Expansions::of(Expansion::Commodities)));
+    /// assert_eq!(Expansions::from_bits(2), None);
+    /// ```
+    pub fn from_bits(bits: u32) -> Option<Expansions> {
+        let all = Expansion::ALL
+            .iter()
+            .fold(0u32, |b, e| b | u32::from(e.bit()));
+        (bits & !all == 0).then_some(Expansions(bits as u8))
+    }
+
+    /// Whether the set is empty (the base game).
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The members, in [`Expansion::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Expansion> {
+        Expansion::ALL
+            .into_iter()
+            .filter(move |&e| self.contains(e))
+    }
+
+    /// The members' names, in [`Expansion::ALL`] order (the record's `expansions` list).
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        self.iter().map(Expansion::name)
+    }
+
+    /// The set of the named expansions; the first unknown name is the error. A name given twice
+    /// counts once (record readers reject duplicates themselves).
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Expansions, &'a str> {
+        names.into_iter().try_fold(Expansions::NONE, |set, name| {
+            Expansion::from_name(name).map(|e| set.with(e)).ok_or(name)
+        })
+    }
+}
+
+impl FromIterator<Expansion> for Expansions {
+    fn from_iter<I: IntoIterator<Item = Expansion>>(iter: I) -> Expansions {
+        iter.into_iter().fold(Expansions::NONE, Expansions::with)
+    }
+}
+
+impl From<Expansion> for Expansions {
+    fn from(expansion: Expansion) -> Expansions {
+        Expansions::of(expansion)
+    }
+}
+
+impl fmt::Display for Expansions {
+    /// The names joined by `,`, or `none`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, name) in self.names().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_expansion_round_trips_through_its_name() {
+        for e in Expansion::ALL {
+            assert_eq!(Expansion::from_name(e.name()), Some(e));
+            assert_eq!(
+                Expansions::of(e).names().collect::<alloc::vec::Vec<_>>(),
+                [e.name()]
+            );
+        }
+    }
+
+    #[test]
+    fn set_operations() {
+        let c = Expansion::Commodities;
+        assert!(Expansions::NONE.is_empty());
+        assert!(Expansions::NONE.with(c).contains(c));
+        assert!(!Expansions::of(c).set(c, false).contains(c));
+        assert_eq!(
+            [c, c].into_iter().collect::<Expansions>(),
+            Expansions::of(c)
+        );
+        assert_eq!(alloc::format!("{}", Expansions::NONE), "none");
+        assert_eq!(alloc::format!("{}", Expansions::of(c)), "commodities");
+    }
+}
