@@ -741,3 +741,26 @@ fn every_command_has_help() {
     }
     assert!(stdout(&run(&["--help"], "")).contains("Exit codes"));
 }
+
+/// The cases every binding checks (`qe-core/tests/data/bad_commands.json`), as the first command
+/// of a record through `qe replay --json`.
+#[test]
+fn replay_names_the_rule_and_code_of_the_shared_bad_commands() {
+    let text = include_str!("../../qe-core/tests/data/bad_commands.json");
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let record = qe_core::Match::seeded(Rules::base(4).unwrap(), 1)
+        .record()
+        .unwrap()
+        .to_json();
+    let start = record.find(r#""commands":["#).unwrap();
+    for case in doc["cases"].as_array().unwrap() {
+        let command = case["command"].as_str().unwrap();
+        let text = format!(r#"{}"commands":[{command}]}}"#, &record[..start]);
+        let o = run(&["replay", "--json", "-"], &text);
+        assert_eq!(o.status.code(), Some(1), "{command}: {}", stderr(&o));
+        let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(out["illegal"]["index"], 0, "{command}");
+        assert_eq!(out["illegal"]["rule"], case["rule"], "{command}");
+        assert_eq!(out["illegal"]["code"], case["code"], "{command}");
+    }
+}

@@ -23,7 +23,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, Manifest, Nation, TileId};
-use crate::game::{BidRange, Legal, Phase, PileSet};
+use crate::legal::{BidRange, Legal, PileSet};
+use crate::phase::Phase;
 use crate::rules::{Rules, RulesBuilder};
 use crate::scoring::diversification;
 use crate::seat::{Seat, MAX_SEATS};

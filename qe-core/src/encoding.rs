@@ -46,7 +46,8 @@
 
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, Nation, TileId};
-use crate::game::{Legal, Phase};
+use crate::legal::Legal;
+use crate::phase::Phase;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::view::{AuctionView, Header, SeatInfo, SeatView, Sight};
 use crate::Game;

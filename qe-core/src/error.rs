@@ -299,3 +299,287 @@ impl SetupError {
         }
     }
 }
+
+/// One stable error code: its number, its name (the C ABI's `QE_ERR_<name>`) and its meaning.
+/// [`ERROR_CODES`] lists every code [`CommandError::code`] and [`SetupError::code`] return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorCode {
+    /// The number: 100–199 for a rejected command, 200–299 for rejected rules, set-up or record.
+    pub code: u32,
+    /// The name, upper case (`GAME_OVER`); the C ABI calls it `QE_ERR_GAME_OVER`.
+    pub name: &'static str,
+    /// What it means, with the rule it cites.
+    pub meaning: &'static str,
+}
+
+/// Every error code of the rules, in order: the one table the C status codes and the Python
+/// exceptions' `code` are checked against. Codes never change meaning; new errors get new numbers.
+///
+/// ```
+/// use qe_core::{error_code, CommandError};
+/// let e = CommandError::BidEqualsOpening { amount: 3 };
+/// assert_eq!(error_code(e.code()).unwrap().name, "BID_EQUALS_OPENING");
+/// ```
+pub const ERROR_CODES: [ErrorCode; 30] = [
+    ErrorCode {
+        code: 100,
+        name: "GAME_OVER",
+        meaning: "the game is over; no command is accepted (R-TRN-4).",
+    },
+    ErrorCode {
+        code: 101,
+        name: "SEAT_OUT_OF_RANGE",
+        meaning: "the seat is not a seat of this game (R-AUC-12).",
+    },
+    ErrorCode {
+        code: 102,
+        name: "NOT_AUCTIONEER",
+        meaning: "only the auctioneer may bid now (R-AUC-2).",
+    },
+    ErrorCode {
+        code: 103,
+        name: "ALREADY_BID",
+        meaning: "this seat has already bid (R-AUC-3).",
+    },
+    ErrorCode {
+        code: 104,
+        name: "NOT_REBIDDING",
+        meaning: "only the tied seats rebid (R-AUC-6, R-COM-4).",
+    },
+    ErrorCode {
+        code: 105,
+        name: "OPENING_BID_ZERO",
+        meaning: "the opening bid must be at least 1 (R-AUC-2).",
+    },
+    ErrorCode {
+        code: 106,
+        name: "BID_EQUALS_OPENING",
+        meaning: "a bid may not equal the auctioneer's opening bid (R-AUC-3).",
+    },
+    ErrorCode {
+        code: 107,
+        name: "BID_OUT_OF_RANGE",
+        meaning: "a bid is a whole number from 0 to 2^64-1 (R-AUC-4).",
+    },
+    ErrorCode {
+        code: 108,
+        name: "NOT_ASSET_TAKER",
+        meaning: "this seat is not the asset taker (R-COM-5).",
+    },
+    ErrorCode {
+        code: 109,
+        name: "NOT_DISCARDER",
+        meaning: "only the auctioneer discards when no one takes the asset (R-COM-7).",
+    },
+    ErrorCode {
+        code: 110,
+        name: "PILE_EMPTY",
+        meaning: "the chosen pile is empty (R-COM-5, R-COM-7).",
+    },
+    ErrorCode {
+        code: 111,
+        name: "WRONG_ACTION",
+        meaning: "the command is not the kind of action the game waits for now.",
+    },
+    ErrorCode {
+        code: 112,
+        name: "PEEK_NOT_ALLOWED",
+        meaning: "peeking is allowed only in the 5-player game (R-VIS-5).",
+    },
+    ErrorCode {
+        code: 113,
+        name: "PEEK_TWICE",
+        meaning: "each seat may peek once per game (R-VIS-5).",
+    },
+    ErrorCode {
+        code: 114,
+        name: "PEEK_NOT_AWARDED",
+        meaning: "a peek must name an awarded auction (R-VIS-5).",
+    },
+    ErrorCode {
+        code: 115,
+        name: "PEEK_ALREADY_SEEN",
+        meaning: "the seat already sees that price (R-VIS-5).",
+    },
+    ErrorCode {
+        code: 116,
+        name: "CHANCE_PENDING",
+        meaning: "a chance outcome is pending (R-SET-3).",
+    },
+    ErrorCode {
+        code: 117,
+        name: "INVALID_CHANCE",
+        meaning: "invalid chance outcome (R-SET-3).",
+    },
+    ErrorCode {
+        code: 118,
+        name: "MALFORMED_COMMAND",
+        meaning: "a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).",
+    },
+    ErrorCode {
+        code: 200,
+        name: "UNKNOWN_NAME",
+        meaning: "an unknown nation, industry, tile, token or pile name (R-CMP-4).",
+    },
+    ErrorCode {
+        code: 201,
+        name: "VALUE_OUT_OF_RANGE",
+        meaning: "a manifest value above 99 (R-CMP-4).",
+    },
+    ErrorCode {
+        code: 202,
+        name: "TOKEN_COUNT",
+        meaning: "a token manifest has 18 tokens (R-CMP-7).",
+    },
+    ErrorCode {
+        code: 203,
+        name: "CRYPTO_EIGHT",
+        meaning: "a token manifest needs exactly one crypto token worth 8 (R-CMP-7).",
+    },
+    ErrorCode {
+        code: 204,
+        name: "TILES_IN_PLAY",
+        meaning: "the removals leave the wrong number of tiles (R-CMP-5).",
+    },
+    ErrorCode {
+        code: 205,
+        name: "PLAYERS",
+        meaning: "a game has 3 to 5 players (R-SET-1).",
+    },
+    ErrorCode {
+        code: 206,
+        name: "COUNT",
+        meaning: "a list has the wrong length (R-SET-2).",
+    },
+    ErrorCode {
+        code: 207,
+        name: "ENTRY",
+        meaning: "an entry not in play, or listed twice.",
+    },
+    ErrorCode {
+        code: 208,
+        name: "TABLE",
+        meaning: "an invalid scoring table (R-SCO).",
+    },
+    ErrorCode {
+        code: 209,
+        name: "PILES",
+        meaning: "asset piles given without Commodities, or missing with it (R-COM-1).",
+    },
+    ErrorCode {
+        code: 210,
+        name: "RECORD",
+        meaning: "a malformed record (RECORD.md).",
+    },
+];
+
+/// The entry of [`ERROR_CODES`] with this number.
+pub fn error_code(code: u32) -> Option<&'static ErrorCode> {
+    ERROR_CODES.iter().find(|e| e.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::components::AssetKind;
+    use crate::seat::Seat;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// One error of every kind.
+    fn every_kind() -> (Vec<CommandError>, Vec<SetupError>) {
+        let commands = alloc::vec![
+            CommandError::GameOver,
+            CommandError::SeatOutOfRange { seat: 7 },
+            CommandError::NotAuctioneer { seat: 1 },
+            CommandError::AlreadyBid { seat: 1 },
+            CommandError::NotRebidding {
+                seat: 1,
+                rule: "R-AUC-6",
+            },
+            CommandError::OpeningBidZero,
+            CommandError::BidEqualsOpening { amount: 1 },
+            CommandError::BidOutOfRange {
+                text: String::from("-1"),
+            },
+            CommandError::NotAssetTaker { seat: 1 },
+            CommandError::NotDiscarder { seat: 1 },
+            CommandError::PileEmpty {
+                kind: AssetKind::Gold,
+                rule: "R-COM-5",
+            },
+            CommandError::WrongAction {
+                seat: Seat(1),
+                expected: "secret bids",
+                rule: "R-AUC-3",
+            },
+            CommandError::PeekNotAllowed,
+            CommandError::PeekTwice { seat: 1 },
+            CommandError::PeekNotAwarded { turn: 3 },
+            CommandError::PeekAlreadySeen { seat: 1, turn: 2 },
+            CommandError::ChancePending,
+            CommandError::InvalidChance { reason: "x" },
+            CommandError::Malformed {
+                reason: String::new(),
+                rule: "R-AUC-12",
+            },
+        ];
+        let setups = alloc::vec![
+            SetupError::UnknownName {
+                what: "nation",
+                name: String::new(),
+            },
+            SetupError::ValueOutOfRange {
+                id: String::new(),
+                value: 100,
+            },
+            SetupError::TokenCount { count: 3 },
+            SetupError::CryptoEight { count: 0 },
+            SetupError::TilesInPlay {
+                players: 3,
+                count: 1,
+                expected: 15,
+            },
+            SetupError::Players { players: 2 },
+            SetupError::Count {
+                what: "deck",
+                count: 1,
+                expected: 2,
+            },
+            SetupError::Entry {
+                what: "deck",
+                name: String::new(),
+                problem: "twice",
+                rule: "R-SET-2",
+            },
+            SetupError::Table {
+                table: "t",
+                reason: "r",
+            },
+            SetupError::Piles(""),
+            SetupError::Record(String::new()),
+        ];
+        (commands, setups)
+    }
+
+    #[test]
+    fn the_table_lists_exactly_the_codes_the_errors_return() {
+        let (commands, setups) = every_kind();
+        let mut returned: Vec<u32> = commands.iter().map(CommandError::code).collect();
+        returned.extend(setups.iter().map(SetupError::code));
+        let listed: Vec<u32> = ERROR_CODES.iter().map(|e| e.code).collect();
+        assert_eq!(returned, listed);
+        for e in &commands {
+            assert!((100..200).contains(&e.code()));
+            assert!(!error_code(e.code()).unwrap().meaning.is_empty());
+        }
+        for e in &setups {
+            assert!((200..300).contains(&e.code()));
+        }
+        let mut names: Vec<&str> = ERROR_CODES.iter().map(|e| e.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ERROR_CODES.len());
+        assert!(error_code(99).is_none());
+    }
+}

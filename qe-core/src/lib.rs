@@ -102,12 +102,15 @@ mod expansion;
 mod game;
 #[cfg(feature = "serde")]
 mod json;
+mod legal;
+mod phase;
 mod record;
 mod rules;
 pub mod scoring;
 mod seat;
 mod session;
 mod setup;
+mod turn_log;
 mod view;
 
 pub use command::{ChanceOutcome, Command};
@@ -115,10 +118,12 @@ pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
 };
 pub use deduction::{Deduction, SpendBounds};
-pub use error::{CommandError, SetupError};
+pub use error::{error_code, CommandError, ErrorCode, SetupError, ERROR_CODES};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use expansion::{Expansion, Expansions};
-pub use game::{BidRange, Chance, Game, Legal, Phase, PileSet};
+pub use game::Game;
+pub use legal::{BidRange, Legal, PileSet};
+pub use phase::{Chance, Phase};
 #[cfg(feature = "serde")]
 pub use record::MAX_COMMAND_BYTES;
 pub use record::{Record, ReplayError, FORMAT, MAX_RECORD_BYTES};

@@ -7,8 +7,11 @@
 //! straight into an observation without assembling the whole view.
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
-use crate::game::{AssetFate, Game, Legal, Phase, NONE};
+use crate::game::{Game, NONE};
+use crate::legal::Legal;
+use crate::phase::Phase;
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::turn_log::AssetFate;
 
 /// What a seat knows of another seat (or of itself).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -134,3 +134,43 @@ fn commands_round_trip_through_their_json() {
         assert_eq!(Command::from_json(&c.to_json()), Ok(c), "{}", c.to_json());
     }
 }
+
+/// The cases every binding checks (`tests/data/bad_commands.json`): each bad command, as the first
+/// command of a seeded 4-player game, is rejected with the same rule and code alone, through a
+/// `Match`, and inside a record.
+#[test]
+fn the_shared_bad_commands_name_their_rule_and_code() {
+    let text = include_str!("data/bad_commands.json");
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert!(cases.len() >= 10);
+    for case in cases {
+        let command = case["command"].as_str().unwrap();
+        let rule = case["rule"].as_str().unwrap();
+        let code = case["code"].as_u64().unwrap() as u32;
+        let mut m = Match::seeded(Rules::base(4).unwrap(), 1);
+        let before = *m.game();
+        let error = match Command::from_json(command) {
+            Err(e) => e,
+            Ok(c) => m.apply(c).unwrap_err(),
+        };
+        assert_eq!((error.rule(), error.code()), (rule, code), "{command}");
+        assert_eq!(*m.game(), before, "{command}");
+        let record = Match::seeded(Rules::base(4).unwrap(), 1)
+            .record()
+            .unwrap()
+            .to_json();
+        let start = record.find(r#""commands":["#).unwrap();
+        let record = format!(r#"{}"commands":[{command}]}}"#, &record[..start]);
+        let Err(ReplayError::Command { index: 0, error }) =
+            Record::from_json(&record).unwrap().replay()
+        else {
+            panic!("{command} must fail at index 0")
+        };
+        assert_eq!(
+            (error.rule(), error.code()),
+            (rule, code),
+            "{command} in a record"
+        );
+    }
+}

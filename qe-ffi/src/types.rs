@@ -218,15 +218,13 @@ impl QeState {
 
 /// (phase code, seat, tie) of a phase.
 pub(crate) fn phase_parts(phase: Phase) -> (u32, u8, u8) {
+    let code = phase.index() as u32;
     match phase {
-        Phase::Chance { .. } => (QE_PHASE_CHANCE, QE_NONE, 0),
-        Phase::OpeningBid { auctioneer } => (QE_PHASE_OPENING_BID, auctioneer.0, 0),
-        Phase::Bidding => (QE_PHASE_BIDDING, QE_NONE, 0),
-        Phase::Rebid { tie } => (QE_PHASE_REBID, QE_NONE, tie),
-        Phase::AssetRebid { tie } => (QE_PHASE_ASSET_REBID, QE_NONE, tie),
-        Phase::TakeAsset { seat } => (QE_PHASE_TAKE_ASSET, seat.0, 0),
-        Phase::DiscardAsset { seat } => (QE_PHASE_DISCARD_ASSET, seat.0, 0),
-        Phase::GameOver => (QE_PHASE_GAME_OVER, QE_NONE, 0),
+        Phase::OpeningBid { auctioneer: seat }
+        | Phase::TakeAsset { seat }
+        | Phase::DiscardAsset { seat } => (code, seat.0, 0),
+        Phase::Rebid { tie } | Phase::AssetRebid { tie } => (code, QE_NONE, tie),
+        Phase::Chance { .. } | Phase::Bidding | Phase::GameOver => (code, QE_NONE, 0),
     }
 }
 
@@ -703,19 +701,9 @@ impl From<&SeatOutcome> for QeSeatOutcome {
     }
 }
 
-/// The name of a phase constant.
+/// The name of a phase constant (`qe_core::Phase::NAMES`, whose positions are the `QE_PHASE_*`).
 pub(crate) fn phase_name(code: u32) -> Option<&'static str> {
-    Some(match code {
-        QE_PHASE_CHANCE => "chance",
-        QE_PHASE_OPENING_BID => "opening_bid",
-        QE_PHASE_BIDDING => "bidding",
-        QE_PHASE_REBID => "rebid",
-        QE_PHASE_ASSET_REBID => "asset_rebid",
-        QE_PHASE_TAKE_ASSET => "take_asset",
-        QE_PHASE_DISCARD_ASSET => "discard_asset",
-        QE_PHASE_GAME_OVER => "game_over",
-        _ => return None,
-    })
+    Phase::NAMES.get(code as usize).copied()
 }
 
 /// What a viewer can prove about one seat's total spent (`qe_core::deduction`): the total

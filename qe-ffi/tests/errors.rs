@@ -573,25 +573,63 @@ fn panics_are_caught_at_the_boundary() {
     assert!(last_message().contains("deliberate test panic"));
 }
 
+/// Every `#define NAME VALUE` of the committed header whose name starts with `prefix`.
+fn header_defines(prefix: &str) -> Vec<(String, u32)> {
+    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../include/qe.h"))
+        .expect("include/qe.h");
+    header
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define "))
+        .filter_map(|l| {
+            let (name, value) = l.split_once(' ')?;
+            let name = name.strip_prefix(prefix)?;
+            Some((name.to_owned(), value.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// Every rules error code of the C ABI is an entry of qe-core's one table, and back.
 #[test]
 fn status_codes_match_qe_core() {
     let _pool = pool_shared();
-    use qe_core::{CommandError, SetupError};
-    assert_eq!(CommandError::GameOver.code(), QE_ERR_GAME_OVER);
+    let rules_codes: Vec<(String, u32)> = header_defines("QE_ERR_")
+        .into_iter()
+        .filter(|(_, v)| (100..300).contains(v))
+        .collect();
+    let table: Vec<(String, u32)> = qe_core::ERROR_CODES
+        .iter()
+        .map(|e| (e.name.to_owned(), e.code))
+        .collect();
+    assert_eq!(rules_codes, table);
+    // The Rust constants are the header's (the header is generated from them; this pins a few).
+    assert_eq!(QE_ERR_GAME_OVER, qe_core::CommandError::GameOver.code());
     assert_eq!(
-        CommandError::BidEqualsOpening { amount: 1 }.code(),
-        QE_ERR_BID_EQUALS_OPENING
+        QE_ERR_RECORD,
+        qe_core::SetupError::Record(String::new()).code()
     );
-    assert_eq!(
-        CommandError::Malformed {
-            reason: String::new(),
-            rule: ""
-        }
-        .code(),
-        QE_ERR_MALFORMED_COMMAND
-    );
-    assert_eq!(SetupError::Players { players: 2 }.code(), QE_ERR_PLAYERS);
-    assert_eq!(SetupError::Record(String::new()).code(), QE_ERR_RECORD);
+    // The ABI's own errors (900–999) stay out of the rules' ranges.
+    assert!(header_defines("QE_ERR_")
+        .iter()
+        .all(|(_, v)| (100..300).contains(v) || (900..1000).contains(v)));
+}
+
+/// The phase constants are the positions of qe-core's phase names, and `qe_name` spells them so.
+#[test]
+fn phase_constants_and_names_come_from_qe_core() {
+    let _pool = pool_shared();
+    let phases = header_defines("QE_PHASE_");
+    assert_eq!(phases.len(), qe_core::Phase::NAMES.len());
+    for (name, code) in phases {
+        let core_name = qe_core::Phase::NAMES[code as usize];
+        assert_eq!(name.to_lowercase(), core_name);
+        let mut buf = [0 as c_char; 16];
+        let st = unsafe { qe_name(QE_NAME_PHASE, code, buf.as_mut_ptr(), 16, ptr::null_mut()) };
+        assert_eq!(st, QE_OK);
+        assert_eq!(
+            unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str(),
+            Ok(core_name)
+        );
+    }
 }
 
 fn options(players: u32, expansions: u32, seed: u64) -> QeGameOptions {
@@ -747,4 +785,30 @@ fn a_misaligned_out_len_is_an_error_and_nothing_is_written() {
     assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
     assert_eq!(words, [0; 3]);
     assert_eq!(last_message(), before, "the last error is unchanged");
+}
+
+/// The cases every binding checks (`qe-core/tests/data/bad_commands.json`): through
+/// `qe_game_apply_json` each bad command gets the rule and code qe-core gives it, and changes
+/// nothing.
+#[test]
+fn the_shared_bad_commands_name_their_rule_and_code() {
+    let _pool = pool_shared();
+    let text = include_str!("../../qe-core/tests/data/bad_commands.json");
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap();
+    for case in doc["cases"].as_array().unwrap() {
+        let command = case["command"].as_str().unwrap();
+        let g = new_game(4, false, 1);
+        let before = record(g);
+        let c = std::ffi::CString::new(command).unwrap();
+        let st = unsafe { qe_game_apply_json(g, c.as_ptr()) };
+        assert_eq!(u64::from(st), case["code"].as_u64().unwrap(), "{command}");
+        let message = last_message();
+        let rule = case["rule"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{rule}: ")),
+            "{command}: {message}"
+        );
+        assert_eq!(record(g), before, "{command}");
+        free(g);
+    }
 }

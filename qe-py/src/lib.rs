@@ -25,6 +25,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
 use qe_core::{
@@ -498,20 +499,6 @@ impl PyGame {
     }
 }
 
-fn phase_name(g: &Game) -> &'static str {
-    use qe_core::Phase;
-    match g.phase() {
-        Phase::Chance { .. } => "chance",
-        Phase::OpeningBid { .. } => "opening_bid",
-        Phase::Bidding => "bidding",
-        Phase::Rebid { .. } => "rebid",
-        Phase::AssetRebid { .. } => "asset_rebid",
-        Phase::TakeAsset { .. } => "take_asset",
-        Phase::DiscardAsset { .. } => "discard_asset",
-        Phase::GameOver => "game_over",
-    }
-}
-
 fn events_list(
     py: Python<'_>,
     events: impl Iterator<Item = qe_core::Event>,
@@ -613,18 +600,13 @@ impl PyGame {
     /// `discard_asset` or `game_over`.
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        use qe_core::Phase;
-        // Interned: no new string per call, and `==` with a literal is an identity check.
-        let name = match self.game().phase() {
-            Phase::Chance { .. } => pyo3::intern!(py, "chance"),
-            Phase::OpeningBid { .. } => pyo3::intern!(py, "opening_bid"),
-            Phase::Bidding => pyo3::intern!(py, "bidding"),
-            Phase::Rebid { .. } => pyo3::intern!(py, "rebid"),
-            Phase::AssetRebid { .. } => pyo3::intern!(py, "asset_rebid"),
-            Phase::TakeAsset { .. } => pyo3::intern!(py, "take_asset"),
-            Phase::DiscardAsset { .. } => pyo3::intern!(py, "discard_asset"),
-            Phase::GameOver => pyo3::intern!(py, "game_over"),
-        };
+        // Interned once per name: no new string per call, and `==` with a literal is an identity
+        // check.
+        static NAMES: PyOnceLock<[Py<PyString>; 8]> = PyOnceLock::new();
+        let names = NAMES.get_or_init(py, || {
+            qe_core::Phase::NAMES.map(|n| PyString::intern(py, n).unbind())
+        });
+        let name = names[self.game().phase().index()].bind(py);
         name.clone()
     }
     /// The phase with its details, as a dict (`{"phase": "rebid", "tie": 1}`).
@@ -1041,7 +1023,7 @@ impl PyGame {
                 "False"
             },
             g.turn(),
-            phase_name(g)
+            g.phase().name()
         )
     }
 }

@@ -567,3 +567,17 @@ def test_expansions_by_name_and_the_commodities_shorthand() -> None:
         qe.VectorEnv(2, 3, expansions=("x",))
     external = qe.Game(3, expansions=("commodities",), external_chance=True)
     assert pickle.loads(pickle.dumps(external)).expansions == ["commodities"]
+
+
+def test_the_shared_bad_commands_name_their_rule_and_code() -> None:
+    """The cases every binding checks (``qe-core/tests/data/bad_commands.json``)."""
+    path = Path(__file__).resolve().parents[2] / "qe-core" / "tests" / "data" / "bad_commands.json"
+    cases = json.loads(path.read_text())["cases"]
+    assert len(cases) >= 10
+    for case in cases:
+        g = qe.Game(4, seed=1)
+        before = g.record()
+        with pytest.raises(qe.QeError) as info:
+            g.apply(case["command"])
+        assert (info.value.rule, info.value.code) == (case["rule"], case["code"]), case
+        assert g.record() == before

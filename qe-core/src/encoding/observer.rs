@@ -4,9 +4,9 @@
 use super::{observe_seat, off, part, write_auction, write_auction_slot, write_header, write_seat};
 use super::{AUCTION_LEN, MAX_TURNS, OBS_SIZE, SEAT_LEN};
 use crate::components::TileId;
-use crate::game::{TurnLog, EMPTY_LOG};
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
+use crate::turn_log::{TurnLog, EMPTY_LOG};
 use crate::view::{Sight, Tallies};
 use crate::Game;
 
