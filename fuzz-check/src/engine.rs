@@ -883,7 +883,7 @@ fn check_event(game: &Game, e: &Event) {
             assert_eq!(&v, e, "an event's audience gets it in full");
         }
     }
-    let _ = e.public();
+    let _ = e.public(n);
 }
 
 /// The invariants of any reachable state.

@@ -635,7 +635,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 let v: serde_json::Value = serde_json::from_str(&text).expect("view JSON");
                 assert_eq!(v["turn"], view.turn);
                 assert_eq!(v["players"], view.players);
-                for (i, s) in view.seats[..n as usize].iter().enumerate() {
+                for (i, s) in view.seats.iter().take(n as usize).enumerate() {
                     assert_eq!(
                         v["seats"][i]["spent"].is_null(),
                         s.spent.is_none(),
@@ -681,8 +681,8 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 let e = unsafe { buf.as_ptr().add(k).cast::<QeEvent>().read() };
                 let core = all[slot.cursors[c] + k];
                 let seen = core.as_seen(
-                    (viewer != QE_SPECTATOR).then_some(Seat(viewer)),
-                    slot.shadow.game().is_over(),
+                    slot.shadow
+                        .viewer((viewer != QE_SPECTATOR).then_some(Seat(viewer))),
                 );
                 assert_eq!(e, QeEvent::from(&seen), "event {k} differs");
             }

@@ -351,9 +351,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             }
         } else {
             for e in &m.events()[narrated..] {
-                if let Some(line) =
-                    event_line(&view, &rules, &e.as_seen(Some(seat), m.game().is_over()))
-                {
+                if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
                     println!("· {line}");
                 }
             }
@@ -394,11 +392,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                         // Tell the seat what its own command did.
                         let view = m.game().view(seat);
                         for e in &m.events()[narrated..] {
-                            if let Some(line) = event_line(
-                                &view,
-                                &rules,
-                                &e.as_seen(Some(seat), m.game().is_over()),
-                            ) {
+                            if let Some(line) =
+                                event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat))))
+                            {
                                 println!("· {line}");
                             }
                         }
@@ -416,9 +412,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let seat = humans[0];
         let view = m.game().view(seat);
         for e in &m.events()[narrated..] {
-            if let Some(line) =
-                event_line(&view, &rules, &e.as_seen(Some(seat), m.game().is_over()))
-            {
+            if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
                 println!("· {line}");
             }
         }

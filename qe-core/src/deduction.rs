@@ -36,8 +36,11 @@
 //!
 //! Bounds are exact whenever every term is known. [`SpendBounds::exact`] says so.
 
+use core::ops::{AddAssign, SubAssign};
+
 use crate::event::{BidStage, Event};
-use crate::seat::{Seat, MAX_SEATS};
+use crate::ledger::Ledger;
+use crate::seat::{PerSeat, Seat};
 use crate::view::{AuctionView, SeatView};
 
 /// What a seat can prove about one seat's total spent.
@@ -71,7 +74,7 @@ impl SpendBounds {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deduction {
     /// Per seat (`seats[..players]`); the viewer's own entry is exact.
-    pub seats: [SpendBounds; MAX_SEATS],
+    pub seats: PerSeat<SpendBounds>,
 }
 
 /// The viewer's own final company bid per turn (R-AUC-8), where it bid.
@@ -79,11 +82,26 @@ pub type OwnBids = [Option<u64>; 16];
 
 const MAX: i128 = u64::MAX as i128;
 
-/// An interval of money.
-#[derive(Clone, Copy)]
+/// An interval of money. Intervals add term by term, and subtracting one takes its bounds the
+/// other way round, so a [`Ledger`] totals them exactly as it totals amounts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Span {
     lo: i128,
     hi: i128,
+}
+
+impl AddAssign for Span {
+    fn add_assign(&mut self, other: Span) {
+        self.lo += other.lo;
+        self.hi += other.hi;
+    }
+}
+
+impl SubAssign for Span {
+    fn sub_assign(&mut self, other: Span) {
+        self.lo -= other.hi;
+        self.hi -= other.lo;
+    }
 }
 
 impl Span {
@@ -105,14 +123,11 @@ impl Deduction {
     pub fn new(view: &SeatView, own_bids: &OwnBids) -> Deduction {
         let mut d = Deduction::default();
         let players = view.players as usize;
-        let mut lo = [0i128; MAX_SEATS];
-        let mut hi = [0i128; MAX_SEATS];
+        let mut ledger = Ledger::<Span>::new();
         for a in view.auctions() {
             let my_bid = own_bids.get(a.turn as usize).copied().flatten();
             if let Some(w) = a.winner {
-                let span = company_span(view, a, my_bid);
-                lo[w.index()] += span.lo;
-                hi[w.index()] += span.hi;
+                ledger.company(w, company_span(view, a, my_bid));
                 let bit = 1u16 << a.turn;
                 d.seats[w.index()].won |= bit;
                 if a.price.is_some() {
@@ -121,22 +136,15 @@ impl Deduction {
             }
             if a.asset.taken {
                 let taker = a.asset.seat.expect("a taken asset has a taker");
-                let span = asset_span(view, a, my_bid);
-                lo[taker.index()] += span.lo;
-                hi[taker.index()] += span.hi;
-                if let Some(auct) = a.auctioneer.filter(|&x| x != taker) {
-                    // R-COM-6: the auctioneer's credit is the taker's price.
-                    lo[auct.index()] -= span.hi;
-                    hi[auct.index()] -= span.lo;
-                }
+                ledger.asset(taker, a.auctioneer, asset_span(view, a, my_bid));
             }
         }
         for i in 0..players {
-            let own = view.seats[i].spent;
+            let seat = Seat(i as u8);
             let b = &mut d.seats[i];
-            (b.lower, b.upper) = match own {
+            (b.lower, b.upper) = match view.seats[seat].spent {
                 Some(s) => (s, s),
-                None => (lo[i], hi[i]),
+                None => (ledger.spent(seat).lo, ledger.spent(seat).hi),
             };
         }
         d

@@ -1,8 +1,9 @@
-//! [`Event`]s: what happened, each with the seats that see all of it. The one redaction rule of the
-//! crate is [`Event::visible_to`] (R-VIS).
+//! [`Event`]s: what happened, each with the seats that see all of it ([`crate::visibility`] decides
+//! them); [`Event::as_seen`] is the copy a viewer gets (R-VIS).
 
 use crate::components::{AssetKind, Industry, TileId, TokenId};
 use crate::seat::{Seat, SeatSet};
+use crate::visibility::{self, Viewer};
 
 /// Which bid of an auction a [`Event::Bid`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,18 +172,36 @@ impl Event {
         }
     }
 
-    /// The copy of this event that `seat` may see: hidden fields are `None` unless `seat` is in their
-    /// audience (R-VIS-1…5). Every event has a public part, so every seat gets every event.
+    /// The copy of this event that `viewer` sees: each hidden field is `None` unless the viewer
+    /// sees it ([`Viewer::sees`]: its audience while the game runs, everything once it is over,
+    /// R-VIS-1…7). Every event has a public part, so every viewer gets every event.
+    ///
+    /// ```
+    /// use qe_core::visibility::Viewer;
+    /// use qe_core::{BidStage, Event, Seat, SeatSet};
+    /// let bid = Event::Bid { turn: 0, seat: Seat(2), stage: BidStage::Secret, amount: Some(7),
+    ///                        seen_by: SeatSet::only(Seat(2)) };
+    /// let hidden = bid.as_seen(Viewer::seat(Seat(1), false));
+    /// assert!(matches!(hidden, Event::Bid { amount: None, .. })); // R-VIS-3
+    /// assert_eq!(bid.as_seen(Viewer::seat(Seat(1), true)), bid); // revealed at the end (R-VIS-7)
+    /// assert_eq!(bid.as_seen(Viewer::spectator(4, true)), bid);
+    /// ```
     #[must_use]
-    pub fn visible_to(&self, seat: Seat) -> Event {
+    pub fn as_seen(&self, viewer: Viewer) -> Event {
         let mut e = *self;
         match &mut e {
-            Event::Dealt { seat: s, industry } if *s != seat => *industry = None,
-            Event::Peeked { seat: s, price, .. } if *s != seat => *price = None,
+            Event::Dealt { seat, industry }
+                if !viewer.sees(visibility::industry_seen_by(*seat)) =>
+            {
+                *industry = None;
+            }
+            Event::Peeked { seat, price, .. } if !viewer.sees(visibility::peek_seen_by(*seat)) => {
+                *price = None;
+            }
             Event::Bid {
                 amount, seen_by, ..
-            } if !seen_by.contains(seat) => *amount = None,
-            Event::Awarded { price, seen_by, .. } if !seen_by.contains(seat) => *price = None,
+            } if !viewer.sees(*seen_by) => *amount = None,
+            Event::Awarded { price, seen_by, .. } if !viewer.sees(*seen_by) => *price = None,
             Event::AssetTaken {
                 token,
                 value,
@@ -191,11 +210,11 @@ impl Event {
                 price_seen_by,
                 ..
             } => {
-                if !token_seen_by.contains(seat) {
+                if !viewer.sees(*token_seen_by) {
                     *token = None;
                     *value = None;
                 }
-                if !price_seen_by.contains(seat) {
+                if !viewer.sees(*price_seen_by) {
                     *price = None;
                 }
             }
@@ -204,32 +223,17 @@ impl Event {
         e
     }
 
-    /// The public copy (what a spectator sees).
+    /// The copy of this event that `seat` sees while the game runs ([`Event::as_seen`]).
     #[must_use]
-    pub fn public(&self) -> Event {
-        self.visible_to(Seat(u8::MAX))
+    pub fn visible_to(&self, seat: Seat) -> Event {
+        self.as_seen(Viewer::seat(seat, false))
     }
 
-    /// The copy of this event that `viewer` (a seat, or `None` for a spectator) sees once the game
-    /// is in the state `game_over`: redacted while the game runs ([`Event::visible_to`],
-    /// [`Event::public`]); in full for everyone once it has ended, when every bid, rebid, price and
-    /// token is revealed to all (R-VIS-7).
-    ///
-    /// ```
-    /// use qe_core::{BidStage, Event, Seat, SeatSet};
-    /// let bid = Event::Bid { turn: 0, seat: Seat(2), stage: BidStage::Secret, amount: Some(7),
-    ///                        seen_by: SeatSet::only(Seat(2)) };
-    /// assert_eq!(bid.as_seen(Some(Seat(1)), false), bid.visible_to(Seat(1))); // hidden (R-VIS-3)
-    /// assert_eq!(bid.as_seen(Some(Seat(1)), true), bid); // revealed at the end (R-VIS-7)
-    /// assert_eq!(bid.as_seen(None, true), bid);
-    /// ```
+    /// The copy a spectator of a game of `players` seats sees while the game runs: the public
+    /// part ([`Event::as_seen`]).
     #[must_use]
-    pub fn as_seen(&self, viewer: Option<Seat>, game_over: bool) -> Event {
-        match (game_over, viewer) {
-            (true, _) => *self,
-            (false, Some(seat)) => self.visible_to(seat),
-            (false, None) => self.public(),
-        }
+    pub fn public(&self, players: u8) -> Event {
+        self.as_seen(Viewer::spectator(players, false))
     }
 }
 

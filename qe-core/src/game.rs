@@ -4,12 +4,14 @@ use crate::command::{ChanceOutcome, Command};
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId, MAX_TOKENS};
 use crate::error::{CommandError, SetupError};
 use crate::event::{BidStage, Event, EventSink, Events};
+use crate::ledger::Ledger;
 use crate::legal::{BidRange, Legal, PileSet};
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
-use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 use crate::setup::{deal_tokens, Setup};
 use crate::turn_log::{AssetFate, TurnLog, EMPTY_LOG};
+use crate::visibility;
 
 /// "None" in the compact `u8` fields.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -53,7 +55,7 @@ pub struct Game {
     turn: u8,
     step: Step,
     /// Current bids of this auction (replaced by rebids).
-    bids: [u64; MAX_SEATS],
+    bids: PerSeat<u64>,
     /// Seats that must still act in the current bidding step.
     pending: SeatSet,
     /// The seats contending in the current asset contest (R-COM-4).
@@ -75,7 +77,8 @@ pub struct Game {
     drawn: [u8; 3],
     /// In external-chance mode, which tiles have been revealed (bit per [`TileId`] index).
     revealed: u32,
-    peeks: [u8; MAX_SEATS],
+    /// The turn each seat peeked at (R-VIS-5), or [`NONE`].
+    peeks: PerSeat<u8>,
     /// Per round, the seats that scored a zero-bid mark in it (R-AUC-11). Marks score only with 4
     /// or 5 players, so there are at most 4 rounds.
     zero_marks: [SeatSet; 4],
@@ -147,7 +150,7 @@ impl Game {
             dealt: false,
             turn: 0,
             step: Step::Reveal,
-            bids: [0; MAX_SEATS],
+            bids: PerSeat::splat(0),
             pending: SeatSet::EMPTY,
             group: SeatSet::EMPTY,
             rebidders: SeatSet::EMPTY,
@@ -160,7 +163,7 @@ impl Game {
             draw_kind: AssetKind::Gold,
             drawn: [0; 3],
             revealed: 0,
-            peeks: [NONE; MAX_SEATS],
+            peeks: PerSeat::splat(NONE),
             zero_marks: [SeatSet::EMPTY; 4],
             log: [EMPTY_LOG; 16],
         }
@@ -417,7 +420,7 @@ impl Game {
             Command::Chance(outcome) => self.chance(outcome, sink),
             Command::Peek { seat, turn } => {
                 self.check_peek(seat, turn)?;
-                self.peeks[seat.index()] = turn;
+                self.peeks[seat] = turn;
                 sink.event(Event::Peeked {
                     seat,
                     turn,
@@ -500,25 +503,18 @@ impl Game {
         if matches!(self.step, Step::Deal | Step::Reveal | Step::Draw) {
             return Err(CommandError::ChancePending);
         }
-        if self.peeks[seat.index()] != NONE {
+        if self.peeks[seat] != NONE {
             return Err(CommandError::PeekTwice { seat: seat.0 });
         }
         let log = self.log.get(turn as usize);
         let Some(log) = log.filter(|l| l.awarded() && turn <= self.turn) else {
             return Err(CommandError::PeekNotAwarded { turn: turn as u64 });
         };
-        if self.price_visible(seat, turn, log) {
+        let winner = (log.winner() != NONE).then_some(Seat(log.winner()));
+        if visibility::sees_price(seat, winner, self.rules.auctioneer(turn), self.players()) {
             return Err(CommandError::PeekAlreadySeen { seat: seat.0, turn });
         }
         Ok(())
-    }
-
-    /// Whether `seat` sees the company price of awarded `turn` without peeking (R-VIS-2…4).
-    fn price_visible(&self, seat: Seat, turn: u8, log: &TurnLog) -> bool {
-        let auctioneer = self.rules.auctioneer(turn);
-        log.winner() == seat.0
-            || auctioneer == Some(seat)
-            || (auctioneer.is_some() && auctioneer.map(|a| a.0) == Some(log.winner()))
     }
 
     /// A bid of any stage: the opening bid, or a bid by a seat that must still bid; the errors
@@ -554,23 +550,19 @@ impl Game {
         if self.auct != NONE && amount == self.opening {
             return Err(CommandError::BidEqualsOpening { amount });
         }
-        self.bids[seat.index()] = amount;
+        self.bids[seat] = amount;
         self.pending.remove(seat);
         let stage = match self.step {
             Step::Bidding => BidStage::Secret,
             Step::Rebid => BidStage::Rebid(self.ties),
             _ => BidStage::AssetRebid(self.ties),
         };
-        let mut seen_by = SeatSet::only(seat);
-        if self.auct != NONE {
-            seen_by.insert(Seat(self.auct));
-        }
         sink.event(Event::Bid {
             turn: self.turn,
             seat,
             stage,
             amount: Some(amount),
-            seen_by,
+            seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
         });
         if self.pending.is_empty() {
             self.settle(sink);
@@ -599,7 +591,7 @@ impl Game {
     #[inline]
     fn opening_bid(&mut self, seat: Seat, amount: u64, sink: &mut impl EventSink) {
         // The other bids are still 0 from `start_turn`.
-        self.bids[seat.index()] = amount;
+        self.bids[seat] = amount;
         self.opening = amount;
         self.log[self.turn as usize].opening = amount;
         let mut others = SeatSet::all(self.players());
@@ -664,9 +656,9 @@ impl Game {
     fn highest_unique(&self, among: SeatSet) -> Option<Seat> {
         let mut best: Option<Seat> = None;
         for s in among.iter() {
-            let b = self.bids[s.index()];
-            let dup = among.iter().any(|o| o != s && self.bids[o.index()] == b);
-            if !dup && best.is_none_or(|w| b > self.bids[w.index()]) {
+            let b = self.bids[s];
+            let dup = among.iter().any(|o| o != s && self.bids[o] == b);
+            if !dup && best.is_none_or(|w| b > self.bids[w]) {
                 best = Some(s);
             }
         }
@@ -679,7 +671,7 @@ impl Game {
     fn bids_above(&self, among: SeatSet, value: u64) -> SeatSet {
         let mut above = SeatSet::EMPTY;
         for s in among.iter() {
-            if self.bids[s.index()] > value {
+            if self.bids[s] > value {
                 above.insert(s);
             }
         }
@@ -707,7 +699,7 @@ impl Game {
             // R-AUC-7: the highest bid value that exactly one seat holds wins.
             // The auctioneer's bid is never tied, so there is a winner (with an auctioneer).
             let winner = self.highest_unique(all);
-            self.set_aside = winner.map_or(all, |w| self.bids_above(all, self.bids[w.index()]));
+            self.set_aside = winner.map_or(all, |w| self.bids_above(all, self.bids[w]));
             self.award(winner, true, sink);
         } else {
             // R-AUC-6: exactly the tied seats rebid.
@@ -723,86 +715,87 @@ impl Game {
         }
     }
 
-    /// Awards the tile (R-AUC-10), reveals zero bids (R-AUC-11), then starts the asset step (R-COM-3)
-    /// or the next turn.
+    /// Settles the company auction: awards the tile (R-AUC-10), reveals the zero bids (R-AUC-11),
+    /// then starts the asset contest (R-COM-3) or the next turn.
     fn award(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
-        let t = self.turn as usize;
-        let auctioneer = self.auctioneer();
-        let tile = self.setup.deck[t];
-        let log = &mut self.log[t];
+        self.award_tile(winner, third_tie, sink);
+        if self.rules.reveals_zero_bids() {
+            self.reveal_zero_bids(sink);
+        }
+        match winner {
+            Some(w) if self.rules.has_commodities() => self.start_asset_contest(w, sink),
+            _ => self.next_turn(sink),
+        }
+    }
+
+    /// R-AUC-10: the winner takes the tile and pays its bid; the price is seen as R-VIS-2…4 say.
+    fn award_tile(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
+        let log = &mut self.log[self.turn as usize];
         log.set_awarded(third_tie);
-        let mut seen_by = SeatSet::EMPTY;
         if let Some(w) = winner {
             log.set_winner(w);
-            log.price = self.bids[w.index()];
-            seen_by.insert(w);
-        }
-        if let Some(a) = auctioneer {
-            seen_by.insert(a);
-            if winner == Some(a) {
-                seen_by = SeatSet::all(self.rules.players()); // R-VIS-4
-            }
+            log.price = self.bids[w];
         }
         sink.event(Event::Awarded {
             turn: self.turn,
-            tile,
+            tile: self.setup.deck[self.turn as usize],
             winner,
-            price: winner.map(|w| self.bids[w.index()]),
+            price: winner.map(|w| self.bids[w]),
             third_tie,
-            seen_by,
+            seen_by: visibility::price_seen_by(winner, self.auctioneer(), self.players()),
         });
-        if self.rules.reveals_zero_bids() {
-            // The seats bidding 0, without a branch per seat; the auctioneer's bid is at least 1,
-            // and the bids of seats past the player count stay 0.
-            let mut zero_bits = 0u8;
-            for (i, &b) in self.bids.iter().enumerate() {
-                zero_bits |= u8::from(b == 0) << i;
-            }
-            let zero = SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits());
-            let mut marked = SeatSet::EMPTY;
-            if self.rules.zero_bid_vp > 0 {
-                // R-AUC-11: at most once per round; none with Commodities (R-COM-2).
-                let marks = &mut self.zero_marks[self.rules.round(self.turn) as usize];
-                marked = SeatSet::from_bits(zero.bits() & !marks.bits());
-                *marks = SeatSet::from_bits(marks.bits() | marked.bits());
-            }
-            self.log[t].zero = zero;
-            sink.event(Event::ZeroBids {
-                turn: self.turn,
-                seats: zero,
-                marked,
-            });
+    }
+
+    /// R-AUC-11 (4–5 players): the seats whose final bid was 0 are revealed, and each gets a
+    /// zero-bid mark at most once per round; no marks with Commodities (R-COM-2).
+    fn reveal_zero_bids(&mut self, sink: &mut impl EventSink) {
+        // Without a branch per seat; the auctioneer's bid is at least 1, and the bids of seats past
+        // the player count stay 0.
+        let mut zero_bits = 0u8;
+        for (i, &b) in self.bids.iter().enumerate() {
+            zero_bits |= u8::from(b == 0) << i;
         }
-        if self.rules.has_commodities() && winner.is_some() {
-            // R-COM-3: the field is everyone but the winner and the bids set aside (R-AUC-7).
-            let mut field = SeatSet::all(self.players());
-            if let Some(w) = winner {
-                field.remove(w);
+        let zero = SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits());
+        let mut marked = SeatSet::EMPTY;
+        if self.rules.zero_bid_vp > 0 {
+            let marks = &mut self.zero_marks[self.rules.round(self.turn) as usize];
+            marked = SeatSet::from_bits(zero.bits() & !marks.bits());
+            *marks = SeatSet::from_bits(marks.bits() | marked.bits());
+        }
+        self.log[self.turn as usize].zero = zero;
+        sink.event(Event::ZeroBids {
+            turn: self.turn,
+            seats: zero,
+            marked,
+        });
+    }
+
+    /// R-COM-3: the asset field is every seat but the winner and the bids set aside (R-AUC-7); its
+    /// unique highest bid takes the asset, a tie rebids (R-COM-4: the tie for second counts as the
+    /// first tie), and an empty field leaves the asset to no one (R-COM-7).
+    fn start_asset_contest(&mut self, winner: Seat, sink: &mut impl EventSink) {
+        let mut field = SeatSet::all(self.players());
+        field.remove(winner);
+        self.field = SeatSet::from_bits(field.bits() & !self.set_aside.bits());
+        self.ties = 0;
+        let (_, holders) = self.top(self.field);
+        match holders.len() {
+            0 => self.no_taker(sink),
+            1 => self.set_taker(holders.first().expect("one holder"), false, sink),
+            _ => {
+                self.ties = 1;
+                self.log[self.turn as usize].set_asset_tie(0, holders);
+                self.group = holders;
+                self.rebidders = holders;
+                self.pending = holders;
+                self.step = Step::AssetRebid;
+                sink.event(Event::RebidRequired {
+                    turn: self.turn,
+                    seats: holders,
+                    tie: 1,
+                    asset: true,
+                });
             }
-            self.field = SeatSet::from_bits(field.bits() & !self.set_aside.bits());
-            self.ties = 0;
-            let (_, holders) = self.top(self.field);
-            match holders.len() {
-                0 => self.no_taker(sink),
-                1 => self.set_taker(holders.first().expect("one holder"), false, sink),
-                _ => {
-                    // R-COM-4: the tie for second counts as the first tie.
-                    self.ties = 1;
-                    self.log[t].set_asset_tie(0, holders);
-                    self.group = holders;
-                    self.rebidders = holders;
-                    self.pending = holders;
-                    self.step = Step::AssetRebid;
-                    sink.event(Event::RebidRequired {
-                        turn: self.turn,
-                        seats: holders,
-                        tie: 1,
-                        asset: true,
-                    });
-                }
-            }
-        } else {
-            self.next_turn(sink);
         }
     }
 
@@ -887,16 +880,9 @@ impl Game {
             });
         } else {
             let seat = Seat(self.taker);
-            let price = self.bids[seat.index()];
+            let price = self.bids[seat];
             log.set_asset(AssetFate::Taken, seat, token);
             log.asset_price = price;
-            let mut price_seen_by = SeatSet::only(seat);
-            if let Some(a) = auctioneer {
-                price_seen_by.insert(a);
-                if a == seat {
-                    price_seen_by = SeatSet::all(self.rules.players());
-                }
-            }
             sink.event(Event::AssetTaken {
                 turn: self.turn,
                 seat,
@@ -904,8 +890,8 @@ impl Game {
                 token: Some(token),
                 value: self.rules.manifest().token_value(token),
                 price: Some(price),
-                token_seen_by: SeatSet::only(seat),
-                price_seen_by,
+                token_seen_by: visibility::token_seen_by(seat),
+                price_seen_by: visibility::price_seen_by(Some(seat), auctioneer, self.players()),
             });
         }
         self.next_turn(sink);
@@ -949,7 +935,7 @@ impl Game {
         self.set_aside = SeatSet::EMPTY;
         self.field = SeatSet::EMPTY;
         self.taker = NONE;
-        self.bids = [0; MAX_SEATS];
+        self.bids = PerSeat::splat(0);
         if self.auctioneer().is_some() {
             self.step = Step::Opening;
         } else {
@@ -1085,12 +1071,12 @@ impl Game {
         &self.log[turn as usize]
     }
 
-    pub(crate) fn current_bids(&self) -> &[u64; MAX_SEATS] {
+    pub(crate) fn current_bids(&self) -> &PerSeat<u64> {
         &self.bids
     }
 
     pub(crate) fn peek_of(&self, seat: Seat) -> Option<u8> {
-        let p = self.peeks[seat.index()];
+        let p = self.peeks[seat];
         (p != NONE).then_some(p)
     }
 
@@ -1136,10 +1122,34 @@ impl Game {
 
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        // The views' pass over the turns (not the scoring's holdings), so that tests comparing
-        // the outcome's totals with this one compare two separate computations.
-        let tallies = crate::view::Sight::new(self, None).turns(|_| {});
-        tallies.spent(seat)
+        self.ledger().spent(seat)
+    }
+
+    /// Every turn so far, posted to a ledger.
+    pub(crate) fn ledger(&self) -> Ledger<i128> {
+        let mut ledger = Ledger::new();
+        for turn in 0..self.turns_started() {
+            self.post_turn(turn, &mut ledger);
+        }
+        ledger
+    }
+
+    /// Posts what `turn` cost to `ledger`: the company price its winner paid (R-AUC-10) and the asset
+    /// price its taker paid, with the auctioneer's credit (R-COM-5, R-COM-6).
+    #[inline]
+    pub(crate) fn post_turn(&self, turn: u8, ledger: &mut Ledger<i128>) {
+        let log = &self.log[turn as usize];
+        if log.winner() != NONE {
+            ledger.company(Seat(log.winner()), i128::from(log.price));
+        }
+        if log.asset_fate() == AssetFate::Taken {
+            let auctioneer = self.rules.auctioneer(turn);
+            ledger.asset(
+                Seat(log.asset_seat()),
+                auctioneer,
+                i128::from(log.asset_price),
+            );
+        }
     }
 
     /// The nation of `seat`.
@@ -1189,37 +1199,38 @@ impl Game {
     /// # Panics
     /// If `seat` is not below [`MAX_SEATS`] (like indexing a slice out of range).
     pub fn holdings(&self, seat: Seat) -> crate::scoring::Holdings {
-        self.all_holdings()[seat.index()]
+        self.all_holdings()[seat]
     }
 
-    /// What every seat holds now, in one pass over the turns (R-SCO-1, R-COM-8).
-    pub(crate) fn all_holdings(&self) -> [crate::scoring::Holdings; MAX_SEATS] {
+    /// What every seat holds now, in one pass over the turns, with its total from the ledger
+    /// (R-SCO-1, R-COM-8).
+    pub(crate) fn all_holdings(&self) -> PerSeat<crate::scoring::Holdings> {
         let n = self.players() as usize;
-        let mut holdings = [crate::scoring::Holdings::default(); MAX_SEATS];
+        let mut holdings = PerSeat([crate::scoring::Holdings::default(); MAX_SEATS]);
         for (i, h) in holdings.iter_mut().enumerate().take(n) {
             h.nation = Some(self.setup.nations[i]);
             h.industry = self.dealt.then_some(self.setup.deal[i]);
             h.zero_rounds = self.zero_marks(Seat(i as u8)).count_ones() as u8;
         }
+        let mut ledger = Ledger::new();
         for turn in 0..self.turns_started() {
             let log = &self.log[turn as usize];
             if log.winner() != NONE {
-                let h = &mut holdings[log.winner() as usize];
-                h.tiles |= 1 << self.setup.deck[turn as usize].index();
-                h.spent += log.price as i128;
+                let w = Seat(log.winner());
+                holdings[w].tiles |= 1 << self.setup.deck[turn as usize].index();
+                ledger.company(w, i128::from(log.price));
             }
             if log.asset_fate() == AssetFate::Taken {
-                let h = &mut holdings[log.asset_seat() as usize];
+                let taker = Seat(log.asset_seat());
+                let h = &mut holdings[taker];
                 h.tokens[h.token_count as usize] = Some(log.asset_token());
                 h.token_count += 1;
-                h.spent += log.asset_price as i128;
-                // R-COM-6: the auctioneer records the taker's price as a credit.
-                if let Some(a) = self.rules.auctioneer(turn) {
-                    if a.0 != log.asset_seat() {
-                        holdings[a.index()].spent -= log.asset_price as i128;
-                    }
-                }
+                let auctioneer = self.rules.auctioneer(turn);
+                ledger.asset(taker, auctioneer, i128::from(log.asset_price));
             }
+        }
+        for (i, h) in holdings.iter_mut().enumerate() {
+            h.spent = ledger.spent(Seat(i as u8));
         }
         holdings
     }
@@ -1229,12 +1240,11 @@ impl Game {
         if !self.is_over() {
             return None;
         }
-        let n = self.players() as usize;
         let holdings = self.all_holdings();
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
         Some(crate::scoring::score(
             &self.rules,
-            &holdings[..n],
+            holdings.in_play(self.players()),
             gold_empty,
         ))
     }

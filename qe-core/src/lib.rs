@@ -86,6 +86,7 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -102,6 +103,7 @@ mod expansion;
 mod game;
 #[cfg(feature = "serde")]
 mod json;
+mod ledger;
 mod legal;
 mod phase;
 mod record;
@@ -112,6 +114,7 @@ mod session;
 mod setup;
 mod turn_log;
 mod view;
+pub mod visibility;
 
 pub use command::{ChanceOutcome, Command};
 pub use components::{

@@ -168,9 +168,100 @@ impl TryFrom<alloc::vec::Vec<u8>> for SeatSet {
     }
 }
 
-/// One value per seat, in fixed storage for up to five seats (no heap).
+/// One value per seat, in fixed storage for up to five seats (no heap), indexed by [`Seat`].
+///
+/// It dereferences to the array, so slices, iteration and `[i]` by number work as on one; it
+/// serializes as the array (feature `serde`).
+///
+/// ```
+/// use qe_core::{PerSeat, Seat};
+/// let spent = PerSeat([3i128, 0, 5, 0, 0]);
+/// assert_eq!(spent[Seat(2)], 5);
+/// let doubled = spent.map(|x| 2 * x);
+/// assert_eq!(doubled.zip(spent).map(|(a, b)| a - b), spent);
+/// assert_eq!(spent.get(Seat(9)), None);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct PerSeat<T>(pub [T; MAX_SEATS]);
+
+impl<T> PerSeat<T> {
+    /// The same value for every seat.
+    pub fn splat(value: T) -> PerSeat<T>
+    where
+        T: Copy,
+    {
+        PerSeat([value; MAX_SEATS])
+    }
+
+    /// The value of `seat`, or `None` past [`MAX_SEATS`].
+    #[inline]
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.index())
+    }
+
+    /// The values of the seats of a game of `players` seats (seat 0 first).
+    pub fn in_play(&self, players: u8) -> &[T] {
+        &self.0[..usize::from(players).min(MAX_SEATS)]
+    }
+
+    /// Each seat's value through `f`.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> PerSeat<U> {
+        PerSeat(self.0.map(f))
+    }
+
+    /// The two values of each seat, paired.
+    pub fn zip<U>(self, other: PerSeat<U>) -> PerSeat<(T, U)> {
+        let mut other = other.0.into_iter();
+        PerSeat(self.0.map(|t| (t, other.next().expect("same length"))))
+    }
+
+    /// The values with their seats, seat 0 first.
+    pub fn seats(&self) -> impl Iterator<Item = (Seat, &T)> {
+        self.0.iter().enumerate().map(|(i, v)| (Seat(i as u8), v))
+    }
+}
+
+/// By seat number, as on the array (a number past [`MAX_SEATS`] panics, as a slice index does).
+impl<T> Index<usize> for PerSeat<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, seat: usize) -> &T {
+        &self.0[seat]
+    }
+}
+
+impl<T> IndexMut<usize> for PerSeat<T> {
+    #[inline]
+    fn index_mut(&mut self, seat: usize) -> &mut T {
+        &mut self.0[seat]
+    }
+}
+
+/// The first seats, as on the array (`[..players]`; see also [`PerSeat::in_play`]).
+impl<T> Index<core::ops::RangeTo<usize>> for PerSeat<T> {
+    type Output = [T];
+    #[inline]
+    fn index(&self, range: core::ops::RangeTo<usize>) -> &[T] {
+        &self.0[range]
+    }
+}
+
+impl<T> core::ops::Deref for PerSeat<T> {
+    type Target = [T; MAX_SEATS];
+    #[inline]
+    fn deref(&self) -> &[T; MAX_SEATS] {
+        &self.0
+    }
+}
+
+impl<T> core::ops::DerefMut for PerSeat<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T; MAX_SEATS] {
+        &mut self.0
+    }
+}
 
 impl<T> Index<Seat> for PerSeat<T> {
     type Output = T;

@@ -12,6 +12,7 @@ use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::setup::Setup;
 use crate::view::SeatView;
+use crate::visibility::Viewer;
 
 /// One secret bid or rebid as a viewer sees it: the amount when the viewer may see it (its own,
 /// every bid of an auction it runs, R-VIS-2, R-VIS-3), every amount once the game is over
@@ -124,8 +125,13 @@ impl Match {
 
     /// The event stream of `viewer` (a seat, or `None` for a spectator); see [`Event::as_seen`].
     pub fn events_as_seen(&self, viewer: Option<Seat>) -> impl Iterator<Item = Event> + '_ {
-        let over = self.game.is_over();
-        self.events.iter().map(move |e| e.as_seen(viewer, over))
+        let viewer = self.viewer(viewer);
+        self.events.iter().map(move |e| e.as_seen(viewer))
+    }
+
+    /// `viewer` (a seat, or `None` for a spectator) of this match as it stands.
+    pub fn viewer(&self, viewer: Option<Seat>) -> Viewer {
+        Viewer::new(viewer, self.game.players(), self.game.is_over())
     }
 
     /// Every secret bid and rebid so far, in order, as `viewer` (a seat, or `None` for a

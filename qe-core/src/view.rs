@@ -8,10 +8,12 @@
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
 use crate::game::{Game, NONE};
+use crate::ledger::Ledger;
 use crate::legal::Legal;
 use crate::phase::Phase;
-use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 use crate::turn_log::AssetFate;
+use crate::visibility::{self, Viewer};
 
 /// What a seat knows of another seat (or of itself).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -130,9 +132,9 @@ pub struct SeatView {
     pub has_bid: SeatSet,
     /// The current standing bids the viewer sees: its own; all of them if it is the auctioneer
     /// (R-VIS-2, R-VIS-3); all at the end (R-VIS-7).
-    pub bids: [Option<u64>; MAX_SEATS],
+    pub bids: PerSeat<Option<u64>>,
     /// Per seat.
-    pub seats: [SeatInfo; MAX_SEATS],
+    pub seats: PerSeat<SeatInfo>,
     /// Per started turn (`auctions[..turns_started]`).
     pub auctions: [AuctionView; 16],
     /// How many entries of `auctions` are filled.
@@ -187,7 +189,7 @@ pub(crate) struct Header {
     pub deck_remaining: u8,
     pub piles_remaining: [u8; 3],
     pub has_bid: SeatSet,
-    pub bids: [Option<u64>; MAX_SEATS],
+    pub bids: PerSeat<Option<u64>>,
     pub turns_started: u8,
     pub set_aside: Option<Industry>,
     pub game_over: bool,
@@ -218,25 +220,25 @@ impl Header {
     }
 }
 
-/// Public per-seat tallies and totals spent, gathered while visiting the turns.
+/// Public per-seat tallies and the ledger of totals spent, gathered while visiting the turns.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Tallies {
-    spent: [i128; MAX_SEATS],
-    tiles: [u32; MAX_SEATS],
-    assets: [[u8; 3]; MAX_SEATS],
+    ledger: Ledger<i128>,
+    tiles: PerSeat<u32>,
+    assets: PerSeat<[u8; 3]>,
 }
 
 impl Tallies {
     /// Nothing spent or held.
     pub(crate) const ZERO: Tallies = Tallies {
-        spent: [0; MAX_SEATS],
-        tiles: [0; MAX_SEATS],
-        assets: [[0; 3]; MAX_SEATS],
+        ledger: Ledger::ZERO,
+        tiles: PerSeat([0; MAX_SEATS]),
+        assets: PerSeat([[0; 3]; MAX_SEATS]),
     };
 
     /// The total spent by `seat` (0 for a seat outside the game).
     pub(crate) fn spent(&self, seat: Seat) -> i128 {
-        self.spent.get(seat.index()).copied().unwrap_or(0)
+        self.ledger.spent(seat)
     }
 }
 
@@ -245,11 +247,7 @@ impl Tallies {
 /// into an observation, so both always agree.
 pub(crate) struct Sight<'g> {
     game: &'g Game,
-    viewer: Option<Seat>,
-    /// The viewer's seat number, or NONE for a spectator.
-    me: u8,
-    /// R-VIS-7: everything is revealed at game end.
-    sees_all: bool,
+    viewer: Viewer,
     phase: Phase,
 }
 
@@ -259,16 +257,9 @@ impl<'g> Sight<'g> {
     pub(crate) fn new(game: &'g Game, viewer: Option<Seat>) -> Sight<'g> {
         Sight {
             game,
-            viewer,
-            me: viewer.map_or(NONE, |s| s.0),
-            sees_all: game.is_over(),
+            viewer: Viewer::new(viewer, game.players(), game.is_over()),
             phase: game.phase(),
         }
-    }
-
-    #[inline]
-    fn is(&self, s: u8) -> bool {
-        s == self.me
     }
 
     /// The scalar part of the view.
@@ -279,29 +270,29 @@ impl<'g> Sight<'g> {
         let auctioneer = game.auctioneer();
         let to_act = game.to_act();
         let tile = game.current_tile();
-        let mut bids = [None; MAX_SEATS];
-        // Current bids: a seat's own, and all of them for the auctioneer (R-VIS-2, R-VIS-3).
-        let known = match self.phase {
+        let mut bids = PerSeat([None; MAX_SEATS]);
+        // The seats with a standing bid in this auction (none before the opening bid or after the
+        // end, whose final bids are in the auctions), each seen as its audience says.
+        let standing = match self.phase {
             Phase::OpeningBid { .. } | Phase::GameOver => SeatSet::EMPTY,
             Phase::Bidding => SeatSet::from_bits(SeatSet::all(n).bits() & !to_act.bits()),
             Phase::Chance { .. } if tile.is_none() => SeatSet::EMPTY,
             _ => SeatSet::all(n),
         };
-        let viewer_runs = auctioneer.is_some() && self.viewer == auctioneer;
-        for s in known.iter() {
-            if self.is(s.0) || viewer_runs {
-                bids[s.index()] = Some(game.current_bids()[s.index()]);
+        for s in standing.iter() {
+            if self.viewer.sees(visibility::bid_seen_by(s, auctioneer)) {
+                bids[s] = Some(game.current_bids()[s]);
             }
         }
         Header {
-            seat: self.viewer,
+            seat: self.viewer.seat,
             players: n,
             commodities: rules.has_commodities(),
             turns: rules.turns(),
             turn: game.turn(),
             phase: self.phase,
             to_act,
-            legal: self.viewer.map(|s| game.legal(s)).unwrap_or_default(),
+            legal: self.viewer.seat.map(|s| game.legal(s)).unwrap_or_default(),
             auctioneer,
             tile,
             deck_remaining: game.deck_remaining() as u8,
@@ -309,12 +300,12 @@ impl<'g> Sight<'g> {
             has_bid: game.has_bid(),
             bids,
             turns_started: game.turns_started(),
-            set_aside: if self.sees_all {
+            set_aside: if self.viewer.sees(visibility::HIDDEN) {
                 game.setup_ref().set_aside()
             } else {
                 None
             },
-            game_over: self.sees_all,
+            game_over: self.viewer.game_over,
         }
     }
 
@@ -344,27 +335,23 @@ impl<'g> Sight<'g> {
         let rules = game.rules();
         let setup = game.setup_ref();
         let manifest = rules.manifest();
-        let me = self.me;
-        let sees_all = self.sees_all;
-        let peeked_turn = self.viewer.and_then(|v| game.peek_of(v));
+        let viewer = self.viewer;
+        let players = rules.players();
+        let peeked_turn = viewer.seat.and_then(|v| game.peek_of(v));
         for turn in turns.start..turns.end.min(game.turns_started()) {
             let log = game.log(turn);
             let a = rules.auctioneer(turn);
-            let a_num = a.map_or(NONE, |s| s.0);
             let tile = setup.deck[turn as usize];
             let won = log.winner();
             let winner = (won != NONE).then_some(Seat(won));
             if won != NONE {
-                let w = won as usize;
-                t.tiles[w] |= 1 << tile.index();
-                t.spent[w] += i128::from(log.price);
+                t.tiles[Seat(won)] |= 1 << tile.index();
             }
+            game.post_turn(turn, &mut t.ledger);
             let opened = a.is_some()
                 && (turn < game.turn() || !matches!(self.phase, Phase::OpeningBid { .. }));
-            // R-VIS-2…5: own tiles, own auctions, the auctioneer's own win, a peek; all at the end.
-            let sees_price = sees_all
-                || (me != NONE && (won == me || a_num == me))
-                || (a.is_some() && won == a_num)
+            // A peek adds the peeker to the price's audience (R-VIS-5).
+            let sees_price = viewer.sees(visibility::price_seen_by(winner, a, players))
                 || peeked_turn == Some(turn);
             let mut asset = AssetView {
                 ties: log.asset_ties(),
@@ -381,24 +368,15 @@ impl<'g> Sight<'g> {
                 AssetFate::Taken => {
                     let taker = log.asset_seat();
                     let price = log.asset_price;
-                    t.assets[taker as usize][log.asset_kind().index()] += 1;
-                    t.spent[taker as usize] += i128::from(price);
-                    // R-COM-6: the auctioneer records the taker's price as a credit.
-                    if a.is_some() && a_num != taker {
-                        t.spent[a_num as usize] -= i128::from(price);
-                    }
+                    t.assets[Seat(taker)][log.asset_kind().index()] += 1;
                     asset.taken = true;
                     asset.seat = Some(Seat(taker));
                     asset.kind = Some(log.asset_kind());
-                    // R-COM-5: only the taker sees the token (R-VIS-7: all at the end).
-                    if self.is(taker) || sees_all {
+                    if viewer.sees(visibility::token_seen_by(Seat(taker))) {
                         asset.token = Some(log.asset_token());
                         asset.value = manifest.token_value(log.asset_token());
                     }
-                    // R-VIS-1…3: the taker and the auctioneer (its credit); public when the
-                    // auctioneer took it.
-                    let price_public = a_num == taker;
-                    if self.is(taker) || sees_all || price_public || (a.is_some() && a_num == me) {
+                    if viewer.sees(visibility::price_seen_by(Some(Seat(taker)), a, players)) {
                         asset.price = Some(price);
                     }
                 }
@@ -424,15 +402,18 @@ impl<'g> Sight<'g> {
     pub(crate) fn seat(&self, i: u8, tallies: &Tallies) -> SeatInfo {
         let game = self.game;
         let s = Seat(i);
-        let own_or_end = self.is(i) || self.sees_all; // R-VIS-2, R-VIS-7
+        let sees_industry = self.viewer.sees(visibility::industry_seen_by(s));
         SeatInfo {
             nation: Some(game.nation(s)),
-            industry: (game.is_dealt() && own_or_end).then(|| game.setup_ref().deal[i as usize]),
-            tiles: tallies.tiles[i as usize],
+            industry: (game.is_dealt() && sees_industry).then(|| game.setup_ref().deal[i as usize]),
+            tiles: tallies.tiles[s],
             zero_marks: game.zero_marks(s),
-            assets: tallies.assets[i as usize],
+            assets: tallies.assets[s],
             peeked: game.peek_of(s),
-            spent: own_or_end.then_some(tallies.spent[i as usize]),
+            spent: self
+                .viewer
+                .sees(visibility::spent_seen_by(s))
+                .then_some(tallies.spent(s)),
         }
     }
 }
@@ -456,7 +437,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         piles_remaining: h.piles_remaining,
         has_bid: h.has_bid,
         bids: h.bids,
-        seats: [SeatInfo::default(); MAX_SEATS],
+        seats: PerSeat([SeatInfo::default(); MAX_SEATS]),
         auctions: [AuctionView::default(); 16],
         turns_started: h.turns_started,
         set_aside: h.set_aside,

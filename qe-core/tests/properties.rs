@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use qe_core::{
-    AssetKind, Command, Game, Industry, Match, Phase, Record, Rules, Seat, Setup, TokenId,
+    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Rules, Seat, Setup, TokenId,
 };
 
 /// A small deterministic generator for the policies below (proptest drives the seeds).
@@ -102,6 +102,37 @@ fn random_match(players: u8, commodities: bool, seed: u64, policy_seed: u64) -> 
     m
 }
 
+/// Each seat's total spent, recomputed from the full event stream without the engine's ledger:
+/// company prices paid (R-AUC-10), asset prices paid (R-COM-5), minus the asset prices credited to
+/// the auctioneer of another seat's asset (R-COM-6).
+fn spent_from_events(m: &Match) -> [i128; 5] {
+    let mut spent = [0i128; 5];
+    let rules = *m.game().rules();
+    for e in m.events() {
+        match *e {
+            Event::Awarded {
+                winner: Some(w),
+                price: Some(p),
+                ..
+            } => spent[w.0 as usize] += i128::from(p),
+            Event::AssetTaken {
+                turn,
+                seat,
+                price: Some(p),
+                ..
+            } => {
+                spent[seat.0 as usize] += i128::from(p);
+                match rules.auctioneer(turn) {
+                    Some(a) if a != seat => spent[a.0 as usize] -= i128::from(p),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    spent
+}
+
 /// A random command that may well be illegal: any seat (even out of range), any action.
 fn wild_command(rng: &mut Rng, game: &Game) -> Command {
     let seat = Seat(rng.below(game.players() as u64 + 2) as u8);
@@ -137,9 +168,12 @@ proptest! {
         prop_assert!(m.commands().len() <= m.game().rules().max_commands());
         let outcome = m.game().outcome().unwrap();
         prop_assert_eq!(outcome.seats().len(), players as usize);
-        // Totals in the outcome agree with the game's own bookkeeping (R-SCO-1, R-COM-8).
+        // Totals in the outcome agree with the game's own bookkeeping and with a recomputation
+        // from the events (R-SCO-1, R-COM-8).
+        let recomputed = spent_from_events(&m);
         for s in outcome.seats() {
             prop_assert_eq!(s.spent, m.game().spent(Seat(s.seat)));
+            prop_assert_eq!(s.spent, recomputed[s.seat as usize]);
             prop_assert_eq!(s.total, s.subtotal + s.least_spent_bonus);
         }
     }

@@ -651,6 +651,26 @@ fn r_vis_4_auctioneer_win_is_public() {
     auction(&mut game, &[(0, 8), (1, 2), (2, 3), (3, 0)]);
     assert_eq!(game.view(Seat(2)).auctions()[0].price, Some(8));
     assert_eq!(game.public_view().auctions()[0].price, Some(8));
+    // The same in the event streams: a public price is in the spectator's stream too (R-VIS-1).
+    let mut m = qe_core::Match::seeded(Rules::base(4).unwrap(), 1);
+    for (seat, amount) in [(0, 8), (1, 2), (2, 3), (3, 0)] {
+        m.apply(Command::Bid {
+            seat: Seat(seat),
+            amount,
+        })
+        .unwrap();
+    }
+    let awarded = |events: Vec<qe_core::Event>| {
+        events
+            .into_iter()
+            .find_map(|e| match e {
+                qe_core::Event::Awarded { price, .. } => Some(price),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(awarded(m.public_events().collect()), Some(8));
+    assert_eq!(awarded(m.events_for(Seat(2)).collect()), Some(8));
 }
 
 #[test]

@@ -741,7 +741,7 @@ pub unsafe extern "C" fn qe_game_view_json(
         let bounds = deduction(state, viewer);
         let text = serde_json::to_string(&ViewJson {
             view: &view,
-            spend_bounds: &bounds.seats[..state.m.game().players() as usize],
+            spend_bounds: bounds.seats.in_play(state.m.game().players()),
         })
         .map_err(|e| Error::new(QE_ERR_PANIC, format!("internal error: {e}")))?;
         give_string(text, &out)
@@ -817,10 +817,10 @@ pub unsafe extern "C" fn qe_game_events(
         let cursor = state.cursors[i];
         let new = &state.m.events()[cursor..];
         let n = new.len().min(cap);
-        let over = state.m.game().is_over();
+        let seen_by = state.m.viewer(viewer);
         for (k, e) in new[..n].iter().enumerate() {
             // SAFETY: `buf` is valid for `cap` > `k` events.
-            unsafe { buf.add(k).write(QeEvent::from(&e.as_seen(viewer, over))) };
+            unsafe { buf.add(k).write(QeEvent::from(&e.as_seen(seen_by))) };
         }
         state.cursors[i] = cursor + n;
         count.set(n);

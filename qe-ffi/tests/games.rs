@@ -183,7 +183,13 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
             .events()
             .iter()
             .enumerate()
-            .map(|(i, e)| e.as_seen(seat, i >= running))
+            .map(|(i, e)| {
+                e.as_seen(qe_core::visibility::Viewer::new(
+                    seat,
+                    m.game().players(),
+                    i >= running,
+                ))
+            })
             .collect();
         assert_eq!(read[k].len(), want.len(), "viewer {v}: every event once");
         let mut pending = 9;
