@@ -32,6 +32,17 @@ enum Step {
     Over,
 }
 
+/// A bid the fast path takes ([`Game::bid_fast_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FastBid {
+    /// A secret bid or rebid by a seat that must still bid.
+    Pending,
+    /// The auctioneer's legal opening bid.
+    Opening,
+    /// Any other bid.
+    No,
+}
+
 /// The state of one game of QE.
 ///
 /// Build one with [`Game::new`] (a [`Setup`]), [`Game::seeded`] or [`Game::external_chance`], then
@@ -109,7 +120,7 @@ impl Game {
     fn dealt(rules: Rules, setup: Setup) -> Game {
         let mut game = Game::blank(rules, setup, false);
         game.dealt = true;
-        game.start_turn(&mut ());
+        game.start_turn();
         game
     }
 
@@ -379,19 +390,32 @@ impl Game {
         command: Command,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        // The common command, a bid by a seat that must still bid, goes straight to the bid; the
-        // pending seats are in range and only bidding steps have any.
         if let Command::Bid { seat, amount } = command {
-            if self.pending.contains(seat) && self.is_bidding() {
-                return self.pending_bid(seat, amount, sink);
-            }
-            // The auctioneer's legal opening bid (R-AUC-2): the general path would accept it too.
-            if self.step == Step::Opening && seat.0 == self.auct && amount != 0 {
-                self.opening_bid(seat, amount, sink);
-                return Ok(());
+            match self.bid_fast_path(seat, amount) {
+                FastBid::Pending => return self.pending_bid(seat, amount, sink),
+                FastBid::Opening => {
+                    self.opening_bid(seat, amount, sink);
+                    return Ok(());
+                }
+                FastBid::No => {}
             }
         }
         self.apply_any(command, sink)
+    }
+
+    /// Which common bid this is, so that it skips the general path's dispatch (PERF.md): a bid by
+    /// a seat that must still bid (the pending seats are in range and only bidding steps have
+    /// any), or the auctioneer's legal opening bid (R-AUC-2). Any other bid takes the general
+    /// path ([`Game::bid`]), with every check in rule order.
+    #[inline]
+    fn bid_fast_path(&self, seat: Seat, amount: u64) -> FastBid {
+        if self.pending.contains(seat) && self.is_bidding() {
+            FastBid::Pending
+        } else if self.step == Step::Opening && seat.0 == self.auct && amount != 0 {
+            FastBid::Opening
+        } else {
+            FastBid::No
+        }
     }
 
     /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
@@ -631,10 +655,11 @@ impl Game {
         }
     }
 
-    /// The seats of `among` holding the highest bid, and that bid.
+    /// The seats of `among` holding the highest bid, and that bid, computed without data-dependent
+    /// branches (PERF.md).
     #[inline]
-    fn top(&self, among: SeatSet) -> (u64, SeatSet) {
-        // Without data-dependent branches (the bids are what a predictor cannot guess): a seat
+    fn top_bids_branch_free(&self, among: SeatSet) -> (u64, SeatSet) {
+        // The bids are what a branch predictor cannot guess: a seat
         // outside `among` counts as bidding 0 but is never a holder. Bids are at least 0, so
         // starting from 0 with no holder gives the first seat of `among` its place.
         let mut best = 0;
@@ -682,7 +707,7 @@ impl Game {
     fn settle_company(&mut self, sink: &mut impl EventSink) {
         let t = self.turn as usize;
         let all = SeatSet::all(self.players());
-        let (_, holders) = self.top(all);
+        let (_, holders) = self.top_bids_branch_free(all);
         if holders.len() == 1 {
             self.award(holders.first(), false, sink);
             return;
@@ -749,13 +774,7 @@ impl Game {
     /// R-AUC-11 (4–5 players): the seats whose final bid was 0 are revealed, and each gets a
     /// zero-bid mark at most once per round; no marks with Commodities (R-COM-2).
     fn reveal_zero_bids(&mut self, sink: &mut impl EventSink) {
-        // Without a branch per seat; the auctioneer's bid is at least 1, and the bids of seats past
-        // the player count stay 0.
-        let mut zero_bits = 0u8;
-        for (i, &b) in self.bids.iter().enumerate() {
-            zero_bits |= u8::from(b == 0) << i;
-        }
-        let zero = SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits());
+        let zero = self.zero_bidders_branch_free();
         let mut marked = SeatSet::EMPTY;
         if self.rules.zero_bid_vp > 0 {
             let marks = &mut self.zero_marks[self.rules.round(self.turn) as usize];
@@ -770,6 +789,17 @@ impl Game {
         });
     }
 
+    /// The seats whose current bid is 0, computed without a branch per seat (PERF.md); the bids
+    /// of seats past the player count are masked out.
+    #[inline]
+    fn zero_bidders_branch_free(&self) -> SeatSet {
+        let mut zero_bits = 0u8;
+        for (i, &b) in self.bids.iter().enumerate() {
+            zero_bits |= u8::from(b == 0) << i;
+        }
+        SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits())
+    }
+
     /// R-COM-3: the asset field is every seat but the winner and the bids set aside (R-AUC-7); its
     /// unique highest bid takes the asset, a tie rebids (R-COM-4: the tie for second counts as the
     /// first tie), and an empty field leaves the asset to no one (R-COM-7).
@@ -778,7 +808,7 @@ impl Game {
         field.remove(winner);
         self.field = SeatSet::from_bits(field.bits() & !self.set_aside.bits());
         self.ties = 0;
-        let (_, holders) = self.top(self.field);
+        let (_, holders) = self.top_bids_branch_free(self.field);
         match holders.len() {
             0 => self.no_taker(sink),
             1 => self.set_taker(holders.first().expect("one holder"), false, sink),
@@ -802,7 +832,7 @@ impl Game {
     /// Evaluates the asset contest after the tied seats rebid (R-COM-4).
     fn settle_asset(&mut self, sink: &mut impl EventSink) {
         let t = self.turn as usize;
-        let (_, holders) = self.top(self.group);
+        let (_, holders) = self.top_bids_branch_free(self.group);
         if holders.len() == 1 {
             self.set_taker(holders.first().expect("one holder"), false, sink);
             return;
@@ -899,19 +929,7 @@ impl Game {
 
     fn next_turn(&mut self, sink: &mut impl EventSink) {
         self.turn += 1;
-        // R-TRN-2 without a division: the next seat clockwise (none on the 3-player last turn).
-        let next = self.auct.wrapping_add(1);
-        self.auct = if self.players() == 3 && self.turn == 15 {
-            NONE
-        } else if next >= self.players() {
-            0
-        } else {
-            next
-        };
-        debug_assert!(
-            self.turn >= self.rules.turns()
-                || self.auct == self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0)
-        );
+        self.auct = self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0);
         if self.turn >= self.rules.turns() {
             self.auct = NONE;
             self.step = Step::Over;
@@ -921,13 +939,13 @@ impl Game {
         if self.external {
             self.step = Step::Reveal;
         } else {
-            self.start_turn(sink);
+            self.start_turn();
             sink.event(self.reveal_event(self.turn));
         }
     }
 
     /// Starts the auction of the current turn's (revealed) tile.
-    fn start_turn(&mut self, _sink: &mut impl EventSink) {
+    fn start_turn(&mut self) {
         self.ties = 0;
         self.pending = SeatSet::EMPTY;
         self.group = SeatSet::EMPTY;
@@ -1011,7 +1029,7 @@ impl Game {
                 }
                 self.revealed |= 1 << tile.index();
                 self.place_revealed(tile);
-                self.start_turn(sink);
+                self.start_turn();
                 sink.event(self.reveal_event(self.turn));
                 Ok(())
             }
@@ -1186,9 +1204,8 @@ fn permutations(
     }
 }
 
-#[allow(dead_code)]
-const _SIZE_CHECK: () = {
-    // Keep the state small: see the benchmark notes in the README.
+// Keep the state small and `Copy`-cheap (PERF.md).
+const _: () = {
     assert!(core::mem::size_of::<TokenId>() == 2);
     assert!(MAX_TOKENS == 18);
 };

@@ -185,24 +185,7 @@ impl Rules {
     /// The round of `turn` (R-TRN-2).
     #[inline]
     pub fn round(&self, turn: u8) -> u8 {
-        // The rounds of the 16 turns, by player count: a lookup instead of a division.
-        const ROUNDS: [[u8; 16]; 3] = {
-            let mut rounds = [[0; 16]; 3];
-            let mut p = 0;
-            while p < 3 {
-                let mut t = 0;
-                while t < 16 {
-                    rounds[p][t] = t as u8 / (p as u8 + 3);
-                    t += 1;
-                }
-                p += 1;
-            }
-            rounds
-        };
-        match ROUNDS.get(self.players.wrapping_sub(3) as usize) {
-            Some(rounds) if (turn as usize) < rounds.len() => rounds[turn as usize],
-            _ => turn / self.players,
-        }
+        turn / self.players
     }
 
     /// Whether zero bids are revealed after each award (R-AUC-11: 4–5 players).
