@@ -205,6 +205,14 @@
 #define QE_NAME_EXPANSION 5
 
 /**
+ * `QeGameOptions.flags` bit: external chance (R-SET-3). The caller supplies the deal, each tile
+ * revealed and each token drawn when the phase is `QE_PHASE_CHANCE` (`qe_game_chance_count`,
+ * `qe_game_chance_json`, `qe_game_apply_chance`), as a game server that deals itself does; `seed`
+ * is not used.
+ */
+#define QE_GAME_EXTERNAL_CHANCE (1 << 0)
+
+/**
  * `QeGameOptions.expansions` bit: the Commodities expansion (R-COM).
  */
 #define QE_EXPANSION_COMMODITIES (1 << 0)
@@ -263,7 +271,7 @@ typedef struct QeGameOptions {
    */
   uint32_t expansions;
   /**
-   * Reserved for options to come; must be 0.
+   * `QE_GAME_*` bits ORed together (default 0); other bits must be 0.
    */
   uint32_t flags;
   /**
@@ -1052,9 +1060,12 @@ QeStatus qe_game_options_init(struct QeGameOptions *out);
  * Creates a seeded game from options (start from `qe_game_options_init`). Writes the new handle
  * to `*out_game`; free it with `qe_game_free`.
  *
+ * With `QE_GAME_EXTERNAL_CHANCE` in `flags` the game starts at its first chance event (the deal)
+ * and the seats have the default nations (R-SET-1).
+ *
  * Errors: `QE_ERR_INVALID_ARGUMENT` when `struct_size` is not a size this library knows, when an
- * `expansions` bit names no expansion, or when `flags` or `reserved` are not 0;
- * `QE_ERR_PLAYERS` (205) for a bad player count.
+ * `expansions` or `flags` bit names nothing, or when `reserved` is not all 0; `QE_ERR_PLAYERS`
+ * (205) for a bad player count.
  *
  * # Safety
  * `options` must be NULL (an error) or valid for reads of `options->struct_size` bytes;
@@ -1312,6 +1323,43 @@ QeStatus qe_game_outcome_json(const struct QeGame *game,
  */
 QeStatus qe_game_record_json(const struct QeGame *game,
                              char **out_json);
+
+/**
+ * Writes to `*out_count` how many outcomes the pending chance event has, each equally likely
+ * (R-SET-3): the deals, the tiles left, or the tokens left in the pile drawn from; 0 when no
+ * chance event is pending (only games created with `QE_GAME_EXTERNAL_CHANCE` have any).
+ *
+ * # Safety
+ * `game` as in `qe_game_state`; `out_count` must be NULL (an error) or valid for writes.
+ */
+QeStatus qe_game_chance_count(const struct QeGame *game,
+                              size_t *out_count);
+
+/**
+ * The chance outcome `index` (below `qe_game_chance_count`) as a command in the record format,
+ * for example `{"chance":{"reveal":"US-AGR"}}`; `qe_game_apply_json` accepts it. Free the string
+ * with `qe_string_free`.
+ *
+ * Errors: `QE_ERR_INVALID_ARGUMENT` for an index past the outcomes.
+ *
+ * # Safety
+ * `game` as in `qe_game_state`; `out_json` must be NULL (an error) or valid for writes.
+ */
+QeStatus qe_game_chance_json(const struct QeGame *game,
+                             size_t index,
+                             char **out_json);
+
+/**
+ * Applies the chance outcome `index` (below `qe_game_chance_count`): a game server deals, reveals
+ * and draws by picking uniformly among the outcomes, or replays the ones it recorded.
+ *
+ * Errors: `QE_ERR_INVALID_ARGUMENT` for an index past the outcomes (nothing changes).
+ *
+ * # Safety
+ * `game` as in `qe_game_apply`.
+ */
+QeStatus qe_game_apply_chance(struct QeGame *game,
+                              size_t index);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -49,10 +49,11 @@
 //!
 //! | type | what it is |
 //! |---|---|
-//! | [`Rules`], [`RulesBuilder`], [`Manifest`] | player count, expansion, tile/token values and scoring tables, as data |
+//! | [`Rules`], [`RulesBuilder`], [`Manifest`], [`Expansions`] | player count, expansions, tile/token values and scoring tables, as data |
 //! | [`Setup`] | deck order, industry deal, asset piles: seeded or explicit |
 //! | [`Game`] | the state machine: [`Game::phase`], [`Game::to_act`], [`Game::legal`], [`Game::apply`] |
-//! | [`Command`], [`Event`] | what goes in, what comes out; [`Event::visible_to`] is the one redaction rule |
+//! | [`Command`], [`Event`] | what goes in, what comes out; [`Event::as_seen`] is the copy a viewer gets |
+//! | [`visibility`] | who sees each hidden fact (R-VIS-1…7): the one place that decides it |
 //! | [`SeatView`] | what one seat may know ([`Game::view`]), or a spectator ([`Game::public_view`]) |
 //! | [`Outcome`] | final scoring with the per-seat breakdown ([`Game::outcome`]) |
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
@@ -136,3 +137,8 @@ pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 pub use session::{Match, MatchView, SeenBid};
 pub use setup::{deal_tokens, nations_in_play, Setup};
 pub use view::{AssetView, AuctionView, SeatInfo, SeatView};
+
+/// The crate README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

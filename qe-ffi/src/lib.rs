@@ -36,7 +36,7 @@ mod types;
 use std::ffi::{c_char, CStr, CString};
 
 use qe_core::{
-    AssetKind, Command, Expansion, Expansions, Industry, Match, Nation, Record, Rules, Seat,
+    AssetKind, Command, Expansion, Expansions, Game, Industry, Match, Nation, Record, Rules, Seat,
     SetupError, TileId,
 };
 
@@ -332,9 +332,12 @@ pub unsafe extern "C" fn qe_game_options_init(out: *mut QeGameOptions) -> QeStat
 /// Creates a seeded game from options (start from `qe_game_options_init`). Writes the new handle
 /// to `*out_game`; free it with `qe_game_free`.
 ///
+/// With `QE_GAME_EXTERNAL_CHANCE` in `flags` the game starts at its first chance event (the deal)
+/// and the seats have the default nations (R-SET-1).
+///
 /// Errors: `QE_ERR_INVALID_ARGUMENT` when `struct_size` is not a size this library knows, when an
-/// `expansions` bit names no expansion, or when `flags` or `reserved` are not 0;
-/// `QE_ERR_PLAYERS` (205) for a bad player count.
+/// `expansions` or `flags` bit names nothing, or when `reserved` is not all 0; `QE_ERR_PLAYERS`
+/// (205) for a bad player count.
 ///
 /// # Safety
 /// `options` must be NULL (an error) or valid for reads of `options->struct_size` bytes;
@@ -354,24 +357,34 @@ pub unsafe extern "C" fn qe_game_new_with(
                 o.expansions
             ))
         })?;
-        if o.flags != 0 || o.reserved != [0; 4] {
-            return Err(Error::invalid(
-                "QeGameOptions.flags and .reserved must be 0",
-            ));
+        if o.flags & !QE_GAME_EXTERNAL_CHANCE != 0 {
+            return Err(Error::invalid(format!(
+                "QeGameOptions.flags {:#x} has a bit that is no QE_GAME_*",
+                o.flags
+            )));
         }
-        out.set(seeded_game(o.players, expansions, o.seed)?);
+        if o.reserved != [0; 4] {
+            return Err(Error::invalid("QeGameOptions.reserved must be all 0"));
+        }
+        let rules = rules_of(o.players, expansions)?;
+        let m = if o.flags & QE_GAME_EXTERNAL_CHANCE != 0 {
+            Match::new(Game::external_chance(rules, None)?)
+        } else {
+            Match::seeded(rules, o.seed)
+        };
+        out.set(handle::allocate(GameState::new(m)));
         Ok(())
     })
 }
 
-/// A new seeded game's handle.
-fn seeded_game(players: u32, expansions: Expansions, seed: u64) -> Result<*mut QeGame, Error> {
+/// The rules of a new game.
+fn rules_of(players: u32, expansions: Expansions) -> Result<Rules, Error> {
     let rules = u8::try_from(players)
         .map_err(|_| SetupError::Players {
             players: u64::from(players),
         })
         .and_then(|p| Rules::with_expansions(p, expansions))?;
-    Ok(handle::allocate(GameState::new(Match::seeded(rules, seed))))
+    Ok(rules)
 }
 
 /// Reads a `QeGameOptions` whose `struct_size` this library knows.
@@ -420,7 +433,8 @@ pub unsafe extern "C" fn qe_game_new(
         let out = out_arg(out_game, "out_game")?;
         let on = flag_arg(commodities, "commodities")?;
         let expansions = Expansions::NONE.set(Expansion::Commodities, on);
-        out.set(seeded_game(players.into(), expansions, seed)?);
+        let rules = rules_of(players.into(), expansions)?;
+        out.set(handle::allocate(GameState::new(Match::seeded(rules, seed))));
         Ok(())
     })
 }
@@ -928,6 +942,84 @@ pub unsafe extern "C" fn qe_game_record_json(
             .record()
             .ok_or_else(|| Error::invalid("no record before the deal"))?;
         give_string(record.to_json(), &out)
+    })
+}
+
+// ----- external chance (R-SET-3) -----------------------------------------------------------------
+
+/// Writes to `*out_count` how many outcomes the pending chance event has, each equally likely
+/// (R-SET-3): the deals, the tiles left, or the tokens left in the pile drawn from; 0 when no
+/// chance event is pending (only games created with `QE_GAME_EXTERNAL_CHANCE` have any).
+///
+/// # Safety
+/// `game` as in `qe_game_state`; `out_count` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_chance_count(
+    game: *const QeGame,
+    out_count: *mut usize,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let out = out_arg(out_count, "out_count")?;
+        out.set(state.m.game().chance_outcomes().len());
+        Ok(())
+    })
+}
+
+/// The chance outcome `index` (below `qe_game_chance_count`) as a command in the record format,
+/// for example `{"chance":{"reveal":"US-AGR"}}`; `qe_game_apply_json` accepts it. Free the string
+/// with `qe_string_free`.
+///
+/// Errors: `QE_ERR_INVALID_ARGUMENT` for an index past the outcomes.
+///
+/// # Safety
+/// `game` as in `qe_game_state`; `out_json` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_chance_json(
+    game: *const QeGame,
+    index: usize,
+    out_json: *mut *mut c_char,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let out = out_arg(out_json, "out_json")?;
+        let outcome = chance_outcome(state.m.game(), index)?;
+        give_string(Command::Chance(outcome).to_json(), &out)
+    })
+}
+
+/// Applies the chance outcome `index` (below `qe_game_chance_count`): a game server deals, reveals
+/// and draws by picking uniformly among the outcomes, or replays the ones it recorded.
+///
+/// Errors: `QE_ERR_INVALID_ARGUMENT` for an index past the outcomes (nothing changes).
+///
+/// # Safety
+/// `game` as in `qe_game_apply`.
+#[no_mangle]
+pub unsafe extern "C" fn qe_game_apply_chance(game: *mut QeGame, index: usize) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get_mut(game)? };
+        let outcome = chance_outcome(state.m.game(), index)?;
+        state.m.play(Command::Chance(outcome))?;
+        Ok(())
+    })
+}
+
+/// Outcome `index` of the pending chance event.
+fn chance_outcome(game: &Game, index: usize) -> Result<qe_core::ChanceOutcome, Error> {
+    let outcomes = game.chance_outcomes();
+    outcomes.get(index).copied().ok_or_else(|| {
+        Error::invalid(if outcomes.is_empty() {
+            format!("chance outcome {index}: no chance event is pending")
+        } else {
+            format!(
+                "chance outcome {index} is out of range: the pending chance event has {}",
+                outcomes.len()
+            )
+        })
     })
 }
 

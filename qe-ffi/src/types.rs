@@ -87,6 +87,12 @@ pub const QE_NAME_PHASE: u32 = 4;
 /// "commodities" (the name records use).
 pub const QE_NAME_EXPANSION: u32 = 5;
 
+/// `QeGameOptions.flags` bit: external chance (R-SET-3). The caller supplies the deal, each tile
+/// revealed and each token drawn when the phase is `QE_PHASE_CHANCE` (`qe_game_chance_count`,
+/// `qe_game_chance_json`, `qe_game_apply_chance`), as a game server that deals itself does; `seed`
+/// is not used.
+pub const QE_GAME_EXTERNAL_CHANCE: u32 = 1 << 0;
+
 /// `QeGameOptions.expansions` bit: the Commodities expansion (R-COM).
 pub const QE_EXPANSION_COMMODITIES: u32 = 1 << 0;
 
@@ -102,7 +108,7 @@ pub struct QeGameOptions {
     pub players: u32,
     /// The expansions in play: `QE_EXPANSION_*` bits ORed together (default 0, the base game).
     pub expansions: u32,
-    /// Reserved for options to come; must be 0.
+    /// `QE_GAME_*` bits ORed together (default 0); other bits must be 0.
     pub flags: u32,
     /// The seed of the set-up (same seed, same game, on every platform; R-SET-2). Default 0.
     pub seed: u64,

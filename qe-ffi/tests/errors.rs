@@ -51,6 +51,9 @@ fn every_game_function(g: *mut QeGame) -> Vec<(&'static str, QeStatus)> {
             ("qe_game_outcome_json", qe_game_outcome_json(g, &mut text)),
             ("qe_game_record_json", qe_game_record_json(g, &mut text)),
             ("qe_game_clone", qe_game_clone(g, &mut g2)),
+            ("qe_game_chance_count", qe_game_chance_count(g, &mut n)),
+            ("qe_game_chance_json", qe_game_chance_json(g, 0, &mut text)),
+            ("qe_game_apply_chance", qe_game_apply_chance(g, 0)),
         ]
     }
 }
@@ -137,6 +140,14 @@ fn null_out_pointers_everywhere() {
                 qe_game_from_record(c"{}".as_ptr(), ptr::null_mut(), ptr::null_mut()),
             ),
             ("qe_game_clone", qe_game_clone(g, ptr::null_mut())),
+            (
+                "qe_game_chance_count",
+                qe_game_chance_count(g, ptr::null_mut()),
+            ),
+            (
+                "qe_game_chance_json",
+                qe_game_chance_json(g, 0, ptr::null_mut()),
+            ),
             ("qe_game_apply_json", qe_game_apply_json(g, ptr::null())),
             ("qe_game_state", qe_game_state(g, ptr::null_mut())),
             ("qe_game_to_act", qe_game_to_act(g, ptr::null_mut())),
@@ -715,11 +726,11 @@ fn bad_game_options_are_errors_that_create_nothing() {
         ),
         (
             QeGameOptions {
-                flags: 1,
+                flags: 2,
                 ..options(4, 0, 1)
             },
             QE_ERR_INVALID_ARGUMENT,
-            "reserved",
+            "flags 0x2",
         ),
         (
             QeGameOptions {

@@ -566,3 +566,78 @@ fn conformance_cases_through_the_abi() {
         assert!(kinds.get(k).copied().unwrap_or(0) > 0, "no {k} case");
     }
 }
+
+/// External chance (R-SET-3) through the C ABI: the caller deals, reveals and draws by index, and
+/// the game is the one qe-core plays with the same outcomes, to its record and outcome.
+#[test]
+fn external_chance_games_match_qe_core() {
+    let _pool = pool_shared();
+    for (players, expansions) in [(3, 0), (4, 0), (5, QE_EXPANSION_COMMODITIES)] {
+        let mut o = QeGameOptions::default();
+        assert_eq!(unsafe { qe_game_options_init(&mut o) }, QE_OK);
+        o.players = players;
+        o.expansions = expansions;
+        o.flags = QE_GAME_EXTERNAL_CHANCE;
+        let mut g = ptr::null_mut();
+        assert_eq!(
+            unsafe { qe_game_new_with(&o, &mut g) },
+            QE_OK,
+            "{}",
+            last_message()
+        );
+        let rules = qe_core::Rules::with_expansions(
+            players as u8,
+            qe_core::Expansions::from_bits(expansions).unwrap(),
+        )
+        .unwrap();
+        let mut m = Match::new(qe_core::Game::external_chance(rules, None).unwrap());
+        let mut rng = Lcg(u64::from(players));
+        let mut chances = 0;
+        while state(g).game_over == 0 {
+            let mut n = 0usize;
+            assert_eq!(unsafe { qe_game_chance_count(g, &mut n) }, QE_OK);
+            let outcomes = m.game().chance_outcomes();
+            assert_eq!(n, outcomes.len());
+            if n > 0 {
+                assert_eq!(state(g).phase, QE_PHASE_CHANCE);
+                let i = (rng.next() as usize) % n;
+                let mut s = ptr::null_mut();
+                assert_eq!(unsafe { qe_game_chance_json(g, i, &mut s) }, QE_OK);
+                let want = Command::Chance(outcomes[i]);
+                assert_eq!(Command::from_json(&take(s)).unwrap(), want);
+                // Past the end: an error, and nothing changes.
+                assert_eq!(
+                    unsafe { qe_game_apply_chance(g, n) },
+                    QE_ERR_INVALID_ARGUMENT
+                );
+                assert!(
+                    last_message().contains("out of range"),
+                    "{}",
+                    last_message()
+                );
+                assert_eq!(unsafe { qe_game_apply_chance(g, i) }, QE_OK);
+                m.apply(want).unwrap();
+                chances += 1;
+                continue;
+            }
+            assert_eq!(
+                unsafe { qe_game_apply_chance(g, 0) },
+                QE_ERR_INVALID_ARGUMENT
+            );
+            assert!(last_message().contains("no chance event is pending"));
+            let seat = m.game().to_act().first().unwrap();
+            let command = policy(&legal(g, seat.0), seat.0, &mut rng).unwrap();
+            assert_eq!(
+                unsafe { qe_game_apply(g, command) },
+                QE_OK,
+                "{}",
+                last_message()
+            );
+            m.apply(core_command(&command)).unwrap();
+        }
+        // The deal, every reveal, every token drawn.
+        assert!(chances > usize::from(m.game().rules().turns()));
+        assert_eq!(record(g), m.record().unwrap().to_json());
+        free(g);
+    }
+}
