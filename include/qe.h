@@ -29,6 +29,21 @@
 #define QE_SPECTATOR 255
 
 /**
+ * The library's version, major part (semantic versioning; the same as the qe-ffi crate's).
+ */
+#define QE_VERSION_MAJOR 0
+
+/**
+ * The library's version, minor part.
+ */
+#define QE_VERSION_MINOR 1
+
+/**
+ * The library's version, patch part.
+ */
+#define QE_VERSION_PATCH 0
+
+/**
  * The version of this ABI; bumped on any incompatible change. Check it with `qe_abi_version`.
  */
 #define QE_ABI_VERSION 1
@@ -992,6 +1007,28 @@ extern "C" {
  * `out` must be NULL (an error) or valid for writes.
  */
 QeStatus qe_abi_version(uint32_t *out);
+
+/**
+ * Writes the version of the library actually loaded (`QE_VERSION_MAJOR`, `_MINOR`, `_PATCH` of
+ * the header it was built with) to the three out-pointers.
+ *
+ * # Safety
+ * Each pointer must be NULL (an error) or valid for writes.
+ */
+QeStatus qe_version(uint32_t *out_major,
+                    uint32_t *out_minor,
+                    uint32_t *out_patch);
+
+/**
+ * Copies the library's version as text (`"0.1.0"`) into `buf` (`cap` bytes, NUL-terminated) and
+ * its length to `*out_len` (optional), as `qe_name` does.
+ *
+ * # Safety
+ * `buf` must be valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+ */
+QeStatus qe_version_string(char *buf,
+                           size_t cap,
+                           size_t *out_len);
 
 /**
  * Copies the message of this thread's last error into `buf` (`cap` bytes, NUL-terminated; empty

@@ -202,6 +202,47 @@ pub unsafe extern "C" fn qe_abi_version(out: *mut u32) -> QeStatus {
     })
 }
 
+/// Writes the version of the library actually loaded (`QE_VERSION_MAJOR`, `_MINOR`, `_PATCH` of
+/// the header it was built with) to the three out-pointers.
+///
+/// # Safety
+/// Each pointer must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_version(
+    out_major: *mut u32,
+    out_minor: *mut u32,
+    out_patch: *mut u32,
+) -> QeStatus {
+    status::guard(|| {
+        let (major, minor, patch) = (
+            out_arg(out_major, "out_major")?,
+            out_arg(out_minor, "out_minor")?,
+            out_arg(out_patch, "out_patch")?,
+        );
+        major.set(QE_VERSION_MAJOR);
+        minor.set(QE_VERSION_MINOR);
+        patch.set(QE_VERSION_PATCH);
+        Ok(())
+    })
+}
+
+/// Copies the library's version as text (`"0.1.0"`) into `buf` (`cap` bytes, NUL-terminated) and
+/// its length to `*out_len` (optional), as `qe_name` does.
+///
+/// # Safety
+/// `buf` must be valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_version_string(
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: forwarded caller contract.
+        unsafe { status::copy_to_buffer(env!("CARGO_PKG_VERSION"), buf, cap, out_len) }
+    })
+}
+
 /// Copies the message of this thread's last error into `buf` (`cap` bytes, NUL-terminated; empty
 /// if no call has failed yet on this thread) and writes its full length in bytes, without the NUL,
 /// to `*out_len` if `out_len` is not NULL.

@@ -10,6 +10,13 @@ use qe_core::{
 pub const QE_NONE: u8 = 255;
 /// The spectator, as a viewer: public information only (R-VIS-1), everything at game end.
 pub const QE_SPECTATOR: u8 = 255;
+/// The library's version, major part (semantic versioning; the same as the qe-ffi crate's).
+pub const QE_VERSION_MAJOR: u32 = 0;
+/// The library's version, minor part.
+pub const QE_VERSION_MINOR: u32 = 1;
+/// The library's version, patch part.
+pub const QE_VERSION_PATCH: u32 = 0;
+
 /// The version of this ABI; bumped on any incompatible change. Check it with `qe_abi_version`.
 pub const QE_ABI_VERSION: u32 = 1;
 

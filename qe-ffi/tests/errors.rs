@@ -823,3 +823,35 @@ fn the_shared_bad_commands_name_their_rule_and_code() {
         free(g);
     }
 }
+
+/// The version macros, `qe_version` and `qe_version_string` all give the crate's version.
+#[test]
+fn the_library_version_is_the_crate_version() {
+    let _pool = pool_shared();
+    let (mut major, mut minor, mut patch) = (9, 9, 9);
+    assert_eq!(
+        unsafe { qe_version(&mut major, &mut minor, &mut patch) },
+        QE_OK
+    );
+    assert_eq!(
+        (major, minor, patch),
+        (QE_VERSION_MAJOR, QE_VERSION_MINOR, QE_VERSION_PATCH)
+    );
+    let text = format!("{major}.{minor}.{patch}");
+    assert_eq!(text, env!("CARGO_PKG_VERSION"));
+    let mut buf = [0 as c_char; 16];
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { qe_version_string(buf.as_mut_ptr(), 16, &mut len) },
+        QE_OK
+    );
+    assert_eq!(
+        unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str(),
+        Ok(text.as_str())
+    );
+    assert_eq!(len, text.len());
+    assert_eq!(
+        unsafe { qe_version(ptr::null_mut(), &mut minor, &mut patch) },
+        QE_ERR_NULL_POINTER
+    );
+}
