@@ -224,26 +224,15 @@ namespace Qe
         const string Lib = "qe_ffi";
 #endif
 
-        public const uint QE_ABI_VERSION = 1;
-        public const uint QE_EXPANSION_COMMODITIES = 1;
         public const byte QE_NONE = 255;
+
         public const byte QE_SPECTATOR = 255;
 
-        public const uint QE_OK = 0;
-        public const uint QE_ERR_GAME_OVER = 100;
-        public const uint QE_ERR_NOT_AUCTIONEER = 102;
-        public const uint QE_ERR_OPENING_BID_ZERO = 105;
-        public const uint QE_ERR_BID_EQUALS_OPENING = 106;
-        public const uint QE_ERR_MALFORMED_COMMAND = 118;
-        public const uint QE_ERR_RECORD = 210;
-        public const uint QE_ERR_NULL_POINTER = 900;
-        public const uint QE_ERR_INVALID_HANDLE = 901;
-        public const uint QE_ERR_INVALID_UTF8 = 902;
-        public const uint QE_ERR_INVALID_JSON = 903;
-        public const uint QE_ERR_BUFFER_TOO_SMALL = 904;
-        public const uint QE_ERR_PANIC = 905;
-        public const uint QE_ERR_INVALID_ARGUMENT = 906;
-        public const uint QE_ERR_NOT_OVER = 907;
+        public const uint QE_VERSION_MAJOR = 0;
+        public const uint QE_VERSION_MINOR = 1;
+        public const uint QE_VERSION_PATCH = 0;
+
+        public const uint QE_ABI_VERSION = 1;
 
         public const uint QE_COMMAND_BID = 0;
         public const uint QE_COMMAND_TAKE_ASSET = 1;
@@ -254,6 +243,7 @@ namespace Qe
         public const byte QE_PILE_OIL = 1;
         public const byte QE_PILE_CRYPTO = 2;
 
+        public const uint QE_PHASE_CHANCE = 0;
         public const uint QE_PHASE_OPENING_BID = 1;
         public const uint QE_PHASE_BIDDING = 2;
         public const uint QE_PHASE_REBID = 3;
@@ -281,8 +271,56 @@ namespace Qe
         public const uint QE_NAME_TILE = 2;
         public const uint QE_NAME_PILE = 3;
         public const uint QE_NAME_PHASE = 4;
+        public const uint QE_NAME_EXPANSION = 5;
+
+        public const uint QE_GAME_EXTERNAL_CHANCE = 1;
+
+        public const uint QE_EXPANSION_COMMODITIES = 1;
+
+        public const uint QE_OK = 0;
+
+        public const uint QE_ERR_GAME_OVER = 100;
+        public const uint QE_ERR_SEAT_OUT_OF_RANGE = 101;
+        public const uint QE_ERR_NOT_AUCTIONEER = 102;
+        public const uint QE_ERR_ALREADY_BID = 103;
+        public const uint QE_ERR_NOT_REBIDDING = 104;
+        public const uint QE_ERR_OPENING_BID_ZERO = 105;
+        public const uint QE_ERR_BID_EQUALS_OPENING = 106;
+        public const uint QE_ERR_BID_OUT_OF_RANGE = 107;
+        public const uint QE_ERR_NOT_ASSET_TAKER = 108;
+        public const uint QE_ERR_NOT_DISCARDER = 109;
+        public const uint QE_ERR_PILE_EMPTY = 110;
+        public const uint QE_ERR_WRONG_ACTION = 111;
+        public const uint QE_ERR_PEEK_NOT_ALLOWED = 112;
+        public const uint QE_ERR_PEEK_TWICE = 113;
+        public const uint QE_ERR_PEEK_NOT_AWARDED = 114;
+        public const uint QE_ERR_PEEK_ALREADY_SEEN = 115;
+        public const uint QE_ERR_CHANCE_PENDING = 116;
+        public const uint QE_ERR_INVALID_CHANCE = 117;
+        public const uint QE_ERR_MALFORMED_COMMAND = 118;
+        public const uint QE_ERR_UNKNOWN_NAME = 200;
+        public const uint QE_ERR_VALUE_OUT_OF_RANGE = 201;
+        public const uint QE_ERR_TOKEN_COUNT = 202;
+        public const uint QE_ERR_CRYPTO_EIGHT = 203;
+        public const uint QE_ERR_TILES_IN_PLAY = 204;
+        public const uint QE_ERR_PLAYERS = 205;
+        public const uint QE_ERR_COUNT = 206;
+        public const uint QE_ERR_ENTRY = 207;
+        public const uint QE_ERR_TABLE = 208;
+        public const uint QE_ERR_PILES = 209;
+        public const uint QE_ERR_RECORD = 210;
+        public const uint QE_ERR_NULL_POINTER = 900;
+        public const uint QE_ERR_INVALID_HANDLE = 901;
+        public const uint QE_ERR_INVALID_UTF8 = 902;
+        public const uint QE_ERR_INVALID_JSON = 903;
+        public const uint QE_ERR_BUFFER_TOO_SMALL = 904;
+        public const uint QE_ERR_PANIC = 905;
+        public const uint QE_ERR_INVALID_ARGUMENT = 906;
+        public const uint QE_ERR_NOT_OVER = 907;
 
         [DllImport(Lib)] public static extern uint qe_abi_version(out uint version);
+        [DllImport(Lib)] public static extern uint qe_version(out uint major, out uint minor, out uint patch);
+        [DllImport(Lib)] public static extern uint qe_version_string(byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern uint qe_last_error_message(byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern uint qe_last_error_status(out uint status);
         [DllImport(Lib)] public static extern uint qe_string_free(IntPtr s);
@@ -309,9 +347,14 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_game_events_pending(IntPtr game, byte viewer, out UIntPtr count);
         [DllImport(Lib)] public static extern uint qe_game_events(IntPtr game, byte viewer, [Out] QeEvent[] buf, UIntPtr cap, out UIntPtr count);
         [DllImport(Lib)] public static extern uint qe_game_events_json(IntPtr game, byte viewer, out IntPtr json);
+        [DllImport(Lib)] public static extern uint qe_game_events_rewind(IntPtr game, byte viewer);
         [DllImport(Lib)] public static extern uint qe_game_outcome(IntPtr game, byte seat, out QeSeatOutcome outcome);
         [DllImport(Lib)] public static extern uint qe_game_outcome_json(IntPtr game, out IntPtr json);
         [DllImport(Lib)] public static extern uint qe_game_record_json(IntPtr game, out IntPtr json);
+
+        [DllImport(Lib)] public static extern uint qe_game_chance_count(IntPtr game, out UIntPtr count);
+        [DllImport(Lib)] public static extern uint qe_game_chance_json(IntPtr game, UIntPtr index, out IntPtr json);
+        [DllImport(Lib)] public static extern uint qe_game_apply_chance(IntPtr game, UIntPtr index);
 
         /// <summary>A NUL-terminated UTF-8 copy of a string, for string arguments.</summary>
         public static byte[] Utf8(string s)
