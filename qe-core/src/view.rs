@@ -224,13 +224,6 @@ pub(crate) struct Tallies {
 }
 
 impl Tallies {
-    /// Nothing spent or held.
-    pub(crate) const ZERO: Tallies = Tallies {
-        spent: [0; MAX_SEATS],
-        tiles: [0; MAX_SEATS],
-        assets: [[0; 3]; MAX_SEATS],
-    };
-
     /// The total spent by `seat` (0 for a seat outside the game).
     pub(crate) fn spent(&self, seat: Seat) -> i128 {
         self.spent.get(seat.index()).copied().unwrap_or(0)

@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use qe_core::bots::{by_name, BoxedBot};
-use qe_core::encoding::{observe, observe_seat, ActionSpace, BidLadder, Observer, OBS_SIZE};
+use qe_core::encoding::{observe, observe_seat, place, ActionSpace, BidLadder, Observer, OBS_SIZE};
 use qe_core::{Command, Game, Match, Rules, Seat};
 use serde_json::Value;
 
@@ -92,112 +92,10 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// The name of observation float `i`: `block`, `block[i]`, `block.field[i]` or
-/// `block[slot].field[i]`.
+/// The name of observation float `i` in the layout (`qe_core::encoding::place`): `block`,
+/// `block[i]`, `block.field`, `block.field[i]` or `block[slot].field[i]`.
 fn float_name(i: usize) -> String {
-    obs_names::name(i)
-}
-
-/// Names of the observation's floats, as documented in `qe_core::encoding`.
-mod obs_names {
-    use qe_core::encoding::{block, BLOCKS, OBS_SIZE};
-    use std::fmt::Write as _;
-
-    /// The fields of a slot of a block, `(name, len)`; an empty name is the block itself.
-    fn fields(block: &str) -> (usize, &'static [(&'static str, usize)]) {
-        match block {
-            "bids" => (5, &[("known", 1), ("money", 1)]),
-            "legal" => (
-                1,
-                &[
-                    ("must_bid", 1),
-                    ("min_one", 1),
-                    ("forbidden_known", 1),
-                    ("forbidden", 1),
-                    ("take", 3),
-                    ("discard", 3),
-                ],
-            ),
-            "seats" => (
-                5,
-                &[
-                    ("present", 1),
-                    ("nation", 5),
-                    ("industry", 5),
-                    ("tiles", 21),
-                    ("by_nation", 5),
-                    ("by_industry", 5),
-                    ("zero_marks", 1),
-                    ("assets", 3),
-                    ("peeked", 1),
-                    ("spent_known", 1),
-                    ("spent", 1),
-                ],
-            ),
-            "auctions" => (
-                16,
-                &[
-                    ("started", 1),
-                    ("auctioneer", 5),
-                    ("opening_known", 1),
-                    ("opening", 1),
-                    ("awarded", 1),
-                    ("winner", 5),
-                    ("price_known", 1),
-                    ("price", 1),
-                    ("ties", 1),
-                    ("third_tie", 1),
-                    ("zero_bids", 5),
-                    ("asset_taken", 1),
-                    ("asset_discarded", 1),
-                    ("asset_pile", 3),
-                    ("asset_seat", 5),
-                    ("asset_price_known", 1),
-                    ("asset_price", 1),
-                    ("asset_value_known", 1),
-                    ("asset_value", 1),
-                ],
-            ),
-            _ => (1, &[]),
-        }
-    }
-
-    pub fn name(i: usize) -> String {
-        assert!(i < OBS_SIZE);
-        let b = BLOCKS
-            .iter()
-            .find(|b| (b.offset..b.offset + b.len).contains(&i))
-            .expect("every float is in a block");
-        let at = i - b.offset;
-        let (slots, fields) = fields(b.name);
-        if fields.is_empty() {
-            return if b.len == 1 {
-                b.name.to_string()
-            } else {
-                format!("{}[{at}]", b.name)
-            };
-        }
-        let slot_len: usize = fields.iter().map(|f| f.1).sum();
-        assert_eq!(slot_len * slots, block(b.name).unwrap().len, "{}", b.name);
-        let (slot, mut k) = (at / slot_len, at % slot_len);
-        let mut out = if slots == 1 {
-            b.name.to_string()
-        } else {
-            format!("{}[{slot}]", b.name)
-        };
-        for &(field, len) in fields {
-            if k < len {
-                out.push('.');
-                out.push_str(field);
-                if len > 1 {
-                    write!(out, "[{k}]").unwrap();
-                }
-                return out;
-            }
-            k -= len;
-        }
-        unreachable!()
-    }
+    place(i).expect("inside the observation").to_string()
 }
 
 /// Flattens a JSON value into its leaves, by dotted path.
@@ -431,7 +329,7 @@ fn playthrough(config: &Config) -> String {
 }
 
 /// Where line `n` (0-based) of `text` is: its step and viewer.
-fn place(text: &str, n: usize) -> String {
+fn where_in(text: &str, n: usize) -> String {
     let (mut step, mut viewer) = ("?".to_string(), String::new());
     for line in text.lines().take(n + 1) {
         if let Some(rest) = line.strip_prefix("step ") {
@@ -485,7 +383,7 @@ fn golden_playthroughs() {
                         "{}:{}: first difference at {}\n  expected: {}\n  actual:   {}",
                         path.display(),
                         n + 1,
-                        place(&text, n),
+                        where_in(&text, n),
                         x.unwrap_or("(end of file)"),
                         y.unwrap_or("(end of output)"),
                     ));
