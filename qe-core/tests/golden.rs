@@ -13,8 +13,9 @@
 //!   [`ActionSpace`] over the default [`BidLadder`] (with peeks in the 5-player game);
 //! - `obs …`: the observation ([`qe_core::encoding::observe`]): the non-zero floats the first time,
 //!   then the floats that changed, each as `index name = value`, where `name` is the float's
-//!   place in the layout (`block[slot].field[i]`) and `value` is printed exactly (the shortest
-//!   text that reads back as the same `f32`).
+//!   place in the layout ([`qe_core::encoding::place`]: `block[slot].field[i]`) and `value` is
+//!   printed exactly (the shortest text that reads back as the same `f32`). Both the index and the
+//!   name are pinned: a field that moves changes every line that shows it.
 //!
 //! The test also checks that [`observe_seat`] and an [`Observer`] write the same floats as
 //! [`qe_core::encoding::observe`] at every step.
