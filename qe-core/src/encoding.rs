@@ -1,8 +1,8 @@
 //! Encodings for learning agents and search, shared by every binding: the bid ladder (action index
 //! ↔ amount), the [`ActionSpace`] with its action masks, and a fixed-size `f32` observation written
 //! **only** from what a seat sees: a [`SeatView`] ([`observe`]) or the same parts straight from the
-//! game ([`observe_seat`], faster; an [`Observer`], faster again while one game goes on), so it
-//! cannot leak what the seat may not know (R-VIS-8).
+//! game ([`observe_seat`] and [`Observer`], faster), so it cannot leak what the seat may not know
+//! (R-VIS-8). One writer writes every float, whichever the entry point.
 //!
 //! ## Action space
 //!
@@ -20,10 +20,16 @@
 //!
 //! ## Observation
 //!
-//! [`observe`] writes [`OBS_SIZE`] floats in the named blocks of [`BLOCKS`] (in this order). Seats are
-//! absolute (slot `i` is seat `i`; slots past the player count stay zero); `me` marks the viewer.
-//! Money is squashed into `(-1, 1)` by `x / (|x| + 10)` next to a 0/1 "known" flag. Counts are scaled
-//! by a fixed constant named in each block's doc.
+//! [`observe`] writes [`OBS_SIZE`] floats in the named blocks of [`BLOCKS`] (in this order), each
+//! made of named fields: [`LAYOUT`] describes every block and field, the writer reaches every float
+//! through those names, and [`place`] names any float (`seats[2].tiles[3]`). Seats are absolute
+//! (slot `i` is seat `i`; slots past the player count stay zero); `me` marks the viewer. Money is
+//! squashed into `(-1, 1)` by `x / (|x| + 10)` next to a 0/1 "known" flag. Counts are scaled by a
+//! fixed constant named in each field's doc.
+//!
+//! The tables below ([`BLOCKS`], [`SEAT_LEN`], [`AUCTION_LEN`], the `*_FIELDS` lists) are rendered
+//! from [`LAYOUT`], and the golden playthroughs (`tests/golden/`) pin every float of every step of
+//! four fixed games, by index and name.
 //!
 //! ```
 //! use qe_core::encoding::{observe, ActionSpace, BidLadder, OBS_SIZE};
@@ -44,15 +50,18 @@
 // Observations are approximate by design: money and counts become f32.
 #![allow(clippy::cast_precision_loss)]
 
-use crate::command::Command;
-use crate::components::{AssetKind, Industry, Nation, TileId};
-use crate::legal::Legal;
-use crate::phase::Phase;
-use crate::seat::{Seat, MAX_SEATS};
-use crate::view::{AuctionView, Header, SeatInfo, SeatView, Sight};
-use crate::Game;
+use crate::view::{Header, Sight, Tallies};
+use crate::{
+    AssetKind, AuctionView, Command, Game, Legal, Nation, Phase, SeatInfo, SeatView, TileId,
+};
+use crate::{Seat, MAX_SEATS};
+use layout::at;
 
+mod layout;
 mod observer;
+pub use layout::{
+    place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
+};
 pub use observer::Observer;
 
 /// The most rungs a [`BidLadder`] may have.
@@ -316,7 +325,8 @@ impl ActionSpace {
     }
 }
 
-/// A named block of the observation: `len` floats from `offset`.
+/// A named block of the observation: `len` floats from `offset` (the short form of a
+/// [`BlockLayout`] of [`LAYOUT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Block {
     /// The block's name.
@@ -327,92 +337,45 @@ pub struct Block {
     pub len: usize,
 }
 
-/// Floats per seat in the `seats` block: present 1, nation 5, industry 5, tiles 21, held tiles by
-/// nation 5 (/4), by industry 5 (/4), zero-bid marks 1 (/4), assets by kind 3 (/6), peeked 1,
-/// spent 2 (known, money).
-pub const SEAT_LEN: usize = 49;
+/// Floats per seat in the `seats` block, in these fields ([`SEAT_FIELDS`]):
+///
+#[doc = include_str!("encoding/seat_fields.md")]
+pub const SEAT_LEN: usize = layout::SEAT_SLOT;
 
-/// Floats per turn in the `auctions` block: started 1, auctioneer 5, opening 2 (known, money),
-/// awarded 1, winner 5, price 2 (known, money), ties 1 (company ties in a row /3), third tie 1, zero
-/// bids 5, asset taken 1, asset discarded 1, asset pile 3, asset seat 5, asset price 2 (known,
-/// money), asset value 2 (known, value /10).
-pub const AUCTION_LEN: usize = 37;
+/// Floats per turn in the `auctions` block, in these fields ([`AUCTION_FIELDS`]):
+///
+#[doc = include_str!("encoding/auction_fields.md")]
+pub const AUCTION_LEN: usize = layout::AUCTION_SLOT;
 
-const fn layout<const N: usize>(spec: [(&'static str, usize); N]) -> [Block; N] {
+const fn short_blocks<const N: usize>(layout: [BlockLayout; N]) -> [Block; N] {
     let mut out = [Block {
         name: "",
         offset: 0,
         len: 0,
     }; N];
     let mut i = 0;
-    let mut offset = 0;
     while i < N {
         out[i] = Block {
-            name: spec[i].0,
-            offset,
-            len: spec[i].1,
+            name: layout[i].name,
+            offset: layout[i].offset,
+            len: layout[i].len(),
         };
-        offset += spec[i].1;
         i += 1;
     }
     out
 }
 
-/// The blocks of the observation, in order:
+/// The blocks of the observation, in order ([`LAYOUT`] has their fields):
 ///
-/// | block | floats | content |
-/// |---|---|---|
-/// | `players` | 3 | one-hot 3, 4, 5 players |
-/// | `commodities` | 1 | the expansion is on |
-/// | `me` | 5 | one-hot viewing seat |
-/// | `turn` | 16 | one-hot current turn (all zero at game end) |
-/// | `phase` | 8 | one-hot: chance, opening bid, bidding, rebid, asset rebid, take asset, discard asset, game over |
-/// | `tie` | 2 | one-hot tie 1, 2 of a rebid |
-/// | `auctioneer` | 5 | one-hot auctioneer of the current turn |
-/// | `to_act` | 5 | seats that must act now |
-/// | `has_bid` | 5 | seats that have bid in this bidding step |
-/// | `tile` | 21 | one-hot tile up for auction |
-/// | `deck` | 1 | tiles left in the deck / 16 |
-/// | `piles` | 3 | tokens left per pile / 6 |
-/// | `bids` | 10 | per seat: standing bid known, money |
-/// | `legal` | 10 | must bid, minimum is 1, forbidden amount known, money, may take ×3, may discard ×3 |
-/// | `peek` | 16 | turns the viewer may peek at |
-/// | `set_aside` | 5 | one-hot set-aside industry (3 players, revealed at game end) |
-/// | `game_over` | 1 | the game is over |
-/// | `seats` | 5 × [`SEAT_LEN`] | per seat |
-/// | `auctions` | 16 × [`AUCTION_LEN`] | per turn |
-pub const BLOCKS: [Block; 19] = layout([
-    ("players", 3),
-    ("commodities", 1),
-    ("me", MAX_SEATS),
-    ("turn", MAX_TURNS),
-    ("phase", 8),
-    ("tie", 2),
-    ("auctioneer", MAX_SEATS),
-    ("to_act", MAX_SEATS),
-    ("has_bid", MAX_SEATS),
-    ("tile", TileId::COUNT),
-    ("deck", 1),
-    ("piles", 3),
-    ("bids", 2 * MAX_SEATS),
-    ("legal", 10),
-    ("peek", MAX_TURNS),
-    ("set_aside", Industry::COUNT),
-    ("game_over", 1),
-    ("seats", MAX_SEATS * SEAT_LEN),
-    ("auctions", MAX_TURNS * AUCTION_LEN),
-]);
+#[doc = include_str!("encoding/blocks.md")]
+pub const BLOCKS: [Block; 19] = short_blocks(LAYOUT);
 
 /// The number of floats of an observation.
-pub const OBS_SIZE: usize = BLOCKS[BLOCKS.len() - 1].offset + BLOCKS[BLOCKS.len() - 1].len;
+pub const OBS_SIZE: usize = layout::SIZE;
 
 /// The block named `name`.
 pub fn block(name: &str) -> Option<Block> {
     BLOCKS.iter().copied().find(|b| b.name == name)
-}
-
-const fn off(i: usize) -> usize {
-    BLOCKS[i].offset
 }
 
 #[inline]
@@ -420,6 +383,7 @@ fn money(x: f32) -> f32 {
     x / (x.abs() + 10.0)
 }
 
+/// Sets to 1 the floats of the seats in `bits`.
 #[inline]
 fn seats_bits(out: &mut [f32; MAX_SEATS], bits: u8) {
     for (i, o) in out.iter_mut().enumerate() {
@@ -427,23 +391,6 @@ fn seats_bits(out: &mut [f32; MAX_SEATS], bits: u8) {
             *o = 1.0;
         }
     }
-}
-
-#[inline]
-fn one_hot_seat(out: &mut [f32; MAX_SEATS], seat: Option<Seat>) {
-    if let Some(s) = seat {
-        if let Some(o) = out.get_mut(s.index()) {
-            *o = 1.0;
-        }
-    }
-}
-
-/// `LEN` floats of `out` from `at`, as an array (one bounds check, none inside).
-#[inline]
-fn part<const LEN: usize>(out: &mut [f32], at: usize) -> &mut [f32; LEN] {
-    (&mut out[at..at + LEN])
-        .try_into()
-        .expect("a block lies inside the observation")
 }
 
 /// `k / 3` and `k / 6` for small counts, as the divisions would round them (no division on the
@@ -467,28 +414,89 @@ fn sixths(k: u8) -> f32 {
         .unwrap_or_else(|| f32::from(k) / 6.0)
 }
 
+/// What the writer reads: the parts of what one viewer sees, from a built [`SeatView`] or straight
+/// from the game (the crate's `Sight`, which decides what a viewer sees, R-VIS-8).
+trait Seen {
+    /// What [`Seen::turns`] gathers for [`Seen::seat`].
+    type Tallies;
+    /// The scalar part.
+    fn header(&self) -> Header;
+    /// Hands `visit` each started turn, in order.
+    fn turns(&self, visit: impl FnMut(&AuctionView)) -> Self::Tallies;
+    /// Seat `i` (a seat of the game).
+    fn seat(&self, i: u8, tallies: &Self::Tallies) -> SeatInfo;
+}
+
+impl Seen for SeatView {
+    type Tallies = ();
+
+    #[inline]
+    fn header(&self) -> Header {
+        Header::of(self)
+    }
+
+    #[inline]
+    fn turns(&self, visit: impl FnMut(&AuctionView)) {
+        self.auctions().iter().for_each(visit);
+    }
+
+    #[inline]
+    fn seat(&self, i: u8, (): &()) -> SeatInfo {
+        self.seats[i as usize]
+    }
+}
+
+impl Seen for Sight<'_> {
+    type Tallies = Tallies;
+
+    #[inline]
+    fn header(&self) -> Header {
+        Sight::header(self)
+    }
+
+    // Inlined into the writer so the per-turn parts are written as they are made, never stored.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn turns(&self, mut visit: impl FnMut(&AuctionView)) -> Tallies {
+        Sight::turns(self, |a| visit(&a))
+    }
+
+    #[inline]
+    fn seat(&self, i: u8, tallies: &Tallies) -> SeatInfo {
+        Sight::seat(self, i, tallies)
+    }
+}
+
+/// The one writer of observations: every float of `out` from what `seen` shows, each through its
+/// name in [`LAYOUT`].
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn write(seen: &impl Seen, out: &mut [f32]) {
+    assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
+    let out: &mut [f32; OBS_SIZE] = out.try_into().expect("checked above");
+    out.fill(0.0);
+    let header = seen.header();
+    write_header(out, &header);
+    let tallies = seen.turns(|a| write_auction(out, a));
+    for s in 0..header.players.min(MAX_SEATS as u8) {
+        write_seat(at::SEATS.slot(out, s as usize), &seen.seat(s, &tallies));
+    }
+}
+
 /// Writes the observation of `view` into `out` (length [`OBS_SIZE`]); see [`BLOCKS`]. Everything
 /// comes from the view, so an observation holds nothing its seat may not know (R-VIS-8).
 ///
 /// # Panics
 /// If `out.len()` is not [`OBS_SIZE`].
 pub fn observe(view: &SeatView, out: &mut [f32]) {
-    assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
-    out.fill(0.0);
-    write_header(out, &Header::of(view));
-    for s in 0..(view.players as usize).min(MAX_SEATS) {
-        write_seat(part(out, off(17) + s * SEAT_LEN), &view.seats[s]);
-    }
-    for a in view.auctions() {
-        write_auction(out, a);
-    }
+    write(view, out);
 }
 
 /// Writes the observation of `seat` in `game` into `out`: exactly the floats of
 /// `observe(&game.view(seat), out)` (a seat outside the game gets the spectator's), faster, for
-/// training loops: it writes the parts the view is built from (what the seat sees is decided in
-/// one place, R-VIS-8) as they are made, without assembling a whole [`SeatView`]. The tests check
-/// the two agree bit for bit for every seat after every command of random games.
+/// training loops: the same writer reads the parts the view is built from (what the seat sees is
+/// decided in one place, R-VIS-8) as they are made, without assembling a whole [`SeatView`]. The
+/// tests check the two agree bit for bit for every seat after every command of random games.
 ///
 /// ```
 /// use qe_core::encoding::{observe, observe_seat, OBS_SIZE};
@@ -503,36 +511,26 @@ pub fn observe(view: &SeatView, out: &mut [f32]) {
 /// # Panics
 /// If `out.len()` is not [`OBS_SIZE`].
 pub fn observe_seat(game: &Game, seat: Seat, out: &mut [f32]) {
-    assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
     let viewer = (seat.0 < game.players()).then_some(seat);
-    let sight = Sight::new(game, viewer);
-    out.fill(0.0);
-    let header = sight.header();
-    write_header(out, &header);
-    let tallies = sight.turns(|a| write_auction(out, &a));
-    for s in 0..header.players.min(MAX_SEATS as u8) {
-        write_seat(
-            part(out, off(17) + s as usize * SEAT_LEN),
-            &sight.seat(s, &tallies),
-        );
-    }
+    write(&Sight::new(game, viewer), out);
 }
 
 /// The blocks before `seats`.
 #[inline]
-fn write_header(out: &mut [f32], view: &Header) {
-    // players, commodities, me
-    if (3..=5).contains(&view.players) {
-        out[off(0) + view.players as usize - 3] = 1.0;
+fn write_header(out: &mut [f32; OBS_SIZE], h: &Header) {
+    if (3..=5).contains(&h.players) {
+        at::PLAYERS.one_hot(out, h.players as usize - 3);
     }
-    if view.commodities {
-        out[off(1)] = 1.0;
+    if h.commodities {
+        at::COMMODITIES.set(out, 1.0);
     }
-    one_hot_seat(part(out, off(2)), view.seat);
-    if !view.game_over && (view.turn as usize) < MAX_TURNS {
-        out[off(3) + view.turn as usize] = 1.0;
+    if let Some(s) = h.seat {
+        at::ME.one_hot(out, s.index());
     }
-    let (phase, tie) = match view.phase {
+    if !h.game_over {
+        at::TURN.one_hot(out, h.turn as usize);
+    }
+    let (phase, tie) = match h.phase {
         Phase::Chance { .. } => (0, 0),
         Phase::OpeningBid { .. } => (1, 0),
         Phase::Bidding => (2, 0),
@@ -542,60 +540,58 @@ fn write_header(out: &mut [f32], view: &Header) {
         Phase::DiscardAsset { .. } => (6, 0),
         Phase::GameOver => (7, 0),
     };
-    out[off(4) + phase] = 1.0;
+    at::PHASE.one_hot(out, phase);
     if (1..=2).contains(&tie) {
-        out[off(5) + tie as usize - 1] = 1.0;
+        at::TIE.one_hot(out, tie as usize - 1);
     }
-    one_hot_seat(part(out, off(6)), view.auctioneer);
-    seats_bits(part(out, off(7)), view.to_act.bits());
-    seats_bits(part(out, off(8)), view.has_bid.bits());
-    if let Some(t) = view.tile {
-        out[off(9) + t.index()] = 1.0;
+    if let Some(s) = h.auctioneer {
+        at::AUCTIONEER.one_hot(out, s.index());
     }
-    out[off(10)] = f32::from(view.deck_remaining) / 16.0;
-    for k in 0..3 {
-        out[off(11) + k] = sixths(view.piles_remaining[k]);
+    seats_bits(at::TO_ACT.of(out), h.to_act.bits());
+    seats_bits(at::HAS_BID.of(out), h.has_bid.bits());
+    if let Some(t) = h.tile {
+        at::TILE.one_hot(out, t.index());
     }
-    let bids: &mut [f32; 2 * MAX_SEATS] = part(out, off(12));
-    for (s, bid) in view.bids.iter().enumerate() {
+    at::DECK.set(out, f32::from(h.deck_remaining) / 16.0);
+    for (p, &k) in at::PILES.of(out).iter_mut().zip(&h.piles_remaining) {
+        *p = sixths(k);
+    }
+    for (s, bid) in h.bids.iter().enumerate() {
         if let Some(b) = bid {
-            bids[2 * s] = 1.0;
-            bids[2 * s + 1] = money(*b as f32);
+            let slot = at::BIDS.slot(out, s);
+            at::bid::KNOWN.set(slot, 1.0);
+            at::bid::MONEY.set(slot, money(*b as f32));
         }
     }
-    // legal
-    let legal = &view.legal;
-    let l: &mut [f32; 10] = part(out, off(13));
+    let legal = &h.legal;
     if let Some(range) = legal.bid {
-        l[0] = 1.0;
+        at::legal::MUST_BID.set(out, 1.0);
         if range.min >= 1 {
-            l[1] = 1.0;
+            at::legal::MIN_ONE.set(out, 1.0);
         }
         if let Some(f) = range.forbidden {
-            l[2] = 1.0;
-            l[3] = money(f as f32);
+            at::legal::FORBIDDEN_KNOWN.set(out, 1.0);
+            at::legal::FORBIDDEN.set(out, money(f as f32));
         }
     }
-    for k in 0..3 {
-        let kind = AssetKind::ALL[k];
+    for (k, &kind) in AssetKind::ALL.iter().enumerate() {
         if legal.take.contains(kind) {
-            l[4 + k] = 1.0;
+            at::legal::TAKE.one_hot(out, k);
         }
         if legal.discard.contains(kind) {
-            l[7 + k] = 1.0;
+            at::legal::DISCARD.one_hot(out, k);
         }
     }
-    let peek: &mut [f32; MAX_TURNS] = part(out, off(14));
-    for (t, p) in peek.iter_mut().enumerate() {
+    for (t, p) in at::PEEK.of(out).iter_mut().enumerate() {
         if legal.peek & (1 << t) != 0 {
             *p = 1.0;
         }
     }
-    if let Some(i) = view.set_aside {
-        out[off(15) + i.index()] = 1.0;
+    if let Some(i) = h.set_aside {
+        at::SET_ASIDE.one_hot(out, i.index());
     }
-    if view.game_over {
-        out[off(16)] = 1.0;
+    if h.game_over {
+        at::GAME_OVER.set(out, 1.0);
     }
 }
 
@@ -618,97 +614,108 @@ fn wide_to_f32(x: i128) -> f32 {
 
 /// One seat's slot of the `seats` block.
 #[inline]
-fn write_seat(seat: &mut [f32; SEAT_LEN], info: &SeatInfo) {
-    seat[0] = 1.0;
+fn write_seat(x: &mut [f32; SEAT_LEN], info: &SeatInfo) {
+    use at::seat;
+    seat::PRESENT.set(x, 1.0);
     if let Some(n) = info.nation {
-        seat[1 + n.index()] = 1.0;
+        seat::NATION.one_hot(x, n.index());
     }
     if let Some(i) = info.industry {
-        seat[6 + i.index()] = 1.0;
+        seat::INDUSTRY.one_hot(x, i.index());
     }
     // The counts by nation and by industry, a byte each in one register (counting into arrays
     // in memory made the reads after the loop wait on the byte writes).
     let (mut by_nation, mut by_industry) = (0u64, 0u64);
+    let tiles = seat::TILES.of(x);
     let mut bits = info.tiles & ((1 << TileId::COUNT) - 1);
     while bits != 0 {
         let t = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let tile = TileId::ALL[t];
-        seat[11 + t] = 1.0;
+        tiles[t] = 1.0;
         by_nation += 1 << (8 * tile.nation().index());
         by_industry += 1 << (8 * tile.industry().index());
     }
-    for i in 0..5 {
-        seat[32 + i] = f32::from((by_nation >> (8 * i)) as u8) * 0.25;
-        seat[37 + i] = f32::from((by_industry >> (8 * i)) as u8) * 0.25;
+    for (i, v) in seat::BY_NATION.of(x).iter_mut().enumerate() {
+        *v = f32::from((by_nation >> (8 * i)) as u8) * 0.25;
     }
-    seat[42] = info.zero_marks.count_ones() as f32 * 0.25;
-    for k in 0..3 {
-        seat[43 + k] = sixths(info.assets[k]);
+    for (i, v) in seat::BY_INDUSTRY.of(x).iter_mut().enumerate() {
+        *v = f32::from((by_industry >> (8 * i)) as u8) * 0.25;
+    }
+    seat::ZERO_MARKS.set(x, info.zero_marks.count_ones() as f32 * 0.25);
+    for (v, &k) in seat::ASSETS.of(x).iter_mut().zip(&info.assets) {
+        *v = sixths(k);
     }
     if info.peeked.is_some() {
-        seat[46] = 1.0;
+        seat::PEEKED.set(x, 1.0);
     }
     if let Some(spent) = info.spent {
-        seat[47] = 1.0;
-        seat[48] = money(wide_to_f32(spent));
+        seat::SPENT_KNOWN.set(x, 1.0);
+        seat::SPENT.set(x, money(wide_to_f32(spent)));
     }
 }
 
 /// One turn's slot of the `auctions` block (turns past [`MAX_TURNS`] are left out).
-// Inlined into its callers so the per-turn parts are written as they are made, never stored
-// (measured under callgrind: a quarter fewer instructions for observe_seat).
+// Inlined into the writer so the per-turn parts are written as they are made, never stored
+// (PERF.md).
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn write_auction(out: &mut [f32], a: &AuctionView) {
+fn write_auction(out: &mut [f32; OBS_SIZE], a: &AuctionView) {
     let t = a.turn as usize;
     if t >= MAX_TURNS {
         return;
     }
-    write_auction_slot(part(out, off(18) + t * AUCTION_LEN), a);
+    write_auction_slot(at::AUCTIONS.slot(out, t), a);
 }
 
 /// One turn's slot of the `auctions` block, into the zeroed `x`.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn write_auction_slot(x: &mut [f32; AUCTION_LEN], a: &AuctionView) {
-    x[0] = 1.0;
-    one_hot_seat(part(x, 1), a.auctioneer);
+    use at::auction;
+    auction::STARTED.set(x, 1.0);
+    if let Some(s) = a.auctioneer {
+        auction::AUCTIONEER.one_hot(x, s.index());
+    }
     if let Some(b) = a.opening {
-        x[6] = 1.0;
-        x[7] = money(b as f32);
+        auction::OPENING_KNOWN.set(x, 1.0);
+        auction::OPENING.set(x, money(b as f32));
     }
     if a.awarded {
-        x[8] = 1.0;
+        auction::AWARDED.set(x, 1.0);
     }
-    one_hot_seat(part(x, 9), a.winner);
+    if let Some(s) = a.winner {
+        auction::WINNER.one_hot(x, s.index());
+    }
     if let Some(p) = a.price {
-        x[14] = 1.0;
-        x[15] = money(p as f32);
+        auction::PRICE_KNOWN.set(x, 1.0);
+        auction::PRICE.set(x, money(p as f32));
     }
-    x[16] = THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()];
+    auction::TIES.set(x, THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()]);
     if a.third_tie {
-        x[17] = 1.0;
+        auction::THIRD_TIE.set(x, 1.0);
     }
-    seats_bits(part(x, 18), a.zero_bids.bits());
+    seats_bits(auction::ZERO_BIDS.of(x), a.zero_bids.bits());
     let asset = &a.asset;
     if asset.taken {
-        x[23] = 1.0;
+        auction::ASSET_TAKEN.set(x, 1.0);
     }
     if asset.discarded {
-        x[24] = 1.0;
+        auction::ASSET_DISCARDED.set(x, 1.0);
     }
     if let Some(k) = asset.kind {
-        x[25 + k.index()] = 1.0;
+        auction::ASSET_PILE.one_hot(x, k.index());
     }
-    one_hot_seat(part(x, 28), asset.seat);
+    if let Some(s) = asset.seat {
+        auction::ASSET_SEAT.one_hot(x, s.index());
+    }
     if let Some(p) = asset.price {
-        x[33] = 1.0;
-        x[34] = money(p as f32);
+        auction::ASSET_PRICE_KNOWN.set(x, 1.0);
+        auction::ASSET_PRICE.set(x, money(p as f32));
     }
     if let Some(v) = asset.value {
-        x[35] = 1.0;
-        x[36] = f32::from(v) / 10.0;
+        auction::ASSET_VALUE_KNOWN.set(x, 1.0);
+        auction::ASSET_VALUE.set(x, f32::from(v) / 10.0);
     }
 }
 
@@ -736,6 +743,131 @@ mod tests {
         assert_eq!(block("auctions").unwrap().len, MAX_TURNS * AUCTION_LEN);
         assert_eq!(block("nope"), None);
         assert_eq!(nation_of_slot(0), Some(Nation::US));
+    }
+
+    #[test]
+    fn every_float_has_one_place_and_the_sizes_stay_put() {
+        // The sizes the bindings document (qe-py's README: seats 5×49, auctions 16×37).
+        assert_eq!((SEAT_LEN, AUCTION_LEN, OBS_SIZE), (49, 37, 954));
+        let mut offset = 0;
+        for b in &LAYOUT {
+            assert_eq!(b.offset, offset, "{}", b.name);
+            assert!(!b.is_empty() && !b.fields.is_empty(), "{}", b.name);
+            let mut at = 0;
+            for f in b.fields {
+                assert_eq!(f.offset, at, "{}.{}", b.name, f.name);
+                assert!(f.len > 0 && (f.name.is_empty() == (b.fields.len() == 1)));
+                assert_eq!(b.field(f.name), Some(f), "{}.{} is unique", b.name, f.name);
+                at += f.len;
+            }
+            assert_eq!(at, b.slot_len, "{}", b.name);
+            assert_eq!(block(b.name).unwrap().len, b.len(), "{}", b.name);
+            assert_eq!(LAYOUT.iter().filter(|o| o.name == b.name).count(), 1);
+            offset += b.len();
+        }
+        assert_eq!(offset, OBS_SIZE);
+        for i in 0..OBS_SIZE {
+            let p = place(i).unwrap();
+            assert_eq!(
+                p.block.offset + p.slot * p.block.slot_len + p.field.offset + p.index,
+                i
+            );
+        }
+        assert_eq!(place(OBS_SIZE), None);
+        let names: vec::Vec<_> = (0..OBS_SIZE)
+            .map(|i| alloc::string::ToString::to_string(&place(i).unwrap()))
+            .collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), OBS_SIZE, "every float has its own name");
+        let legal = block("legal").unwrap().offset;
+        assert_eq!(
+            names[legal + 4..legal + 7],
+            ["legal.take[0]", "legal.take[1]", "legal.take[2]"]
+        );
+        assert_eq!(names[block("deck").unwrap().offset], "deck");
+        assert_eq!(
+            names[block("auctions").unwrap().offset + 37 + 9 + 4],
+            "auctions[1].winner[4]"
+        );
+    }
+
+    /// The documentation tables in `src/encoding/*.md` (on [`BLOCKS`], [`SEAT_LEN`],
+    /// [`AUCTION_LEN`] and the field lists) are the rendering of [`LAYOUT`]; `QE_GOLDEN_BLESS=1`
+    /// (`scripts/golden`) rewrites them.
+    #[test]
+    fn layout_docs_are_rendered_from_the_layout() {
+        let committed = [
+            include_str!("encoding/blocks.md"),
+            include_str!("encoding/bid_fields.md"),
+            include_str!("encoding/legal_fields.md"),
+            include_str!("encoding/seat_fields.md"),
+            include_str!("encoding/auction_fields.md"),
+        ];
+        let tables = layout::doc_tables();
+        assert_eq!(tables.len(), committed.len());
+        #[cfg(feature = "std")]
+        if std::env::var_os("QE_GOLDEN_BLESS").is_some_and(|v| !v.is_empty() && v != "0") {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/encoding");
+            for (name, text) in &tables {
+                std::fs::write(dir.join(name), text).unwrap();
+            }
+            return;
+        }
+        for ((name, text), old) in tables.iter().zip(committed) {
+            assert_eq!(
+                old, text,
+                "src/encoding/{name} is not the rendering of the layout: run scripts/golden"
+            );
+        }
+    }
+
+    /// Every field of the layout is written: each takes a value other than 0 in some observation
+    /// of some seat (or the spectator) in random games of every variant.
+    #[test]
+    fn every_field_is_written() {
+        let mut seen = [false; OBS_SIZE];
+        let mut out = [0.0f32; OBS_SIZE];
+        for players in 3..=5u8 {
+            for commodities in [false, true] {
+                let rules = if commodities {
+                    Rules::commodities(players)
+                } else {
+                    Rules::base(players)
+                }
+                .unwrap();
+                for seed in 0..40 {
+                    let mut game = Game::seeded(rules, seed);
+                    let mut bots: vec::Vec<RandomBot> = (0..players)
+                        .map(|s| RandomBot::new(seed * 13 + u64::from(s)))
+                        .collect();
+                    loop {
+                        for s in 0..=players {
+                            observe_seat(&game, Seat(s), &mut out);
+                            for (f, x) in seen.iter_mut().zip(out) {
+                                *f |= x != 0.0;
+                            }
+                        }
+                        if game.is_over() {
+                            break;
+                        }
+                        let seat = game.to_act().first().unwrap();
+                        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                        game.apply(command).unwrap();
+                    }
+                }
+            }
+        }
+        for b in &LAYOUT {
+            for f in b.fields {
+                let written = (0..b.slots).any(|slot| {
+                    let at = b.offset + slot * b.slot_len + f.offset;
+                    seen[at..at + f.len].iter().any(|&x| x)
+                });
+                assert!(written, "{}.{} is never written", b.name, f.name);
+            }
+        }
     }
 
     #[test]

@@ -15,13 +15,6 @@ pub(crate) struct Ledger<T> {
     spent: PerSeat<T>,
 }
 
-impl Ledger<i128> {
-    /// Nothing spent, in exact money.
-    pub(crate) const ZERO: Ledger<i128> = Ledger {
-        spent: PerSeat([0; crate::seat::MAX_SEATS]),
-    };
-}
-
 impl<T: Copy + Default + AddAssign + SubAssign> Ledger<T> {
     /// Nothing spent.
     pub(crate) fn new() -> Ledger<T> {

@@ -172,8 +172,8 @@ impl Game {
 }
 
 /// The scalar part of a [`SeatView`] (everything but `seats` and `auctions`). It repeats those
-/// fields on purpose: [`crate::encoding::observe_seat`] encodes it without making (and zeroing) the
-/// 1.6 KB of a whole view, a fifth of its cost.
+/// fields on purpose: [`crate::encoding::observe_seat`] encodes it without making (and zeroing) a
+/// whole view (PERF.md).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Header {
     pub seat: Option<Seat>,
@@ -229,13 +229,6 @@ pub(crate) struct Tallies {
 }
 
 impl Tallies {
-    /// Nothing spent or held.
-    pub(crate) const ZERO: Tallies = Tallies {
-        ledger: Ledger::ZERO,
-        tiles: PerSeat([0; MAX_SEATS]),
-        assets: PerSeat([[0; 3]; MAX_SEATS]),
-    };
-
     /// The total spent by `seat` (0 for a seat outside the game).
     pub(crate) fn spent(&self, seat: Seat) -> i128 {
         self.ledger.spent(seat)
@@ -312,7 +305,7 @@ impl<'g> Sight<'g> {
     /// Hands `visit` what the viewer sees of each started turn, in turn order, and returns the
     /// public tallies gathered on the way.
     // Inlined into its callers so the per-turn parts are written as they are made, never stored
-    // (measured under callgrind: a quarter fewer instructions for observe_seat).
+    // (PERF.md).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn turns(&self, visit: impl FnMut(AuctionView)) -> Tallies {

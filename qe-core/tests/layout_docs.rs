@@ -1,0 +1,51 @@
+//! The documentation outside this crate that lists the observation's blocks agrees with the layout
+//! (`qe_core::encoding::LAYOUT`), so it cannot drift: today the Python package's README, whose list
+//! names every block in order and gives the shape of the per-seat and per-turn blocks.
+//! (The tables in this crate's own docs are rendered from the layout; see `encoding.rs`.)
+
+use qe_core::encoding::LAYOUT;
+
+/// The block list of `qe-py/README.md`: the text from "(`players" to the closing "`".
+fn readme_list() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../qe-py/README.md");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let start = text
+        .find("(`players,")
+        .expect("qe-py/README.md lists the observation blocks as (`players, ...`)")
+        + 2;
+    let len = text[start..]
+        .find('`')
+        .expect("the list ends with a backquote");
+    text[start..start + len]
+        .split(',')
+        .map(|item| item.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn python_readme_lists_the_blocks_of_the_layout() {
+    let items = readme_list();
+    let names: Vec<&str> = items.iter().map(|i| i.split(' ').next().unwrap()).collect();
+    let layout: Vec<&str> = LAYOUT.iter().map(|b| b.name).collect();
+    assert_eq!(
+        names, layout,
+        "qe-py/README.md lists other blocks than the layout"
+    );
+    for (item, block) in items.iter().zip(&LAYOUT) {
+        // A shape, when given, is `(slots×floats)`.
+        if let Some(shape) = item.split_once(' ').map(|(_, s)| s) {
+            assert_eq!(
+                shape,
+                format!("({}×{})", block.slots, block.slot_len),
+                "qe-py/README.md: the shape of {}",
+                block.name
+            );
+        } else {
+            assert!(
+                block.slots == 1 || block.name == "bids",
+                "qe-py/README.md gives no shape for {}",
+                block.name
+            );
+        }
+    }
+}
