@@ -103,6 +103,7 @@ mod game;
 #[cfg(feature = "serde")]
 mod json;
 mod record;
+pub mod reward;
 mod rules;
 pub mod scoring;
 mod seat;
