@@ -16,17 +16,21 @@
 // Rewards and scores are f32 by design; short names follow the game's vocabulary (g, p, a, s).
 #![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
 
+mod bots;
 mod buf;
 mod command;
+mod history;
 mod observer;
+mod pyser;
 mod vector;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
+use qe_core::reward::Reward;
 use qe_core::{
     Command, CommandError, Expansion, Expansions, Game, Match, Record, ReplayError, Rules, Seat,
     SetupError, MAX_SEATS,
@@ -111,15 +115,35 @@ pub(crate) fn rules(
     Rules::with_expansions(players, set).map_err(|e| setup_error(py, &e))
 }
 
-/// Parses JSON text into Python objects with the standard library (views are not hot).
-fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.getattr("loads")?.call1((text,))
+/// Python objects (dicts, lists, ints, strings, `None`) built straight from `value`'s serde form,
+/// the same shapes as its JSON form, without JSON text in between.
+pub(crate) fn to_py<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    pyser::to_python(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    json_to_py(py, &text)
+/// A Python list of small non-negative ints (seats, actions), built directly.
+pub(crate) fn int_list<'py>(py: Python<'py>, items: &[u8]) -> PyResult<Bound<'py, PyList>> {
+    use pyo3::ffi;
+    // SAFETY: a new list of `items.len()` slots, each set exactly once before the list is handed
+    // out (PyList_SetItem steals the new int; small ints cannot fail to be made); under the GIL.
+    unsafe {
+        let list = ffi::PyList_New(items.len() as ffi::Py_ssize_t);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        for (i, &v) in items.iter().enumerate() {
+            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, ffi::PyLong_FromLong(v.into()));
+        }
+        Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
+    }
 }
+
+/// The most actions of any action space: every rung, the 3 piles and the 16 peeks.
+pub(crate) const MAX_ACTIONS: usize =
+    qe_core::encoding::MAX_RUNGS + 3 + qe_core::encoding::MAX_TURNS;
 
 /// A random seed when the caller gives none.
 pub(crate) fn random_seed() -> u64 {
@@ -255,17 +279,17 @@ impl PyBidRange {
 // ------------------------------------------------------------------------------------------------
 
 /// One game of QE with its history (a `qe_core::Match`).
-#[pyclass(module = "qe._qe", name = "Game", subclass, skip_from_py_object)]
+#[pyclass(module = "qe._qe", name = "Game", skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyGame {
-    m: Match,
-    space: ActionSpace,
+    pub(crate) m: Match,
+    pub(crate) space: ActionSpace,
     /// Writes the observations (the same floats as `observe_seat`, faster as the game goes on).
     observer: observer::LazyObserver,
 }
 
 impl PyGame {
-    fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         self.m.game()
     }
 
@@ -550,24 +574,21 @@ impl PyGame {
 
     /// The game of a `qe-record/1` JSON text, replayed. Raises `SetupError` for a bad record and
     /// `IllegalCommand` (with `.index`) for an illegal command.
-    #[classmethod]
+    #[staticmethod]
     #[pyo3(signature = (record, *, ladder=None, peeks=false))]
-    fn from_record<'py>(
-        cls: &Bound<'py, PyType>,
+    fn from_record(
+        py: Python<'_>,
         record: &str,
         ladder: Option<PyBidLadder>,
         peeks: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = cls.py();
+    ) -> PyResult<PyGame> {
         let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
         let m = rec.replay().map_err(|e| replay_error(py, &e))?;
-        let obj = cls.call0()?;
-        {
-            let mut g = obj.cast::<PyGame>()?.borrow_mut();
-            g.m = m;
-            g.space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
-        }
-        Ok(obj)
+        Ok(PyGame {
+            m,
+            space: ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks),
+            observer: observer::LazyObserver::default(),
+        })
     }
 
     // ----- state ----------------------------------------------------------------------------------
@@ -633,8 +654,14 @@ impl PyGame {
     }
     /// The seats that must act now, lowest first.
     #[getter]
-    fn to_act(&self) -> Vec<usize> {
-        self.game().to_act().iter().map(Seat::index).collect()
+    fn to_act<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        let mut seats = [0u8; MAX_SEATS];
+        let mut n = 0;
+        for s in self.game().to_act().iter() {
+            seats[n] = s.0;
+            n += 1;
+        }
+        int_list(py, &seats[..n]).expect("a list of at most 5 ints")
     }
     /// The seats that must act now, as a bit mask (bit `i` is seat `i`).
     #[getter]
@@ -749,13 +776,43 @@ impl PyGame {
         self.space.has_peeks()
     }
 
-    /// The legal action indices of `seat` now.
-    fn legal_actions(&self, py: Python<'_>, seat: i64) -> PyResult<Vec<usize>> {
+    /// The legal action indices of `seat` now (empty when it has nothing to do).
+    fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
         let s = seat_of(py, self.game(), seat)?;
-        let legal = self.game().legal(s);
-        Ok((0..self.space.size())
-            .filter(|&a| self.space.is_legal(&legal, a))
-            .collect())
+        let g = self.game();
+        let mut legal = [0u8; MAX_ACTIONS];
+        let mut count = 0;
+        let bidding = matches!(
+            g.phase(),
+            qe_core::Phase::OpeningBid { .. }
+                | qe_core::Phase::Bidding
+                | qe_core::Phase::Rebid { .. }
+                | qe_core::Phase::AssetRebid { .. }
+        );
+        if !self.space.has_peeks() && bidding {
+            // The hot case (sealed bids, rebids, opening bids): the rungs the bid range allows,
+            // without the rest of `Game::legal`.
+            if let Some(range) = g.bid_range(s) {
+                let amounts = self.space.ladder().amounts();
+                let lo = amounts.partition_point(|&a| a < range.min);
+                let hi = amounts.partition_point(|&a| a <= range.max).max(lo);
+                for (i, &a) in amounts[lo..hi].iter().enumerate() {
+                    if Some(a) != range.forbidden {
+                        legal[count] = (lo + i) as u8;
+                        count += 1;
+                    }
+                }
+            }
+        } else {
+            let mut mask = [false; MAX_ACTIONS];
+            let n = self.space.size();
+            self.space.mask(&g.legal(s), &mut mask[..n]);
+            for (a, _) in mask[..n].iter().enumerate().filter(|(_, &m)| m) {
+                legal[count] = a as u8;
+                count += 1;
+            }
+        }
+        int_list(py, &legal[..count])
     }
 
     /// Plays action `action` of `seat` (see the action space in the README).
@@ -852,6 +909,26 @@ impl PyGame {
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         self.observer
             .observe(self.m.game(), s, unsafe { out.slice() });
+        Ok(())
+    }
+
+    /// Writes the information-state tensor of `seat` into `out` (float32, contiguous, length
+    /// `INFO_STATE_SIZE`): its observation (`OBS_SIZE` floats, the current view), then the
+    /// bid-history block (`HISTORY_SIZE` floats: every bid and rebid as the seat saw it, its
+    /// own with their amounts), so that it recalls everything the seat ever knew.
+    fn information_state_into(
+        &mut self,
+        py: Python<'_>,
+        seat: i64,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = seat_of(py, self.game(), seat)?;
+        let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE + history::HISTORY_SIZE], "out")?;
+        // SAFETY: the only slice over `out`, and no Python code runs while it lives.
+        let out = unsafe { out.slice() };
+        let (obs, hist) = out.split_at_mut(OBS_SIZE);
+        self.observer.observe(self.m.game(), s, obs);
+        history::write_history(&self.m, s, hist);
         Ok(())
     }
 
@@ -970,63 +1047,51 @@ impl PyGame {
     fn record_json(&self) -> Option<String> {
         self.m.record().map(|r| r.to_json())
     }
-    /// The winners' seats and every seat's total, fast (no JSON): `(winner_mask, totals)`, or
-    /// `None` before the end.
-    fn scores(&self) -> Option<(u8, Vec<u32>)> {
-        self.game().outcome().map(|o| {
-            let mask = o.winners().fold(0u8, |m, s| m | (1 << s.0));
-            (mask, o.seats().iter().map(|s| s.total).collect())
+    /// Every seat's reward (`qe_core::reward`): `"win"` or `"score"`; zeros before the end.
+    #[pyo3(signature = (reward="win"))]
+    fn returns(&self, reward: &str) -> PyResult<Vec<f64>> {
+        let reward = reward_of(reward)?;
+        let g = self.game();
+        Ok(match g.outcome() {
+            None => vec![0.0; g.players() as usize],
+            Some(o) => (0..g.players()).map(|s| reward.of(&o, Seat(s))).collect(),
         })
     }
 
     // ----- copy and pickle -----------------------------------------------------------------------
 
-    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        clone_into_type(slf)
+    fn __copy__(&self) -> PyGame {
+        self.clone()
     }
-    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        clone_into_type(slf)
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
     }
     fn __getstate__(&self) -> String {
         self.state_json()
     }
-    /// Takes what `__reduce__` gives: the state text, or `(text, instance __dict__)`.
-    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        let (text, dict) = if let Ok((text, dict)) = state.extract::<(String, Bound<'_, PyDict>)>()
-        {
-            (text, Some(dict))
-        } else if let Ok(text) = state.extract::<String>() {
-            (text, None)
-        } else {
-            return Err(PyValueError::new_err(format!(
-                "bad pickled qe.Game state: expected a string or (string, dict), got {}",
-                state.get_type().name()?
-            )));
-        };
-        let game = PyGame::from_state(py, &text)?;
-        *slf.borrow_mut() = game;
-        if let Some(d) = dict {
-            slf.getattr("__dict__")?.call_method1("update", (d,))?;
-        }
+    /// Takes what `__getstate__` gives (JSON text); every field is checked, none coerced.
+    fn __setstate__(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = state.extract::<String>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "bad pickled qe.Game state: expected a string, got {}",
+                state
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        *self = PyGame::from_state(py, &text)?;
         Ok(())
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let state = slf.borrow().state_json();
-        let dict = slf.getattr("__dict__").ok();
-        let state_obj: Bound<'py, PyAny> = match dict {
-            Some(d) if d.len()? > 0 => {
-                PyTuple::new(py, [state.into_pyobject(py)?.into_any(), d])?.into_any()
-            }
-            _ => state.into_pyobject(py)?.into_any(),
-        };
         PyTuple::new(
             py,
             [
                 slf.get_type().into_any(),
                 PyTuple::empty(py).into_any(),
-                state_obj,
+                state.into_pyobject(py)?.into_any(),
             ],
         )
     }
@@ -1046,19 +1111,6 @@ impl PyGame {
     }
 }
 
-/// A copy of `slf` of the same (possibly Python-subclassed) type.
-fn clone_into_type(slf: &Bound<'_, PyGame>) -> PyResult<Py<PyAny>> {
-    let inner = slf.borrow().clone();
-    let obj = slf.get_type().call0()?;
-    *obj.cast::<PyGame>()?.borrow_mut() = inner;
-    if let Ok(d) = slf.getattr("__dict__") {
-        if let Ok(nd) = obj.getattr("__dict__") {
-            nd.call_method1("update", (d,))?;
-        }
-    }
-    Ok(obj.unbind())
-}
-
 /// Replays a `qe-record/1` JSON text: the outcome as a dict, `None` if the game is not over; raises
 /// `SetupError` or `IllegalCommand` (with `.index`).
 #[pyfunction]
@@ -1066,6 +1118,16 @@ fn replay_json<'py>(py: Python<'py>, record: &str) -> PyResult<Option<Bound<'py,
     let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
     let m = rec.replay().map_err(|e| replay_error(py, &e))?;
     m.game().outcome().map(|o| to_py(py, &o)).transpose()
+}
+
+/// The reward of this name, or a `ValueError` naming it and the known ones.
+pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
+    Reward::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown reward {name:?}: expected one of {}",
+            Reward::NAMES.join(", ")
+        ))
+    })
 }
 
 /// The observation blocks: a list of `(name, offset, length)`.
@@ -1080,6 +1142,8 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("OBS_SIZE", OBS_SIZE)?;
     m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
+    m.add("HISTORY_SIZE", history::HISTORY_SIZE)?;
+    m.add("INFO_STATE_SIZE", OBS_SIZE + history::HISTORY_SIZE)?;
     m.add("QeError", py.get_type::<QeError>())?;
     m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
     let setup = py.get_type::<SetupError_>();
@@ -1090,6 +1154,8 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBidRange>()?;
     m.add_class::<PyGame>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<bots::PyBot>()?;
+    m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;
     Ok(())
