@@ -1111,6 +1111,59 @@ impl PyGame {
     }
 }
 
+/// A property of the Python facade `qe.Game` that reads its extension game (`obj._g`) in one call:
+/// `is_over`, `to_act`, `to_act_mask` or `phase`, the state an RL loop reads at every step.
+#[pyclass(module = "qe._qe", name = "GameProperty", frozen)]
+pub struct GameProperty {
+    name: &'static str,
+}
+
+#[pymethods]
+impl GameProperty {
+    #[new]
+    fn new(name: &str) -> PyResult<Self> {
+        let name = ["is_over", "to_act", "to_act_mask", "phase"]
+            .into_iter()
+            .find(|&n| n == name)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "GameProperty is for is_over, to_act, to_act_mask or phase, got {name:?}"
+                ))
+            })?;
+        Ok(GameProperty { name })
+    }
+
+    fn __get__<'py>(
+        slf: &Bound<'py, Self>,
+        obj: Option<&Bound<'py, PyAny>>,
+        _owner: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let Some(obj) = obj else {
+            return Ok(slf.clone().into_any());
+        };
+        let inner = obj.getattr(pyo3::intern!(py, "_g"))?;
+        let game = inner.cast::<PyGame>()?.borrow();
+        Ok(match slf.get().name {
+            "is_over" => pyo3::types::PyBool::new(py, game.game().is_over())
+                .to_owned()
+                .into_any(),
+            "to_act" => game.to_act(py).into_any(),
+            "to_act_mask" => game.to_act_mask().into_pyobject(py)?.into_any(),
+            _ => game.phase(py).into_any(),
+        })
+    }
+
+    /// Read-only: assigning raises `AttributeError` (a data descriptor, so the instance dict
+    /// never shadows it).
+    fn __set__(&self, _obj: &Bound<'_, PyAny>, _value: &Bound<'_, PyAny>) -> PyResult<()> {
+        Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+            "{} is read-only",
+            self.name
+        )))
+    }
+}
+
 /// Replays a `qe-record/1` JSON text: the outcome as a dict, `None` if the game is not over; raises
 /// `SetupError` or `IllegalCommand` (with `.index`).
 #[pyfunction]
@@ -1155,6 +1208,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::PyBot>()?;
+    m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;

@@ -409,6 +409,7 @@ class Game:
     :class:`Event`, :class:`Outcome`...) built from it.
     """
 
+    __slots__ = ("_g", "__dict__", "__weakref__")
     _g: _qe.Game
 
     def __init__(
@@ -481,13 +482,13 @@ class Game:
     turns: int = _native("turns")  # type: ignore[assignment]
     """The number of turns (auctions) of the game."""
     auctioneer: Optional[int] = _native("auctioneer")  # type: ignore[assignment]
-    is_over: bool = _native("is_over")  # type: ignore[assignment]
-    phase: str = _native("phase")  # type: ignore[assignment]
+    is_over: bool = _qe.GameProperty("is_over")  # type: ignore[assignment]
+    phase: str = _qe.GameProperty("phase")  # type: ignore[assignment]
     """``chance``, ``opening_bid``, ``bidding``, ``rebid``, ``asset_rebid``, ``take_asset``,
     ``discard_asset`` or ``game_over``."""
-    to_act: List[int] = _native("to_act")  # type: ignore[assignment]
+    to_act: List[int] = _qe.GameProperty("to_act")  # type: ignore[assignment]
     """The seats that must act now, lowest first."""
-    to_act_mask: int = _native("to_act_mask")  # type: ignore[assignment]
+    to_act_mask: int = _qe.GameProperty("to_act_mask")  # type: ignore[assignment]
     """The seats that must act now as a bit mask (bit ``i`` is seat ``i``)."""
     num_actions: int = _native("num_actions")  # type: ignore[assignment]
     """The size of the action space (ladder rungs, 3 piles, 16 peeks with ``peeks=True``)."""

@@ -12,6 +12,7 @@ __all__ = [
     "BidRange",
     "Bot",
     "Game",
+    "GameProperty",
     "IllegalCommand",
     "OBS_SIZE",
     "BOUNDS_SIZE",
@@ -231,6 +232,12 @@ class VectorEnv:
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
     ]: ...
+
+@final
+class GameProperty:
+    def __new__(cls, name: str) -> GameProperty: ...
+    def __get__(self, obj: Any, owner: Any = None, /) -> Any: ...
+    def __set__(self, obj: Any, value: Any, /) -> None: ...
 
 @final
 class Bot:
