@@ -34,13 +34,37 @@ impl From<PyErr> for Error {
 
 type Out<'py> = Result<Bound<'py, PyAny>, Error>;
 
+/// A hasher for the addresses and lengths of static strings: one multiply per word (the keys are
+/// few and not chosen by anyone, so SipHash's resistance to collisions buys nothing here).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The interned Python string of a field name, made once per name and kept for good (the names
 /// are the `&'static str`s of the types' serde forms, a fixed, small set).
 fn key<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
     use std::cell::RefCell;
     use std::collections::HashMap;
+    use std::hash::BuildHasherDefault;
     thread_local! {
-        static KEYS: RefCell<HashMap<(usize, usize), usize>> = RefCell::new(HashMap::new());
+        static KEYS: RefCell<HashMap<(usize, usize), usize, BuildHasherDefault<AddressHasher>>> =
+            RefCell::new(HashMap::default());
     }
     let id = (name.as_ptr() as usize, name.len());
     let ptr = KEYS.with(|k| {

@@ -363,6 +363,17 @@ class Outcome(_DictMixin):
         return _fast(cls, {"seats": [_fast(SeatOutcome, s) for s in d["seats"]]})
 
 
+def _events(dicts: List[Dict[str, Any]]) -> List[Event]:
+    """:class:`Event` objects of the extension's event dicts (taken over), built in one loop."""
+    out: List[Event] = []
+    append = out.append
+    for d in dicts:
+        e = _new(Event)
+        _set(e, "__dict__", {"event": d.pop("event"), "data": d})
+        append(e)
+    return out
+
+
 RecordLike = Union[str, Mapping[str, Any]]
 """A ``qe-record/1`` record: JSON text or the parsed dict."""
 
@@ -532,7 +543,7 @@ class Game:
         ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
         ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
         (unredacted: the caller drives the game)."""
-        return [Event.from_dict(e) for e in self._g.apply_dict(command)]
+        return _events(self._g.apply_dict(command))
 
     def commands(self) -> List[Dict[str, Any]]:
         """The commands applied so far, in record form (chance outcomes included)."""
@@ -638,7 +649,7 @@ class Game:
 
         Once the game is over every event is in full for every viewer, each bid and rebid
         included (R-VIS-7)."""
-        return [Event.from_dict(e) for e in self._g.events_dicts(seat)]
+        return _events(self._g.events_dicts(seat))
 
     def outcome(self) -> Optional[Outcome]:
         """The outcome once the game is over, else ``None``."""
