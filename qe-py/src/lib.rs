@@ -2,8 +2,11 @@
 //!
 //! Thin over `qe-core`: [`Game`](PyGame) wraps a [`Match`] (a game with its history), the observation
 //! and action masks come from [`qe_core::encoding`], and `VectorEnv` steps many games in one call
-//! with the GIL released. The Python facade (`python/qe/__init__.py`) adds typed dataclasses for
-//! views, events and outcomes. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
+//! with the GIL released. The Python facade (`python/qe/__init__.py`) holds one of these games (it
+//! does not subclass it) and adds typed dataclasses for views, events and outcomes, which come
+//! out of here as Python objects built straight from their serde form (`pyser`), never as JSON
+//! text. `Bot` is a bot of `qe_core::bots` by name; `GameProperty` gives the facade its hot state
+//! properties in one call. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
 //! and the stable numeric code of `CommandError::code()` / `SetupError::code()`.
 // PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
 #![allow(
