@@ -130,15 +130,30 @@ pub(crate) fn to_py<'py, T: serde::Serialize>(
 /// A Python list of small non-negative ints (seats, actions), built directly.
 pub(crate) fn int_list<'py>(py: Python<'py>, items: &[u8]) -> PyResult<Bound<'py, PyList>> {
     use pyo3::ffi;
+    use pyo3::sync::PyOnceLock;
+    // The ints 0..=255, made once and kept: a list item is then a reference count, not a call.
+    static INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+    let ints = INTS.get_or_init(py, || {
+        (0..=255u8)
+            .map(|v| {
+                v.into_pyobject(py)
+                    .expect("a small int")
+                    .into_any()
+                    .unbind()
+            })
+            .collect()
+    });
     // SAFETY: a new list of `items.len()` slots, each set exactly once before the list is handed
-    // out (PyList_SetItem steals the new int; small ints cannot fail to be made); under the GIL.
+    // out (PyList_SetItem steals the reference taken for it); under the GIL.
     unsafe {
         let list = ffi::PyList_New(items.len() as ffi::Py_ssize_t);
         if list.is_null() {
             return Err(PyErr::fetch(py));
         }
         for (i, &v) in items.iter().enumerate() {
-            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, ffi::PyLong_FromLong(v.into()));
+            let item = ints[usize::from(v)].as_ptr();
+            ffi::Py_INCREF(item);
+            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, item);
         }
         Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
     }
@@ -436,9 +451,13 @@ impl PyGame {
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
-            let a = ints[s.index()]
-                .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
-            let legal = g.legal(s);
+            let a = ints[s.index()].ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "actions has no entry for seat {}, which must act (one entry per seat)",
+                    s.0
+                ))
+            })?;
+            let legal = self.legal_of(s);
             let out_of_range = || {
                 PyValueError::new_err(format!(
                     "action {a} out of range 0..{} (seat {})",
@@ -458,6 +477,21 @@ impl PyGame {
             }
         }
         Ok(commands)
+    }
+
+    /// What `seat` may do now, as far as this game's action space can express it: in a bidding
+    /// phase without peek actions only the bid range counts (the rest of [`Game::legal`], the
+    /// peeks, is not computed).
+    fn legal_of(&self, seat: Seat) -> qe_core::Legal {
+        let g = self.game();
+        if !self.space.has_peeks() && is_bidding(g) {
+            qe_core::Legal {
+                bid: g.bid_range(seat),
+                ..qe_core::Legal::default()
+            }
+        } else {
+            g.legal(seat)
+        }
     }
 
     /// Applies commands checked by [`PyGame::step_commands`].
@@ -523,6 +557,17 @@ impl PyGame {
             forbidden: r.forbidden,
         })
     }
+}
+
+/// Whether `g` waits for bids (opening, sealed, rebids): no seat may take or discard then.
+fn is_bidding(g: &Game) -> bool {
+    matches!(
+        g.phase(),
+        qe_core::Phase::OpeningBid { .. }
+            | qe_core::Phase::Bidding
+            | qe_core::Phase::Rebid { .. }
+            | qe_core::Phase::AssetRebid { .. }
+    )
 }
 
 fn phase_name(g: &Game) -> &'static str {
@@ -697,8 +742,12 @@ impl PyGame {
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
-            let amount = amounts[s.index()]
-                .ok_or_else(|| PyValueError::new_err("bid_all needs one amount per seat"))?;
+            let amount = amounts[s.index()].ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "amounts has no entry for seat {}, which must bid (one entry per seat)",
+                    s.0
+                ))
+            })?;
             ok &= g.bid_range(s).is_some_and(|r| r.allows(amount));
             commands[s.index()] = Some(Command::Bid { seat: s, amount });
         }
@@ -785,14 +834,7 @@ impl PyGame {
         let g = self.game();
         let mut legal = [0u8; MAX_ACTIONS];
         let mut count = 0;
-        let bidding = matches!(
-            g.phase(),
-            qe_core::Phase::OpeningBid { .. }
-                | qe_core::Phase::Bidding
-                | qe_core::Phase::Rebid { .. }
-                | qe_core::Phase::AssetRebid { .. }
-        );
-        if !self.space.has_peeks() && bidding {
+        if !self.space.has_peeks() && is_bidding(g) {
             // The hot case (sealed bids, rebids, opening bids): the rungs the bid range allows,
             // without the rest of `Game::legal`.
             if let Some(range) = g.bid_range(s) {
