@@ -108,6 +108,7 @@ mod ledger;
 mod legal;
 mod phase;
 mod record;
+pub mod reward;
 mod rules;
 pub mod scoring;
 mod seat;

@@ -2,6 +2,24 @@
 
 Each line runs for the given time on whatever core it gets (pin it: `taskset -c 0 python ...`).
 
+Like for like (first, when OpenSpiel is installed): the plain loop a user writes, against the same
+loop over OpenSpiel's goofspiel (16 cards, 4 players, imp_info), run one after the other in the
+same run, with the ratio printed. Both draw each random choice the same way,
+`legal[rng.randrange(len(legal))]` with one `random.Random`, so the choices cost the same.
+
+L1. qe: `g = qe.Game(4, False, seed)`; while not `g.is_over`: for each seat `s` of `g.to_act`,
+    `legal = g.legal_actions(s)` and a random choice into a 4-entry list indexed by seat, then
+    `g.step(actions)`. goofspiel: while not terminal: at a chance node a random outcome of
+    `chance_outcomes()`, else for each player `legal_actions(p)` and a random choice, then
+    `apply_actions(actions)`.
+L2. The same with observations and masks. qe: before each step `g.observe_into(obs, mask,
+    acting_only=True)` into preallocated float32 [4, 954] / int8 [4, A] arrays, each acting seat's
+    choice from `np.flatnonzero(mask[s])`. goofspiel: for each player `Observation.set_from(state,
+    p)` (OpenSpiel's numpy observer of `make_observation(game)`) and `legal_actions_mask(p)` as an
+    int8 array, the choice from `np.flatnonzero(mask)`.
+
+Tuned (the loops below are written for speed; they are not the loop above):
+
 1. Python loop over qe.Game, random legal bids: full 4-player base games per second. Each game is
    `qe.Game(4, False, seed)`; while `to_act_mask` is non-zero, `bid_all` one bid per seat. The
    auctioneer opens with a random odd amount and every other seat bids a random even amount, so
@@ -194,9 +212,101 @@ def bench_goofspiel(seconds: float, observe: bool) -> float:
     return games / (time.perf_counter() - start)
 
 
+def _like_rate(seconds: float, play: Callable[[Any], None]) -> float:
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            play(games)
+            games += 1
+    return games / (time.perf_counter() - start)
+
+
+def like_qe(seconds: float, observe: bool) -> float:
+    rng = random.Random(0)
+    randrange = rng.randrange
+    obs, mask = _buffers()
+    flatnonzero = np.flatnonzero
+
+    def plain(seed: int) -> None:
+        g = qe.Game(4, False, seed)
+        actions = [0, 0, 0, 0]
+        while not g.is_over:
+            for s in g.to_act:
+                legal = g.legal_actions(s)
+                actions[s] = legal[randrange(len(legal))]
+            g.step(actions)
+
+    def observed(seed: int) -> None:
+        g = qe.Game(4, False, seed)
+        actions = [0, 0, 0, 0]
+        while not g.is_over:
+            g.observe_into(obs, mask, True)
+            for s in g.to_act:
+                legal = flatnonzero(mask[s])
+                actions[s] = legal[randrange(len(legal))]
+            g.step(actions)
+
+    return _like_rate(seconds, observed if observe else plain)
+
+
+def like_goofspiel(seconds: float, observe: bool) -> float:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("goofspiel", {"num_cards": 16, "players": 4, "imp_info": True})
+    observer = make_observation(game)
+    rng = random.Random(0)
+    randrange = rng.randrange
+    flatnonzero = np.flatnonzero
+
+    def plain(_: int) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+                continue
+            actions = []
+            for p in range(4):
+                legal = state.legal_actions(p)
+                actions.append(legal[randrange(len(legal))])
+            state.apply_actions(actions)
+
+    def observed(_: int) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+                continue
+            actions = []
+            for p in range(4):
+                observer.set_from(state, p)
+                legal = flatnonzero(np.asarray(state.legal_actions_mask(p), np.int8))
+                actions.append(int(legal[randrange(len(legal))]))
+            state.apply_actions(actions)
+
+    return _like_rate(seconds, observed if observe else plain)
+
+
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
     print(f"qe {qe.__version__}, obs_size {qe.OBS_SIZE}")
+    try:
+        import pyspiel  # noqa: F401
+
+        have_spiel = True
+    except ImportError:
+        have_spiel = False
+        print("like for like (OpenSpiel goofspiel) SKIPPED: open_spiel is not installed")
+    if have_spiel:
+        for observe, label in ((False, "L1 plain loop"), (True, "L2 + observations and masks")):
+            q = like_qe(seconds, observe)
+            o = like_goofspiel(seconds, observe)
+            print(f"{label + ', qe:':40s}{q:>12,.0f} games/s")
+            print(f"{label + ', goofspiel:':40s}{o:>12,.0f} games/s  (qe/goofspiel {q / o:.2f}x, target 3x)")
+    print("tuned loops:")
     print(f"python loop, random legal bids:        {bench_games(seconds):>12,.0f} games/s (target 30,000)")
     print(f"python loop, + observations and masks: {bench_obs(seconds):>12,.0f} games/s (target 18,000)")
     print(f"  the same, numpy policy from the masks: {bench_obs_numpy(seconds):>12,.0f} games/s")

@@ -2,8 +2,11 @@
 //!
 //! Thin over `qe-core`: [`Game`](PyGame) wraps a [`Match`] (a game with its history), the observation
 //! and action masks come from [`qe_core::encoding`], and `VectorEnv` steps many games in one call
-//! with the GIL released. The Python facade (`python/qe/__init__.py`) adds typed dataclasses for
-//! views, events and outcomes. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
+//! with the GIL released. The Python facade (`python/qe/__init__.py`) holds one of these games (it
+//! does not subclass it) and adds typed dataclasses for views, events and outcomes, which come
+//! out of here as Python objects built straight from their serde form (`pyser`), never as JSON
+//! text. `Bot` is a bot of `qe_core::bots` by name; `GameProperty` gives the facade its hot state
+//! properties in one call. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
 //! and the stable numeric code of `CommandError::code()` / `SetupError::code()`.
 // PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
 #![allow(
@@ -16,9 +19,12 @@
 // Rewards and scores are f32 by design; short names follow the game's vocabulary (g, p, a, s).
 #![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
 
+mod bots;
 mod buf;
 mod command;
+mod history;
 mod observer;
+mod pyser;
 mod vector;
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -26,8 +32,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
+use qe_core::reward::Reward;
 use qe_core::{
     Command, CommandError, Expansion, Expansions, Game, Match, Record, ReplayError, Rules, Seat,
     SetupError, MAX_SEATS,
@@ -112,15 +119,50 @@ pub(crate) fn rules(
     Rules::with_expansions(players, set).map_err(|e| setup_error(py, &e))
 }
 
-/// Parses JSON text into Python objects with the standard library (views are not hot).
-fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.getattr("loads")?.call1((text,))
+/// Python objects (dicts, lists, ints, strings, `None`) built straight from `value`'s serde form,
+/// the same shapes as its JSON form, without JSON text in between.
+pub(crate) fn to_py<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    pyser::to_python(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    json_to_py(py, &text)
+/// A Python list of small non-negative ints (seats, actions), built directly.
+pub(crate) fn int_list<'py>(py: Python<'py>, items: &[u8]) -> PyResult<Bound<'py, PyList>> {
+    use pyo3::ffi;
+    use pyo3::sync::PyOnceLock;
+    // The ints 0..=255, made once and kept: a list item is then a reference count, not a call.
+    static INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+    let ints = INTS.get_or_init(py, || {
+        (0..=255u8)
+            .map(|v| {
+                v.into_pyobject(py)
+                    .expect("a small int")
+                    .into_any()
+                    .unbind()
+            })
+            .collect()
+    });
+    // SAFETY: a new list of `items.len()` slots, each set exactly once before the list is handed
+    // out (PyList_SetItem steals the reference taken for it); under the GIL.
+    unsafe {
+        let list = ffi::PyList_New(items.len() as ffi::Py_ssize_t);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        for (i, &v) in items.iter().enumerate() {
+            let item = ints[usize::from(v)].as_ptr();
+            ffi::Py_INCREF(item);
+            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, item);
+        }
+        Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
+    }
 }
+
+/// The most actions of any action space: every rung, the 3 piles and the 16 peeks.
+pub(crate) const MAX_ACTIONS: usize =
+    qe_core::encoding::MAX_RUNGS + 3 + qe_core::encoding::MAX_TURNS;
 
 /// A random seed when the caller gives none.
 pub(crate) fn random_seed() -> u64 {
@@ -256,17 +298,17 @@ impl PyBidRange {
 // ------------------------------------------------------------------------------------------------
 
 /// One game of QE with its history (a `qe_core::Match`).
-#[pyclass(module = "qe._qe", name = "Game", subclass, skip_from_py_object)]
+#[pyclass(module = "qe._qe", name = "Game", skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyGame {
-    m: Match,
-    space: ActionSpace,
+    pub(crate) m: Match,
+    pub(crate) space: ActionSpace,
     /// Writes the observations (the same floats as `observe_seat`, faster as the game goes on).
     observer: observer::LazyObserver,
 }
 
 impl PyGame {
-    fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         self.m.game()
     }
 
@@ -410,9 +452,13 @@ impl PyGame {
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
-            let a = ints[s.index()]
-                .ok_or_else(|| PyValueError::new_err("step needs one action per seat"))?;
-            let legal = g.legal(s);
+            let a = ints[s.index()].ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "actions has no entry for seat {}, which must act (one entry per seat)",
+                    s.0
+                ))
+            })?;
+            let legal = self.legal_of(s);
             let out_of_range = || {
                 PyValueError::new_err(format!(
                     "action {a} out of range 0..{} (seat {})",
@@ -432,6 +478,21 @@ impl PyGame {
             }
         }
         Ok(commands)
+    }
+
+    /// What `seat` may do now, as far as this game's action space can express it: in a bidding
+    /// phase without peek actions only the bid range counts (the rest of [`Game::legal`], the
+    /// peeks, is not computed).
+    fn legal_of(&self, seat: Seat) -> qe_core::Legal {
+        let g = self.game();
+        if !self.space.has_peeks() && is_bidding(g) {
+            qe_core::Legal {
+                bid: g.bid_range(seat),
+                ..qe_core::Legal::default()
+            }
+        } else {
+            g.legal(seat)
+        }
     }
 
     /// Applies commands checked by [`PyGame::step_commands`].
@@ -499,6 +560,17 @@ impl PyGame {
     }
 }
 
+/// Whether `g` waits for bids (opening, sealed, rebids): no seat may take or discard then.
+fn is_bidding(g: &Game) -> bool {
+    matches!(
+        g.phase(),
+        qe_core::Phase::OpeningBid { .. }
+            | qe_core::Phase::Bidding
+            | qe_core::Phase::Rebid { .. }
+            | qe_core::Phase::AssetRebid { .. }
+    )
+}
+
 fn events_list(
     py: Python<'_>,
     events: impl Iterator<Item = qe_core::Event>,
@@ -537,24 +609,21 @@ impl PyGame {
 
     /// The game of a `qe-record/1` JSON text, replayed. Raises `SetupError` for a bad record and
     /// `IllegalCommand` (with `.index`) for an illegal command.
-    #[classmethod]
+    #[staticmethod]
     #[pyo3(signature = (record, *, ladder=None, peeks=false))]
-    fn from_record<'py>(
-        cls: &Bound<'py, PyType>,
+    fn from_record(
+        py: Python<'_>,
         record: &str,
         ladder: Option<PyBidLadder>,
         peeks: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = cls.py();
+    ) -> PyResult<PyGame> {
         let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
         let m = rec.replay().map_err(|e| replay_error(py, &e))?;
-        let obj = cls.call0()?;
-        {
-            let mut g = obj.cast::<PyGame>()?.borrow_mut();
-            g.m = m;
-            g.space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
-        }
-        Ok(obj)
+        Ok(PyGame {
+            m,
+            space: ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks),
+            observer: observer::LazyObserver::default(),
+        })
     }
 
     // ----- state ----------------------------------------------------------------------------------
@@ -615,8 +684,14 @@ impl PyGame {
     }
     /// The seats that must act now, lowest first.
     #[getter]
-    fn to_act(&self) -> Vec<usize> {
-        self.game().to_act().iter().map(Seat::index).collect()
+    fn to_act<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        let mut seats = [0u8; MAX_SEATS];
+        let mut n = 0;
+        for s in self.game().to_act().iter() {
+            seats[n] = s.0;
+            n += 1;
+        }
+        int_list(py, &seats[..n]).expect("a list of at most 5 ints")
     }
     /// The seats that must act now, as a bit mask (bit `i` is seat `i`).
     #[getter]
@@ -649,8 +724,12 @@ impl PyGame {
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
-            let amount = amounts[s.index()]
-                .ok_or_else(|| PyValueError::new_err("bid_all needs one amount per seat"))?;
+            let amount = amounts[s.index()].ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "amounts has no entry for seat {}, which must bid (one entry per seat)",
+                    s.0
+                ))
+            })?;
             ok &= g.bid_range(s).is_some_and(|r| r.allows(amount));
             commands[s.index()] = Some(Command::Bid { seat: s, amount });
         }
@@ -731,13 +810,36 @@ impl PyGame {
         self.space.has_peeks()
     }
 
-    /// The legal action indices of `seat` now.
-    fn legal_actions(&self, py: Python<'_>, seat: i64) -> PyResult<Vec<usize>> {
+    /// The legal action indices of `seat` now (empty when it has nothing to do).
+    fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
         let s = seat_of(py, self.game(), seat)?;
-        let legal = self.game().legal(s);
-        Ok((0..self.space.size())
-            .filter(|&a| self.space.is_legal(&legal, a))
-            .collect())
+        let g = self.game();
+        let mut legal = [0u8; MAX_ACTIONS];
+        let mut count = 0;
+        if !self.space.has_peeks() && is_bidding(g) {
+            // The hot case (sealed bids, rebids, opening bids): the rungs the bid range allows,
+            // without the rest of `Game::legal`.
+            if let Some(range) = g.bid_range(s) {
+                let amounts = self.space.ladder().amounts();
+                let lo = amounts.partition_point(|&a| a < range.min);
+                let hi = amounts.partition_point(|&a| a <= range.max).max(lo);
+                for (i, &a) in amounts[lo..hi].iter().enumerate() {
+                    if Some(a) != range.forbidden {
+                        legal[count] = (lo + i) as u8;
+                        count += 1;
+                    }
+                }
+            }
+        } else {
+            let mut mask = [false; MAX_ACTIONS];
+            let n = self.space.size();
+            self.space.mask(&g.legal(s), &mut mask[..n]);
+            for (a, _) in mask[..n].iter().enumerate().filter(|(_, &m)| m) {
+                legal[count] = a as u8;
+                count += 1;
+            }
+        }
+        int_list(py, &legal[..count])
     }
 
     /// Plays action `action` of `seat` (see the action space in the README).
@@ -834,6 +936,26 @@ impl PyGame {
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         self.observer
             .observe(self.m.game(), s, unsafe { out.slice() });
+        Ok(())
+    }
+
+    /// Writes the information-state tensor of `seat` into `out` (float32, contiguous, length
+    /// `INFO_STATE_SIZE`): its observation (`OBS_SIZE` floats, the current view), then the
+    /// bid-history block (`HISTORY_SIZE` floats: every bid and rebid as the seat saw it, its
+    /// own with their amounts), so that it recalls everything the seat ever knew.
+    fn information_state_into(
+        &mut self,
+        py: Python<'_>,
+        seat: i64,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = seat_of(py, self.game(), seat)?;
+        let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE + history::HISTORY_SIZE], "out")?;
+        // SAFETY: the only slice over `out`, and no Python code runs while it lives.
+        let out = unsafe { out.slice() };
+        let (obs, hist) = out.split_at_mut(OBS_SIZE);
+        self.observer.observe(self.m.game(), s, obs);
+        history::write_history(&self.m, s, hist);
         Ok(())
     }
 
@@ -952,63 +1074,51 @@ impl PyGame {
     fn record_json(&self) -> Option<String> {
         self.m.record().map(|r| r.to_json())
     }
-    /// The winners' seats and every seat's total, fast (no JSON): `(winner_mask, totals)`, or
-    /// `None` before the end.
-    fn scores(&self) -> Option<(u8, Vec<u32>)> {
-        self.game().outcome().map(|o| {
-            let mask = o.winners().fold(0u8, |m, s| m | (1 << s.0));
-            (mask, o.seats().iter().map(|s| s.total).collect())
+    /// Every seat's reward (`qe_core::reward`): `"win"` or `"score"`; zeros before the end.
+    #[pyo3(signature = (reward="win"))]
+    fn returns(&self, reward: &str) -> PyResult<Vec<f64>> {
+        let reward = reward_of(reward)?;
+        let g = self.game();
+        Ok(match g.outcome() {
+            None => vec![0.0; g.players() as usize],
+            Some(o) => (0..g.players()).map(|s| reward.of(&o, Seat(s))).collect(),
         })
     }
 
     // ----- copy and pickle -----------------------------------------------------------------------
 
-    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        clone_into_type(slf)
+    fn __copy__(&self) -> PyGame {
+        self.clone()
     }
-    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        clone_into_type(slf)
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
     }
     fn __getstate__(&self) -> String {
         self.state_json()
     }
-    /// Takes what `__reduce__` gives: the state text, or `(text, instance __dict__)`.
-    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        let (text, dict) = if let Ok((text, dict)) = state.extract::<(String, Bound<'_, PyDict>)>()
-        {
-            (text, Some(dict))
-        } else if let Ok(text) = state.extract::<String>() {
-            (text, None)
-        } else {
-            return Err(PyValueError::new_err(format!(
-                "bad pickled qe.Game state: expected a string or (string, dict), got {}",
-                state.get_type().name()?
-            )));
-        };
-        let game = PyGame::from_state(py, &text)?;
-        *slf.borrow_mut() = game;
-        if let Some(d) = dict {
-            slf.getattr("__dict__")?.call_method1("update", (d,))?;
-        }
+    /// Takes what `__getstate__` gives (JSON text); every field is checked, none coerced.
+    fn __setstate__(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = state.extract::<String>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "bad pickled qe.Game state: expected a string, got {}",
+                state
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        *self = PyGame::from_state(py, &text)?;
         Ok(())
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let state = slf.borrow().state_json();
-        let dict = slf.getattr("__dict__").ok();
-        let state_obj: Bound<'py, PyAny> = match dict {
-            Some(d) if d.len()? > 0 => {
-                PyTuple::new(py, [state.into_pyobject(py)?.into_any(), d])?.into_any()
-            }
-            _ => state.into_pyobject(py)?.into_any(),
-        };
         PyTuple::new(
             py,
             [
                 slf.get_type().into_any(),
                 PyTuple::empty(py).into_any(),
-                state_obj,
+                state.into_pyobject(py)?.into_any(),
             ],
         )
     }
@@ -1028,17 +1138,57 @@ impl PyGame {
     }
 }
 
-/// A copy of `slf` of the same (possibly Python-subclassed) type.
-fn clone_into_type(slf: &Bound<'_, PyGame>) -> PyResult<Py<PyAny>> {
-    let inner = slf.borrow().clone();
-    let obj = slf.get_type().call0()?;
-    *obj.cast::<PyGame>()?.borrow_mut() = inner;
-    if let Ok(d) = slf.getattr("__dict__") {
-        if let Ok(nd) = obj.getattr("__dict__") {
-            nd.call_method1("update", (d,))?;
-        }
+/// A property of the Python facade `qe.Game` that reads its extension game (`obj._g`) in one call:
+/// `is_over`, `to_act`, `to_act_mask` or `phase`, the state an RL loop reads at every step.
+#[pyclass(module = "qe._qe", name = "GameProperty", frozen)]
+pub struct GameProperty {
+    name: &'static str,
+}
+
+#[pymethods]
+impl GameProperty {
+    #[new]
+    fn new(name: &str) -> PyResult<Self> {
+        let name = ["is_over", "to_act", "to_act_mask", "phase"]
+            .into_iter()
+            .find(|&n| n == name)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "GameProperty is for is_over, to_act, to_act_mask or phase, got {name:?}"
+                ))
+            })?;
+        Ok(GameProperty { name })
     }
-    Ok(obj.unbind())
+
+    fn __get__<'py>(
+        slf: &Bound<'py, Self>,
+        obj: Option<&Bound<'py, PyAny>>,
+        _owner: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let Some(obj) = obj else {
+            return Ok(slf.clone().into_any());
+        };
+        let inner = obj.getattr(pyo3::intern!(py, "_g"))?;
+        let game = inner.cast::<PyGame>()?.borrow();
+        Ok(match slf.get().name {
+            "is_over" => pyo3::types::PyBool::new(py, game.game().is_over())
+                .to_owned()
+                .into_any(),
+            "to_act" => game.to_act(py).into_any(),
+            "to_act_mask" => game.to_act_mask().into_pyobject(py)?.into_any(),
+            _ => game.phase(py).into_any(),
+        })
+    }
+
+    /// Read-only: assigning raises `AttributeError` (a data descriptor, so the instance dict
+    /// never shadows it).
+    fn __set__(&self, _obj: &Bound<'_, PyAny>, _value: &Bound<'_, PyAny>) -> PyResult<()> {
+        Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+            "{} is read-only",
+            self.name
+        )))
+    }
 }
 
 /// Replays a `qe-record/1` JSON text: the outcome as a dict, `None` if the game is not over; raises
@@ -1048,6 +1198,16 @@ fn replay_json<'py>(py: Python<'py>, record: &str) -> PyResult<Option<Bound<'py,
     let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
     let m = rec.replay().map_err(|e| replay_error(py, &e))?;
     m.game().outcome().map(|o| to_py(py, &o)).transpose()
+}
+
+/// The reward of this name, or a `ValueError` naming it and the known ones.
+pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
+    Reward::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown reward {name:?}: expected one of {}",
+            Reward::NAMES.join(", ")
+        ))
+    })
 }
 
 /// The observation blocks: a list of `(name, offset, length)`.
@@ -1062,6 +1222,8 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("OBS_SIZE", OBS_SIZE)?;
     m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
+    m.add("HISTORY_SIZE", history::HISTORY_SIZE)?;
+    m.add("INFO_STATE_SIZE", OBS_SIZE + history::HISTORY_SIZE)?;
     m.add("QeError", py.get_type::<QeError>())?;
     m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
     let setup = py.get_type::<SetupError_>();
@@ -1072,6 +1234,9 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBidRange>()?;
     m.add_class::<PyGame>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<bots::PyBot>()?;
+    m.add_class::<GameProperty>()?;
+    m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;
     Ok(())

@@ -3,43 +3,32 @@
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use qe_core::bots::{Bot, MiserBot, RandomBot, ValueBot};
+use qe_core::bots::{by_name_with, BoxedBot, NAMES};
 use qe_core::encoding::{ActionSpace, BidLadder, Observer, OBS_SIZE};
+use qe_core::reward::Reward;
 use qe_core::{Game, Rules, Seat, MAX_SEATS};
 
 use crate::{command_error, random_seed, rules, PyBidLadder};
 
-/// A baseline opponent from `qe_core::bots`.
-#[derive(Clone, Debug)]
-enum Opponent {
-    Random(Box<RandomBot>),
-    Miser(MiserBot),
-    Value(Box<ValueBot>),
-}
+mod exclusive {
+    /// A value reachable only through `&mut` (so sharing `&Exclusive<T>` between threads gives no
+    /// access to it): `Sync` whenever `T` is `Send`, as the bots must be for a `pyclass`.
+    pub(crate) struct Exclusive<T>(T);
 
-impl Opponent {
-    fn act(&mut self, game: &Game, seat: Seat) -> Option<qe_core::Command> {
-        let view = game.view(seat);
-        match self {
-            Opponent::Random(b) => b.act(&view),
-            Opponent::Miser(b) => b.act(&view),
-            Opponent::Value(b) => b.act(&view),
+    // SAFETY: the field is private to this module, and nothing here hands out `&T` from
+    // `&Exclusive<T>`: it is reached only through `&mut`.
+    unsafe impl<T: Send> Sync for Exclusive<T> {}
+
+    impl<T> Exclusive<T> {
+        pub(crate) fn new(value: T) -> Self {
+            Exclusive(value)
+        }
+        pub(crate) fn get_mut(&mut self) -> &mut T {
+            &mut self.0
         }
     }
 }
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OpponentKind {
-    Random,
-    Miser,
-    Value,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reward {
-    Win,
-    Score,
-}
+pub(crate) use exclusive::Exclusive;
 
 fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -58,8 +47,9 @@ struct Core {
     observers: Vec<Observer>,
     /// How many games each env has started (for seeding).
     started: Vec<u64>,
-    opponents: Option<OpponentKind>,
-    bots: Vec<[Option<Opponent>; MAX_SEATS]>,
+    /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
+    opponents: Option<String>,
+    bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
     /// The commands of the step being applied, per env and seat (from [`Core::decode`]).
     pending: Vec<[Option<qe_core::Command>; MAX_SEATS]>,
     /// The actions of the step being applied (reused between steps).
@@ -100,16 +90,14 @@ impl Core {
         self.started[e] += 1;
         let game_seed = splitmix(self.seed ^ splitmix(((e as u64) << 32) ^ k));
         self.games[e] = Game::seeded(self.rules, game_seed);
-        if let Some(kind) = self.opponents {
+        if let Some(name) = &self.opponents {
+            let manifest = *self.rules.manifest();
             for s in 0..self.players() {
-                self.bots[e][s] = (s != self.learner.index()).then(|| match kind {
-                    OpponentKind::Random => Opponent::Random(Box::new(RandomBot::new(splitmix(
-                        game_seed ^ (s as u64 + 1),
-                    )))),
-                    OpponentKind::Miser => Opponent::Miser(MiserBot),
-                    OpponentKind::Value => Opponent::Value(Box::new(ValueBot::new(splitmix(
-                        game_seed ^ (s as u64 + 1),
-                    )))),
+                self.bots[e][s] = (s != self.learner.index()).then(|| {
+                    Exclusive::new(
+                        by_name_with(name, splitmix(game_seed ^ (s as u64 + 1)), manifest)
+                            .expect("checked by new"),
+                    )
                 });
             }
             self.run_bots(e);
@@ -126,14 +114,21 @@ impl Core {
             let Some(seat) = others.first() else { break };
             let bot = self.bots[e][seat.index()]
                 .as_mut()
-                .expect("every other seat has a bot");
-            let command = bot.act(game, seat).expect("a bot that must act acts");
+                .expect("every other seat has a bot")
+                .get_mut();
+            let command = bot.act(&game.view(seat)).expect("a bot that must act acts");
             game.play(command).expect("bots play legal commands");
         }
     }
 
+    /// The number of actions: the game's, then the wait action of seats with nothing to do.
+    fn actions(&self) -> usize {
+        self.space.size() + 1
+    }
+
     fn write(&mut self, e: usize, out: &mut Out<'_>) {
-        let a = self.space.size();
+        let a = self.actions();
+        let wait = self.space.size();
         let rows = self.rows();
         let game = &self.games[e];
         let observer = &mut self.observers[e];
@@ -147,39 +142,32 @@ impl Core {
             let i = e * rows + r;
             let o = &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE];
             let m = &mut out.mask[i * a..(i + 1) * a];
-            if !self.all_seats && !acting.contains(seat) && !game.is_over() {
-                if self.zero_others {
+            if !acting.contains(seat) {
+                // Nothing to do: the wait action only (ignored by `step`).
+                if self.all_seats {
+                    observer.observe(game, seat, o);
+                } else if self.zero_others {
                     crate::buf::zero_row(o);
                 }
                 m.fill(0);
+                m[wait] = 1;
                 continue;
             }
             observer.observe(game, seat, o);
-            self.space.mask_with(&game.legal(seat), m, 1, 0);
+            self.space
+                .mask_with(&game.legal(seat), &mut m[..wait], 1, 0);
+            m[wait] = 0;
         }
     }
 
     fn rewards(&self, e: usize, out: &mut Out<'_>) {
         let rows = self.rows();
         let outcome = self.games[e].outcome().expect("game over");
-        let winners = outcome.winners().count();
-        for r in 0..rows {
-            let seat = if self.opponents.is_some() {
-                self.learner
-            } else {
-                Seat(r as u8)
-            };
-            let s = outcome.seat(seat);
-            out.reward[e * rows + r] = match self.reward {
-                Reward::Win => {
-                    if s.winner {
-                        1.0 / winners as f32
-                    } else {
-                        0.0
-                    }
-                }
-                Reward::Score => s.total as f32 / 100.0,
-            };
+        if self.opponents.is_some() {
+            out.reward[e] = self.reward.of(&outcome, self.learner) as f32;
+        } else {
+            self.reward
+                .write(&outcome, &mut out.reward[e * rows..(e + 1) * rows]);
         }
     }
 
@@ -214,9 +202,21 @@ impl Core {
                 let err = match a.and_then(|a| self.space.decode(seat, &legal, a)) {
                     Some(c) => match { *game }.play(c) {
                         Err(ce) => command_error(py, &ce),
-                        Ok(()) => PyValueError::new_err("action not allowed"),
+                        Ok(()) => PyValueError::new_err(format!(
+                            "action {raw} is not offered to seat {} (a peek is offered only \
+                             with peeks=True)",
+                            seat.0
+                        )),
                     },
-                    None => PyValueError::new_err(format!("action {raw} out of range")),
+                    None if a == Some(self.space.size()) => PyValueError::new_err(format!(
+                        "action {raw} is the wait action, but seat {} must act",
+                        seat.0
+                    )),
+                    None => PyValueError::new_err(format!(
+                        "action {raw} out of range 0..{} (seat {})",
+                        self.actions(),
+                        seat.0
+                    )),
                 };
                 return Err((e, seat, err));
             }
@@ -374,11 +374,7 @@ impl VectorEnv {
         let rows = self.core.games.len() * self.core.rows();
         let mut out = Out {
             obs: output(obs_rw.as_slice_mut(), "obs", rows * OBS_SIZE)?,
-            mask: output(
-                mask_rw.as_slice_mut(),
-                "mask",
-                rows * self.core.space.size(),
-            )?,
+            mask: output(mask_rw.as_slice_mut(), "mask", rows * self.core.actions())?,
             reward: output(reward_rw.as_slice_mut(), "reward", rows)?,
             done: output(done_rw.as_slice_mut(), "done", self.core.games.len())?,
         };
@@ -418,32 +414,24 @@ impl VectorEnv {
             )));
         }
         let r = rules(py, players, commodities, expansions)?;
-        let opponents = match opponents {
-            None => None,
-            Some("random") => Some(OpponentKind::Random),
-            Some("miser") => Some(OpponentKind::Miser),
-            Some("value") => Some(OpponentKind::Value),
-            Some(other) => {
+        if let Some(name) = opponents {
+            if by_name_with(name, 0, *r.manifest()).is_none() {
                 return Err(PyValueError::new_err(format!(
-                    "unknown opponents {other:?}: expected \"random\", \"miser\" or \"value\""
-                )))
+                    "unknown opponents {name:?}: expected a bot name of qe_core::bots ({})",
+                    NAMES.join(", ")
+                )));
             }
-        };
-        if seat >= players {
-            return Err(PyValueError::new_err("seat out of range"));
         }
-        let reward = match reward {
-            "win" => Reward::Win,
-            "score" => Reward::Score,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown reward {other:?}: expected \"win\" or \"score\""
-                )))
-            }
-        };
+        if seat >= players {
+            return Err(PyValueError::new_err(format!(
+                "seat must be from 0 to {}, got {seat}",
+                players - 1
+            )));
+        }
+        let reward = crate::reward_of(reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
-        let a = space.size();
+        let a = space.size() + 1;
         let (obs, mask, rew) = if opponents.is_some() {
             (
                 zeros(py, &[num_envs, OBS_SIZE], "float32")?,
@@ -466,8 +454,15 @@ impl VectorEnv {
                 games: try_vec(num_envs, Game::seeded(r, 0))?,
                 observers: try_vec(num_envs, Observer::new())?,
                 started: try_vec(num_envs, 0)?,
-                opponents,
-                bots: try_vec(num_envs, [None, None, None, None, None])?,
+                opponents: opponents.map(str::to_owned),
+                bots: {
+                    let mut bots = Vec::new();
+                    bots.try_reserve_exact(num_envs).map_err(|_| {
+                        PyMemoryError::new_err(format!("VectorEnv({num_envs}): out of memory"))
+                    })?;
+                    bots.resize_with(num_envs, Default::default);
+                    bots
+                },
                 pending: try_vec(num_envs, [None; MAX_SEATS])?,
                 actions: Vec::new(),
                 learner: Seat(seat),
@@ -494,9 +489,21 @@ impl VectorEnv {
     fn players(&self) -> usize {
         self.core.players()
     }
+    /// The number of actions: the game's (`Game.num_actions`), then the wait action.
     #[getter]
     fn num_actions(&self) -> usize {
+        self.core.actions()
+    }
+    /// The wait action (`num_actions - 1`): the only legal action of a seat with nothing to do;
+    /// `step` ignores the entries of such seats whatever they are.
+    #[getter]
+    fn wait_action(&self) -> usize {
         self.core.space.size()
+    }
+    /// The name of the opponents' bots, if any.
+    #[getter]
+    fn opponents(&self) -> Option<&str> {
+        self.core.opponents.as_deref()
     }
     #[getter]
     fn obs_size(&self) -> usize {

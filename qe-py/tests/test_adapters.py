@@ -45,6 +45,70 @@ def test_pettingzoo_seed() -> None:
         parallel_seed_test(qp.parallel_env)
 
 
+def test_pettingzoo_every_live_agent_has_a_legal_action_and_idle_ones_wait() -> None:
+    """Both envs: each observation of each live agent has at least one legal action; a seat with
+    nothing to do has exactly the wait action, which the env ignores; an acting seat never has it."""
+    import qe.pettingzoo as qp
+
+    rng = np.random.default_rng(7)
+    par = qp.parallel_env(players=5, expansions=("commodities",))
+    assert par.expansions == ("commodities",) and par.game.commodities
+    obs, _ = par.reset(seed=2)
+    wait = par.wait_action
+    steps = 0
+    while par.agents:
+        acting = set(par.game.to_act)
+        actions = {}
+        for a in par.agents:
+            mask = obs[a]["action_mask"]
+            assert mask.sum() >= 1
+            s = int(a.split("_")[1])
+            assert (mask[wait] == 1) == (s not in acting)
+            if s not in acting:
+                assert mask.sum() == 1
+            actions[a] = int(rng.choice(np.flatnonzero(mask)))
+        obs, _, _, _, _ = par.step(actions)
+        steps += 1
+    assert steps > 16
+    aec = qp.env(players=4, commodities=True)
+    aec.reset(seed=3)
+    for agent in aec.agent_iter():
+        ob, _, term, trunc, _ = aec.last()
+        for other in aec.agents:
+            assert aec.observe(other)["action_mask"].sum() >= 1
+        if term or trunc:
+            aec.step(None)
+            continue
+        assert ob["action_mask"][-1] == 0  # the selected agent must act
+        aec.step(int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+
+
+def test_pettingzoo_wrappers_and_state() -> None:
+    from pettingzoo.utils import wrappers
+
+    import qe.pettingzoo as qp
+
+    e = qp.env()
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    with pytest.raises(Exception):
+        e.step(0)  # before reset: OrderEnforcingWrapper refuses
+    e.reset(seed=1)
+    with pytest.raises(AssertionError):
+        e.step(99)  # out of the action space
+    raw = e.unwrapped
+    state = raw.state()
+    assert state.shape == raw.state_space.shape == (4 * qe.OBS_SIZE,) and state.dtype == np.float32
+    game = raw.game
+    for s in range(4):
+        assert np.array_equal(state[s * qe.OBS_SIZE : (s + 1) * qe.OBS_SIZE], game.observation(s))
+    par = qp.parallel_env(players=3)
+    par.reset(seed=1)
+    assert par.state().shape == (3 * qe.OBS_SIZE,)
+    with pytest.raises(ValueError, match="unknown reward \"wins\""):
+        qp.parallel_env(reward="wins")
+
+
 def test_pettingzoo_rewards_at_the_end() -> None:
     import qe.pettingzoo as qp
 
@@ -78,8 +142,8 @@ def test_pettingzoo_peeks_keep_the_seat_to_act() -> None:
     price afterwards, everyone sees that it peeked, and it still has to act."""
     import qe.pettingzoo as qp
 
-    assert qp.env(players=5).action_space("seat_0").n == 15
-    assert qp.env(players=5, peeks=True).action_space("seat_0").n == 31
+    assert qp.env(players=5).action_space("seat_0").n == 15 + 1  # the wait action last
+    assert qp.env(players=5, peeks=True).action_space("seat_0").n == 31 + 1
     rng = np.random.default_rng(4)
     aec = qp.env(players=5, peeks=True)
     aec.reset(seed=8)
@@ -87,14 +151,15 @@ def test_pettingzoo_peeks_keep_the_seat_to_act() -> None:
     while not peeked:
         agent = aec.agent_selection
         seat = aec.possible_agents.index(agent)
-        mask = aec.observe(agent)["action_mask"]
+        mask = aec.observe(agent)["action_mask"][:-1]
         peek = _peek_action(mask, 12)
         if peek is not None:
             aec.step(peek)
             assert aec.agent_selection == agent  # still to act
-            assert aec.game.view(seat).seats[seat].peeked == peek - 15
-            assert aec.game.view((seat + 1) % 5).seats[seat].peeked == peek - 15
-            assert _peek_action(aec.observe(agent)["action_mask"], 12) is None  # once per game
+            game = aec.unwrapped.game
+            assert game.view(seat).seats[seat].peeked == peek - 15
+            assert game.view((seat + 1) % 5).seats[seat].peeked == peek - 15
+            assert _peek_action(aec.observe(agent)["action_mask"][:-1], 12) is None  # once per game
             peeked = True
         else:
             legal = np.flatnonzero(mask[:15])
@@ -106,7 +171,7 @@ def test_pettingzoo_peeks_keep_the_seat_to_act() -> None:
         acting = par.game.to_act
         actions = {}
         for a in par.agents:
-            mask = obs[a]["action_mask"]
+            mask = obs[a]["action_mask"][:-1]
             peek = _peek_action(mask, 12)
             legal = np.flatnonzero(mask[:15])
             actions[a] = peek if peek is not None else (int(rng.choice(legal)) if len(legal) else 0)
@@ -131,10 +196,131 @@ def test_openspiel_random_sim() -> None:
         {"players": 3, "ladder": "0,1,3"},
         {"players": 4},
         {"players": 5, "commodities": True},
+        {"players": 3, "expansions": "commodities", "ladder": "0:2:5"},
         {"players": 5, "peeks": True},
     ):
         game = pyspiel.load_game("python_qe", params)
-        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+_PARAMS = [
+    {},
+    {"players": 3},
+    {"players": 5, "peeks": True},
+    {"commodities": True},
+    {"expansions": "commodities"},
+    {"expansions": ""},
+    {"ladder": "0,1,3"},
+    {"ladder": "0:1:2:4:8:16"},
+    {"players": 5, "commodities": True, "ladder": "0:5:10", "peeks": True, "expansions": "commodities"},
+]
+
+
+@pytest.mark.parametrize("params", _PARAMS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()) or "defaults")
+def test_openspiel_game_string_round_trips(params: dict) -> None:
+    """``load_game(str(game))`` is the same game for every parameter combination (lists are
+    joined by ':', which the game-string parser keeps inside one parameter)."""
+    import pyspiel
+
+    import qe.openspiel as qo
+
+    game = pyspiel.load_game("python_qe", params)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.get_parameters() == game.get_parameters()
+    assert again.num_distinct_actions() == game.num_distinct_actions()
+    assert again.num_players() == game.num_players()
+    a, b = game.new_initial_state(), again.new_initial_state()
+    assert isinstance(a, qo.QeOpenSpielState) and isinstance(b, qo.QeOpenSpielState)
+    assert a.qe.expansions == b.qe.expansions and a.qe.ladder == b.qe.ladder
+    assert a.qe.peeks == b.qe.peeks
+
+
+def test_openspiel_bad_parameters_name_the_value() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    with pytest.raises(Exception, match="unknown expansion"):
+        pyspiel.load_game("python_qe", {"expansions": "gold rush"})
+    with pytest.raises(Exception, match="ladder must be whole amounts joined by ':', got '0:x'"):
+        pyspiel.load_game("python_qe", {"ladder": "0:x"})
+
+
+def _play_to_simultaneous_bid(state, rng: np.random.Generator):  # type: ignore[no-untyped-def]
+    while not state.is_simultaneous_node():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_openspiel_information_state_has_perfect_recall() -> None:
+    """Two histories that differ only in seat 1's own earlier secret bid, which seat 1 no longer
+    sees in its view once the auction is over: the same observation, different information
+    states. Another seat (not the auctioneer) cannot tell them apart."""
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 4})
+    states = []
+    for own_bid in (1, 2):
+        rng = np.random.default_rng(0)
+        s = game.new_initial_state()
+        while s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        s.apply_action(s.legal_actions(0)[-1])  # the auctioneer opens high
+        assert s.is_simultaneous_node()
+        # seat 1 bids rung own_bid (amount 1 or 2), seats 2 and 3 rung 3: seat 2 or 3 wins.
+        s.apply_actions([game.num_distinct_actions() - 1, own_bid, 3, 5])
+        _play_to_simultaneous_bid(s, rng)
+        states.append(s)
+    a, b = states
+    assert a.observation_tensor(1) == b.observation_tensor(1)
+    assert a.observation_string(1) == b.observation_string(1)
+    assert a.information_state_tensor(1) != b.information_state_tensor(1)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    assert a.information_state_tensor(2) == b.information_state_tensor(2)
+    assert a.information_state_string(2) == b.information_state_string(2)
+    assert len(a.information_state_tensor(1)) == qe.INFO_STATE_SIZE == qe.OBS_SIZE + qe.HISTORY_SIZE
+    assert game.information_state_tensor_shape() == [qe.INFO_STATE_SIZE]
+    assert game.observation_tensor_shape() == [qe.OBS_SIZE]
+
+
+def test_openspiel_outcome_sampling_mccfr_runs() -> None:
+    """A few iterations of outcome-sampling MCCFR on the turn-based form of the smallest
+    configuration (3 players, a 2-rung ladder). Full-tree CFR is out of reach (16 turns)."""
+    import pyspiel
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.convert_to_turn_based(pyspiel.load_game("python_qe", {"players": 3, "ladder": "0:1"}))
+    np.random.seed(0)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(3):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
+
+
+def test_openspiel_bots_play_a_game() -> None:
+    import pyspiel
+
+    import qe.bots
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 4, "expansions": "commodities"})
+    bots = [qe.bots.spiel_bot(game, p, name, seed=p) for p, name in enumerate(["value", "random", "miser", "value"])]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
+    assert sum(returns) in (0.0, pytest.approx(1.0))
 
 
 def test_openspiel_peeks() -> None:
@@ -193,7 +379,8 @@ def test_openspiel_tensors_and_chance() -> None:
     assert state.legal_actions(0) == [game.num_distinct_actions() - 1]  # PASS
     obs = state.observation_tensor(1)
     info = state.information_state_tensor(1)
-    assert len(obs) == len(info) == qe.OBS_SIZE
+    assert len(obs) == qe.OBS_SIZE and len(info) == qe.INFO_STATE_SIZE
+    assert info[: qe.OBS_SIZE] == obs
     assert game.observation_tensor_shape() == [qe.OBS_SIZE]
 
 
@@ -267,7 +454,7 @@ def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
         a.step(np.zeros((3, 3)))
     # One illegal action among legal ones: typed error naming the env and seat, nothing applied.
     acts = _random_actions(masks_before, rng)
-    e, s = map(int, np.argwhere(masks_before.any(axis=-1))[-1])
+    e, s = map(int, np.argwhere(masks_before[..., :-1].any(axis=-1))[-1])
     acts[e, s] = int(np.flatnonzero(masks_before[e, s] == 0)[0])
     with pytest.raises(qe.IllegalCommand) as err:
         a.step(acts)
@@ -294,7 +481,7 @@ def test_vector_env_without_zeroing_writes_only_the_acting_rows() -> None:
         oa, masks, ra, da = a.step(acts)
         ob, mb, rb, db = b.step(acts)
         assert np.array_equal(masks, mb) and np.array_equal(ra, rb) and np.array_equal(da, db)
-        acting = masks.any(axis=-1)
+        acting = masks[..., :-1].any(axis=-1)
         assert np.array_equal(oa[acting], ob[acting])
         assert not oa[~acting].any()  # zeroed by default
         assert np.array_equal(ob[~acting], before[~acting])  # left as they were
@@ -304,8 +491,8 @@ def test_vector_env_without_zeroing_writes_only_the_acting_rows() -> None:
 def test_vector_env_with_peeks() -> None:
     """5 players with the peek actions (R-VIS-5): a peek is a decision that leaves the seat to act."""
     env = qe.VectorEnv(4, players=5, seed=3, peeks=True)
-    assert env.peeks and env.num_actions == 12 + 3 + 16
-    assert qe.VectorEnv(1, players=5).num_actions == 15
+    assert env.peeks and env.num_actions == 12 + 3 + 16 + 1  # the wait action last
+    assert qe.VectorEnv(1, players=5).num_actions == 16
     obs, masks = env.reset()
     rng = np.random.default_rng(5)
     peeks = 0
@@ -314,18 +501,18 @@ def test_vector_env_with_peeks() -> None:
         # Prefer a legal peek: the first one in each row that has one.
         for e in range(4):
             for s in range(5):
-                p = _peek_action(masks[e, s], 12)
+                p = _peek_action(masks[e, s, :-1], 12)
                 if p is not None:
                     acts[e, s] = p
                     peeks += 1
         before = masks.copy()
         decisions = env.decisions
         obs, masks, rewards, done = env.step(acts)
-        assert env.decisions - decisions == int(before.any(axis=-1).sum())  # peeks count too
+        assert env.decisions - decisions == int(before[..., :-1].any(axis=-1).sum())  # peeks count too
         for e in range(4):
             for s in range(5):
-                if acts[e, s] >= 15 and before[e, s].any() and not done[e]:
-                    assert masks[e, s].any()  # the peeker still has to act
+                if 15 <= acts[e, s] < 31 and before[e, s, :-1].any() and not done[e]:
+                    assert masks[e, s, :-1].any()  # the peeker still has to act
     assert peeks > 0 and env.episodes > 0
 
 
@@ -346,3 +533,14 @@ def test_vector_env_with_opponents(opponents: str) -> None:
     assert env.episodes > 0
     with pytest.raises(ValueError):
         qe.VectorEnv(1, opponents="genius")
+
+
+@pytest.mark.parametrize("opponents", [n for n in qe._qe.bot_names() if n not in ("random", "miser", "value")] or ["value"])
+def test_vector_env_takes_every_bot_name_of_the_core(opponents: str) -> None:
+    """Every name the core documents works as opponents (a few steps: search bots may be slow)."""
+    env = qe.VectorEnv(2, players=3, seed=1, opponents=opponents)
+    obs, masks = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        obs, masks, _, _ = env.step(_random_actions(masks, rng))
+    assert masks[:, :-1].any(axis=1).all()

@@ -26,5 +26,15 @@ def test_bench_script_runs_every_line() -> None:
         "VectorEnv(64) one core",
     ):
         assert rates[name] > 0, out
-    # The reference runs when OpenSpiel is installed (it is, in the test venv), else says why not.
+    # The like-for-like pairs and the reference run when OpenSpiel is installed (it is, in the test
+    # venv), else the script says why not.
+    if "SKIPPED" not in out:
+        for name in (
+            "L1 plain loop, qe",
+            "L1 plain loop, goofspiel",
+            "L2 + observations and masks, qe",
+            "L2 + observations and masks, goofspiel",
+        ):
+            assert rates[name] > 0, out
+        assert out.count("qe/goofspiel") == 2, out
     assert "reference: goofspiel" in out or "SKIPPED" in out, out

@@ -253,15 +253,15 @@ def test_random_play_matches_replay_of_its_record(
         actions = g.legal_actions(seat)
         g.apply_action(seat, choices.choice(actions))
         if choices.random() < 0.1:
-            snapshots.append((g.record(), [g.view_dict(s) for s in range(players)]))
+            snapshots.append((g.record(), [g.view(s).to_dict() for s in range(players)]))
     r = qe.Game.from_record(g.record() or "")
     assert r.outcome() == g.outcome()
     for s in range(players):
-        assert r.view_dict(s) == g.view_dict(s)
-        assert r.events_dicts(s) == g.events_dicts(s)
+        assert r.view(s) == g.view(s)
+        assert r.events(s) == g.events(s)
     for rec, views in snapshots:
         h = qe.Game.from_record(rec or "")
-        assert [h.view_dict(s) for s in range(players)] == views
+        assert [h.view(s).to_dict() for s in range(players)] == views
 
 
 def _cases() -> list:

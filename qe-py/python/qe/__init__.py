@@ -16,14 +16,20 @@ stable number shared with the C ABI).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import operator
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+
+import numpy as np
 
 from . import _qe
 from ._qe import (
     BOUNDS_SIZE,
+    HISTORY_SIZE,
+    INFO_STATE_SIZE,
     OBS_SIZE,
     BidLadder,
     BidRange,
@@ -38,6 +44,8 @@ __version__: str = _qe.__version__
 
 __all__ = [
     "BOUNDS_SIZE",
+    "HISTORY_SIZE",
+    "INFO_STATE_SIZE",
     "OBS_SIZE",
     "AssetInfo",
     "Auction",
@@ -66,9 +74,17 @@ PILES: Tuple[str, str, str] = ("gold", "oil", "crypto")
 _T = TypeVar("_T")
 
 
-def _build(cls: Type[_T], data: Mapping[str, Any]) -> _T:
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: v for k, v in data.items() if k in names})
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _fast(cls: Type[_T], fields: Dict[str, Any]) -> _T:
+    """An instance of the frozen dataclass ``cls`` whose ``__dict__`` is ``fields`` (a fresh dict
+    holding exactly its fields, as the extension builds them), without running ``__init__``: the
+    views and event streams hand out hundreds of these objects."""
+    obj = _new(cls)
+    _set(obj, "__dict__", fields)
+    return obj  # type: ignore[no-any-return]
 
 
 def _to_dict(obj: Any) -> Any:
@@ -114,13 +130,12 @@ class Legal(_DictMixin):
     """Turns it may peek at (R-VIS-5, optional)."""
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Legal":
-        return cls(
-            bid=d["bid"],
-            take=[PILES[k] for k in range(3) if d["take"] >> k & 1],
-            discard=[PILES[k] for k in range(3) if d["discard"] >> k & 1],
-            peek=[t for t in range(16) if d["peek"] >> t & 1],
-        )
+    def from_dict(cls, d: Dict[str, Any]) -> "Legal":
+        take, discard, peek = d["take"], d["discard"], d["peek"]
+        d["take"] = [PILES[k] for k in range(3) if take >> k & 1] if take else []
+        d["discard"] = [PILES[k] for k in range(3) if discard >> k & 1] if discard else []
+        d["peek"] = [t for t in range(16) if peek >> t & 1] if peek else []
+        return _fast(cls, d)
 
     @property
     def must_act(self) -> bool:
@@ -142,10 +157,12 @@ class SeenBid(_DictMixin):
     amount: Optional[int]
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "SeenBid":
+    def from_dict(cls, d: Dict[str, Any]) -> "SeenBid":
         stage = d["stage"]
-        name, tie = (stage, 0) if isinstance(stage, str) else next(iter(stage.items()))
-        return cls(turn=d["turn"], seat=d["seat"], stage=name, tie=tie, amount=d["amount"])
+        name, tie = (stage, 0) if stage.__class__ is str else next(iter(stage.items()))
+        return _fast(
+            cls, {"turn": d["turn"], "seat": d["seat"], "stage": name, "tie": tie, "amount": d["amount"]}
+        )
 
 
 @dataclass(frozen=True)
@@ -166,8 +183,8 @@ class SeatInfo(_DictMixin):
     """Total spent, when the viewer knows it (own; everyone's at game end)."""
 
     @classmethod
-    def from_dict(cls, seat: int, d: Mapping[str, Any]) -> "SeatInfo":
-        return cls(seat=seat, **{**d, "tiles": _tiles(d["tiles"])})
+    def from_dict(cls, seat: int, d: Dict[str, Any]) -> "SeatInfo":
+        return _fast(cls, {"seat": seat, **d, "tiles": _tiles(d["tiles"])})
 
 
 @dataclass(frozen=True)
@@ -203,8 +220,9 @@ class Auction(_DictMixin):
     asset: AssetInfo
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Auction":
-        return cls(**{**d, "asset": _build(AssetInfo, d["asset"])})
+    def from_dict(cls, d: Dict[str, Any]) -> "Auction":
+        d["asset"] = _fast(AssetInfo, d["asset"])
+        return _fast(cls, d)
 
 
 @dataclass(frozen=True)
@@ -235,28 +253,32 @@ class View(_DictMixin):
     game is over, R-VIS-7); opening bids are in ``auctions``."""
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "View":
+    def from_dict(cls, d: Dict[str, Any]) -> "View":
         n = d["players"]
-        return cls(
-            seat=d["seat"],
-            players=n,
-            commodities=d["commodities"],
-            turns=d["turns"],
-            turn=d["turn"],
-            phase=d["phase"],
-            to_act=d["to_act"],
-            legal=Legal.from_dict(d["legal"]),
-            auctioneer=d["auctioneer"],
-            tile=d["tile"],
-            deck_remaining=d["deck_remaining"],
-            piles_remaining=d["piles_remaining"],
-            has_bid=d["has_bid"],
-            bids=d["bids"][:n],
-            seats=[SeatInfo.from_dict(i, s) for i, s in enumerate(d["seats"][:n])],
-            auctions=[Auction.from_dict(a) for a in d["auctions"][: d["turns_started"]]],
-            set_aside=d["set_aside"],
-            game_over=d["game_over"],
-            bid_history=[SeenBid.from_dict(b) for b in d["bid_history"]],
+        seat_info, auction, seen = SeatInfo.from_dict, Auction.from_dict, SeenBid.from_dict
+        return _fast(
+            cls,
+            {
+                "seat": d["seat"],
+                "players": n,
+                "commodities": d["commodities"],
+                "turns": d["turns"],
+                "turn": d["turn"],
+                "phase": d["phase"],
+                "to_act": d["to_act"],
+                "legal": Legal.from_dict(d["legal"]),
+                "auctioneer": d["auctioneer"],
+                "tile": d["tile"],
+                "deck_remaining": d["deck_remaining"],
+                "piles_remaining": d["piles_remaining"],
+                "has_bid": d["has_bid"],
+                "bids": d["bids"][:n],
+                "seats": [seat_info(i, s) for i, s in enumerate(d["seats"][:n])],
+                "auctions": [auction(a) for a in d["auctions"][: d["turns_started"]]],
+                "set_aside": d["set_aside"],
+                "game_over": d["game_over"],
+                "bid_history": [seen(b) for b in d["bid_history"]],
+            },
         )
 
 
@@ -295,9 +317,10 @@ class Event(_DictMixin):
             raise AttributeError(name) from None
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Event":
-        data = dict(d)
-        return cls(event=data.pop("event"), data=data)
+    def from_dict(cls, d: Dict[str, Any]) -> "Event":
+        """The event of a dict in record form (the dict is taken over: ``event`` is removed from
+        it and the rest becomes ``data``)."""
+        return _fast(cls, {"event": d.pop("event"), "data": d})
 
     def to_dict(self) -> Dict[str, Any]:
         return {"event": self.event, **self.data}
@@ -336,8 +359,19 @@ class Outcome(_DictMixin):
         return [s.seat for s in self.seats if s.winner]
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Outcome":
-        return cls(seats=[_build(SeatOutcome, s) for s in d["seats"]])
+    def from_dict(cls, d: Dict[str, Any]) -> "Outcome":
+        return _fast(cls, {"seats": [_fast(SeatOutcome, s) for s in d["seats"]]})
+
+
+def _events(dicts: List[Dict[str, Any]]) -> List[Event]:
+    """:class:`Event` objects of the extension's event dicts (taken over), built in one loop."""
+    out: List[Event] = []
+    append = out.append
+    for d in dicts:
+        e = _new(Event)
+        _set(e, "__dict__", {"event": d.pop("event"), "data": d})
+        append(e)
+    return out
 
 
 RecordLike = Union[str, Mapping[str, Any]]
@@ -352,8 +386,25 @@ def _record_text(record: RecordLike) -> str:
 
 _G = TypeVar("_G", bound="Game")
 
+# The extension's methods bound onto each facade instance (see Game._bind): the hot calls of an RL
+# loop then cost what the extension's own do, with no Python frame in between.
+_BOUND = (
+    "legal_actions",
+    "apply_action",
+    "step",
+    "step_observe",
+    "observe_into",
+    "observation_into",
+    "bid_all",
+)
 
-class Game(_qe.Game):
+
+def _native(name: str) -> Any:
+    """A property reading the extension game's attribute ``name`` (C-level: no Python frame)."""
+    return property(operator.attrgetter("_g." + name))
+
+
+class Game:
     """One game of QE with its history.
 
     ``Game(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False,
@@ -364,79 +415,299 @@ class Game(_qe.Game):
     ``expansions`` names the expansions in play, as records name them (``("commodities",)``);
     ``commodities=True`` is a shorthand for ``expansions=("commodities",)``.
 
-    A rejected command raises :class:`IllegalCommand` and leaves the game unchanged.
+    A rejected command raises :class:`IllegalCommand` and leaves the game unchanged. The game
+    holds an extension game (``qe._qe.Game``) and hands out typed objects (:class:`View`,
+    :class:`Event`, :class:`Outcome`...) built from it.
     """
 
+    __slots__ = ("_g", "__dict__", "__weakref__")
+    _g: _qe.Game
+
+    def __init__(
+        self,
+        players: int = 4,
+        commodities: bool = False,
+        seed: Optional[int] = None,
+        *,
+        expansions: Optional[Sequence[str]] = None,
+        ladder: Optional[BidLadder] = None,
+        peeks: bool = False,
+        external_chance: bool = False,
+    ) -> None:
+        if expansions is None and ladder is None and not peeks and not external_chance:
+            g = _qe.Game(players, commodities, seed)
+        else:
+            g = _qe.Game(
+                players,
+                commodities,
+                seed,
+                expansions=expansions,
+                ladder=ladder,
+                peeks=peeks,
+                external_chance=external_chance,
+            )
+        self._g = g
+        d = self.__dict__
+        for name in _BOUND:
+            d[name] = getattr(g, name)
+
+    def _bind(self) -> None:
+        g = self._g
+        d = self.__dict__
+        for name in _BOUND:
+            d[name] = getattr(g, name)
+
     @classmethod
-    def from_record(  # type: ignore[override]
+    def _wrap(cls: Type[_G], native: _qe.Game) -> _G:
+        obj = cls.__new__(cls)
+        obj._g = native
+        obj._bind()
+        return obj
+
+    @classmethod
+    def from_record(
         cls: Type[_G],
         record: RecordLike,
         *,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
     ) -> _G:
-        """The game of a ``qe-record/1`` record (JSON text or dict), replayed."""
-        return super().from_record(_record_text(record), ladder=ladder, peeks=peeks)  # type: ignore[misc,no-any-return]
+        """The game of a ``qe-record/1`` record (JSON text or dict), replayed. Raises
+        :class:`SetupError` for a bad record and :class:`IllegalCommand` (with ``.index``) for an
+        illegal command."""
+        return cls._wrap(_qe.Game.from_record(_record_text(record), ladder=ladder, peeks=peeks))
+
+    # ----- state ---------------------------------------------------------------------------------
+
+    players: int = _native("players")  # type: ignore[assignment]
+    """The number of seats (3-5)."""
+    commodities: bool = _native("commodities")  # type: ignore[assignment]
+    """Whether the Commodities expansion is in play."""
+    expansions: List[str] = _native("expansions")  # type: ignore[assignment]
+    """The expansions in play, by name (the names records use)."""
+    seed: Optional[int] = _native("seed")  # type: ignore[assignment]
+    """The set-up seed (``None`` in external-chance mode)."""
+    external_chance: bool = _native("external_chance")  # type: ignore[assignment]
+    turn: int = _native("turn")  # type: ignore[assignment]
+    """The current turn (0-based)."""
+    turns: int = _native("turns")  # type: ignore[assignment]
+    """The number of turns (auctions) of the game."""
+    auctioneer: Optional[int] = _native("auctioneer")  # type: ignore[assignment]
+    is_over: bool = _qe.GameProperty("is_over")  # type: ignore[assignment]
+    phase: str = _qe.GameProperty("phase")  # type: ignore[assignment]
+    """``chance``, ``opening_bid``, ``bidding``, ``rebid``, ``asset_rebid``, ``take_asset``,
+    ``discard_asset`` or ``game_over``."""
+    to_act: List[int] = _qe.GameProperty("to_act")  # type: ignore[assignment]
+    """The seats that must act now, lowest first."""
+    to_act_mask: int = _qe.GameProperty("to_act_mask")  # type: ignore[assignment]
+    """The seats that must act now as a bit mask (bit ``i`` is seat ``i``)."""
+    num_actions: int = _native("num_actions")  # type: ignore[assignment]
+    """The size of the action space (ladder rungs, 3 piles, 16 peeks with ``peeks=True``)."""
+    obs_size: int = _native("obs_size")  # type: ignore[assignment]
+    ladder: BidLadder = _native("ladder")  # type: ignore[assignment]
+    peeks: bool = _native("peeks")  # type: ignore[assignment]
+
+    # ----- commands ------------------------------------------------------------------------------
+
+    def bid_range(self, seat: int) -> Optional[BidRange]:
+        """The bids ``seat`` may make now, ``None`` when it need not bid."""
+        return self._g.bid_range(seat)
+
+    def legal(self, seat: int) -> Legal:
+        """What ``seat`` may do now."""
+        return Legal.from_dict(self._g.legal_dict(seat))
+
+    def bid(self, seat: int, amount: int) -> None:
+        """``seat`` bids ``amount`` (opening bid, secret bid or rebid)."""
+        self._g.bid(seat, amount)
+
+    def bid_all(self, amounts: Sequence[int]) -> None:
+        """One bid per seat that must bid now, ``amounts[seat]`` (other entries are ignored); all
+        or nothing."""
+        self._g.bid_all(amounts)
+
+    def take(self, seat: int, pile: str) -> None:
+        """``seat`` takes a token from ``pile`` (``gold``, ``oil`` or ``crypto``; R-COM-5)."""
+        self._g.take(seat, pile)
+
+    def discard(self, seat: int, pile: str) -> None:
+        """The auctioneer discards a token from ``pile`` (R-COM-7)."""
+        self._g.discard(seat, pile)
+
+    def peek(self, seat: int, turn: int) -> None:
+        """``seat`` peeks at the price of turn ``turn`` (5 players, once per game; R-VIS-5)."""
+        self._g.peek(seat, turn)
 
     def apply(self, command: Union[Mapping[str, Any], str]) -> List[Event]:
         """Applies a command in record form, e.g. ``{"seat": 0, "bid": 10}``,
         ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
         ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
         (unredacted: the caller drives the game)."""
-        return [Event.from_dict(e) for e in self.apply_dict(command)]
+        return _events(self._g.apply_dict(command))
 
-    def legal(self, seat: int) -> Legal:
-        """What ``seat`` may do now."""
-        return Legal.from_dict(self.legal_dict(seat))
+    def commands(self) -> List[Dict[str, Any]]:
+        """The commands applied so far, in record form (chance outcomes included)."""
+        return self._g.commands()
+
+    # ----- actions and encoding ------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> List[int]:
+        """The legal action indices of ``seat`` now (empty when it has nothing to do)."""
+        return self._g.legal_actions(seat)
+
+    def apply_action(self, seat: int, action: int) -> None:
+        """Plays action ``action`` of ``seat``."""
+        self._g.apply_action(seat, action)
+
+    def step(self, actions: Any) -> None:
+        """One action for every seat that must act now, ``actions[seat]`` (entries of other seats
+        are ignored); all or nothing. A list, a tuple or a 1-D integer numpy array."""
+        self._g.step(actions)
+
+    def step_observe(
+        self, actions: Any, obs: np.ndarray, mask: np.ndarray, zero_others: bool = True
+    ) -> bool:
+        """``step(actions)`` then ``observe_into(obs, mask, True, zero_others)``; returns
+        ``is_over``. On any error the game and the buffers are unchanged."""
+        return self._g.step_observe(actions, obs, mask, zero_others)
+
+    def observation(self, seat: int, bounds: bool = False) -> np.ndarray:
+        """The observation of ``seat`` (float32, ``OBS_SIZE``; with ``bounds=True`` followed by
+        the spend-bounds block), from its view only."""
+        return self._g.observation(seat, bounds)
+
+    def observation_into(self, seat: int, out: np.ndarray) -> None:
+        """Writes the observation of ``seat`` into ``out`` (float32, ``OBS_SIZE``)."""
+        self._g.observation_into(seat, out)
+
+    def information_state_into(self, seat: int, out: np.ndarray) -> None:
+        """Writes the information state of ``seat`` into ``out`` (float32, ``INFO_STATE_SIZE``):
+        its observation, then every bid and rebid as it saw them (its own with their amounts)."""
+        self._g.information_state_into(seat, out)
+
+    def action_mask(self, seat: int) -> np.ndarray:
+        """The action mask of ``seat`` (int8, ``num_actions``): 1 where legal."""
+        return self._g.action_mask(seat)
+
+    def observe_into(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        acting_only: bool = False,
+        zero_others: bool = True,
+    ) -> None:
+        """Writes every seat's observation and mask into ``obs`` (float32 ``[players,
+        OBS_SIZE]``) and ``mask`` (int8 ``[players, num_actions]``); see the README."""
+        self._g.observe_into(obs, mask, acting_only, zero_others)
+
+    def state_tensor(self) -> np.ndarray:
+        """A full-information tensor for centralized critics (never part of an observation):
+        every seat's observation, seat by seat (float32, ``players * OBS_SIZE``). Together they
+        hold everything any seat knows (every bid, industry and token); nothing that no seat knows
+        (the order of the deck and the piles) is in it."""
+        obs = np.zeros((self.players, OBS_SIZE), np.float32)
+        mask = np.zeros((self.players, self.num_actions), np.int8)
+        self._g.observe_into(obs, mask)
+        return obs.reshape(-1)
+
+    # ----- chance (external-chance mode) ---------------------------------------------------------
+
+    def chance_outcomes(self) -> List[Dict[str, Any]]:
+        """The pending chance outcomes in record form (``{"reveal": "US-AGR"}``...), each equally
+        likely."""
+        return self._g.chance_outcomes()
+
+    def chance_actions(self) -> List[int]:
+        """The pending chance outcomes as stable action ids, each equally likely."""
+        return self._g.chance_actions()
+
+    def apply_chance_action(self, id: int) -> None:
+        """Applies the chance outcome with this id (see :meth:`chance_actions`)."""
+        self._g.apply_chance_action(id)
+
+    def chance(self, outcome: Any) -> None:
+        """Applies a chance outcome in record form."""
+        self._g.chance(outcome)
+
+    # ----- views, events, outcome, record --------------------------------------------------------
 
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know (R-VIS), as a :class:`View`."""
-        return View.from_dict(self.view_dict(seat))
+        return View.from_dict(self._g.view_dict(seat))
+
+    def public_view(self) -> View:
+        """The spectator's view: public information only (everything at game end)."""
+        return View.from_dict(self._g.public_view_dict())
 
     def spend_bounds(self, seat: int) -> List[SpendBounds]:
         """What ``seat`` can prove about every seat's total spent, from its own information only
         (its view and its own bids; R-VIS-8). Its own entry is exact."""
-        return [SpendBounds(seat=i, **d) for i, d in enumerate(self.spend_bounds_dicts(seat))]
-
-    def public_view(self) -> View:
-        """The spectator's view: public information only (everything at game end)."""
-        return View.from_dict(self.public_view_dict())
+        return [SpendBounds(seat=i, **d) for i, d in enumerate(self._g.spend_bounds_dicts(seat))]
 
     def events(self, seat: Optional[int] = None) -> List[Event]:
         """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public.
 
         Once the game is over every event is in full for every viewer, each bid and rebid
         included (R-VIS-7)."""
-        return [Event.from_dict(e) for e in self.events_dicts(seat)]
+        return _events(self._g.events_dicts(seat))
 
     def outcome(self) -> Optional[Outcome]:
         """The outcome once the game is over, else ``None``."""
-        d = self.outcome_dict()
+        d = self._g.outcome_dict()
         return None if d is None else Outcome.from_dict(d)
 
     def record(self) -> Optional[str]:
         """The ``qe-record/1`` JSON text of the game so far (``None`` in external-chance mode before
         the deal)."""
-        return self.record_json()
+        return self._g.record_json()
 
     def record_dict(self) -> Optional[Dict[str, Any]]:
         """The record as a dict."""
-        text = self.record_json()
+        text = self._g.record_json()
         return None if text is None else json.loads(text)  # type: ignore[no-any-return]
 
     def returns(self, reward: str = "win") -> List[float]:
-        """Per-seat returns at game end (zeros before): ``"win"`` gives 1/k to each of k winners;
-        ``"score"`` gives total VP / 100."""
-        scores = self.scores()
-        if scores is None:
-            return [0.0] * self.players
-        mask, totals = scores
-        if reward == "score":
-            return [t / 100.0 for t in totals]
-        if reward != "win":
-            raise ValueError(f"unknown reward {reward!r}: expected 'win' or 'score'")
-        k = bin(mask).count("1")
-        return [1.0 / k if mask >> s & 1 else 0.0 for s in range(self.players)]
+        """Per-seat returns at game end (zeros before), by ``qe_core::reward``: ``"win"`` gives
+        1/k to each of k winners (0 to all when every seat is eliminated); ``"score"`` gives
+        total VP / 100."""
+        return self._g.returns(reward)
+
+    # ----- copy and pickle -----------------------------------------------------------------------
+
+    def _attrs(self) -> Dict[str, Any]:
+        """The instance attributes other than the extension game and its bound methods."""
+        return {k: v for k, v in self.__dict__.items() if k != "_g" and k not in _BOUND}
+
+    def __copy__(self: _G) -> _G:
+        obj = type(self)._wrap(copy.copy(self._g))
+        obj.__dict__.update(self._attrs())
+        return obj
+
+    def __deepcopy__(self: _G, memo: Dict[int, Any]) -> _G:
+        obj = type(self)._wrap(copy.copy(self._g))
+        memo[id(self)] = obj
+        obj.__dict__.update(copy.deepcopy(self._attrs(), memo))
+        return obj
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"game": self._g.__getstate__(), "attrs": self._attrs()}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        if not isinstance(state, Mapping) or "game" not in state:
+            raise ValueError(
+                f"bad pickled qe.Game state: expected a dict with 'game', got {type(state).__name__}"
+            )
+        native = _qe.Game.__new__(_qe.Game)
+        native.__setstate__(state["game"])
+        self._g = native
+        self._bind()
+        attrs = state.get("attrs") or {}
+        if not isinstance(attrs, Mapping):
+            raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
+        self.__dict__.update(attrs)
+
+    def __repr__(self) -> str:
+        return repr(self._g)
 
 
 def replay(record: RecordLike) -> Optional[Outcome]:

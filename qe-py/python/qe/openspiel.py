@@ -1,7 +1,16 @@
 """OpenSpiel adapter: importing this module registers the game ``python_qe`` with ``pyspiel``.
 
-``pyspiel.load_game("python_qe", {"players": 4, "commodities": False, "ladder": "0,1,2,4,8"})``
+``pyspiel.load_game("python_qe", {"players": 4, "expansions": "commodities", "ladder": "0:1:2:4:8"})``
+or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=0:1:2:4:8,players=4)")``.
 
+* **Parameters** (scalars, so that ``pyspiel.load_game(str(game))`` gives the same game for every
+  combination): ``players`` (3-5, default 4); ``expansions`` (the expansions in play by the names
+  records use, joined by ``:``; default ``""``, none); ``commodities`` (default ``False``; ``True``
+  is a shorthand for ``"commodities"`` in ``expansions``); ``ladder`` (the bid amounts, strictly
+  increasing, joined by ``:``; default ``0:1:2:3:4:5:6:8:10:13:17:22``); ``peeks`` (default
+  ``False``: the peek actions are left out, as in :class:`qe.Game`'s action space). A list given
+  with commas (``"0,1,3"``), as earlier versions took it, is accepted and stored with ``:``: a comma
+  would end the parameter in the game's string.
 * **Dynamics**: simultaneous. A node where several seats must bid (the sealed bids, rebids) is a
   simultaneous node; seats with nothing to do there have the single action ``PASS``
   (``num_distinct_actions - 1``). A node where exactly one seat must act (the opening bid, choosing a
@@ -13,31 +22,40 @@
   ``peeks`` 16 more ``L+3+t`` that peek at the price of turn ``t`` (R-VIS-5: 5 players, once per
   game), then ``PASS``. A seat may peek at a node where it must act; it then still has to act (the
   node repeats for it).
-* **Parameters**: ``players`` (3-5, default 4), ``commodities`` (default ``False``), ``ladder`` (comma
-  separated strictly increasing amounts; default ``0,1,2,3,4,5,6,8,10,13,17,22``), ``peeks`` (default
-  ``False``: the peek actions are left out, as in :class:`qe.Game`'s action space).
-* **Returns** at the end: ``1/k`` to each of ``k`` winners, 0 to the others (general-sum: all 0 when
-  every seat is eliminated).
-* **Observation and information-state tensors**: the seat-view encoding of ``qe_core::encoding``
-  (``qe.OBS_SIZE`` floats in named blocks, see ``qe.observation_blocks()``), built from the seat's
-  view only. The view holds the whole public history and the seat's private knowledge, so both
-  tensors are the same encoding; it is not a perfect-recall record of the seat's own past bid
-  amounts (only those still visible in the view).
+* **Returns** at the end, by ``qe_core::reward`` (``"win"``): ``1/k`` to each of ``k`` winners, 0 to
+  the others (general-sum: all 0 when every seat is eliminated).
+* **Observation** (``perfect_recall=False``): the seat's current view. The tensor is the seat-view
+  encoding of ``qe_core::encoding`` (``qe.OBS_SIZE`` floats in named blocks, see
+  ``qe.observation_blocks()``, exposed through the observer's ``dict``); the string is the view as
+  JSON.
+* **Information state** (``perfect_recall=True``): perfect recall for the seat. The tensor
+  (``qe.INFO_STATE_SIZE`` floats) is the observation followed by the ``bid_history`` block
+  (``qe.HISTORY_SIZE`` floats): every secret bid and rebid of every auction as the seat saw it, its
+  own with their amounts, 3 floats per (turn, stage, seat), see ``qe.Game.information_state_into``.
+  Its opening bids, pile choices and peeks stay in the view (they are public or its own). The
+  string is the view with the whole ``bid_history`` as JSON.
+* **Solvers**: the game tree is far too large for full-tree CFR or exact best responses (16 turns
+  of sealed bids by 3-5 seats over a ladder of a dozen rungs, plus chance): use sampling methods
+  (outcome-sampling MCCFR runs on ``pyspiel.convert_to_turn_based`` of the game; the test suite
+  runs a few iterations on the smallest configuration), MCTS, or learning.
+* **Bots**: :func:`qe.bots.spiel_bot` gives the core's bots as ``pyspiel.Bot``.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pyspiel
 
-from . import OBS_SIZE, BidLadder, Game, observation_blocks
+from . import INFO_STATE_SIZE, OBS_SIZE, BidLadder, Game, observation_blocks
+from .bots import Bot
 
-__all__ = ["QeOpenSpielGame", "QeOpenSpielState", "GAME_TYPE"]
+__all__ = ["GAME_TYPE", "QeObserver", "QeOpenSpielGame", "QeOpenSpielState", "QeSpielBot"]
 
-_DEFAULT_LADDER = ",".join(str(a) for a in BidLadder.default().amounts)
+_SEP = ":"
+_DEFAULT_LADDER = _SEP.join(str(a) for a in BidLadder.default().amounts)
 _MAX_CHANCE_OUTCOMES = 120  # 5! deals
 
 GAME_TYPE = pyspiel.GameType(
@@ -58,14 +76,27 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification={
         "players": 4,
         "commodities": False,
+        "expansions": "",
         "ladder": _DEFAULT_LADDER,
         "peeks": False,
     },
 )
 
 
+def _split(text: str, what: str) -> List[str]:
+    """The items of a list parameter joined by ``:`` (or, as given in a dict, by commas)."""
+    if not isinstance(text, str):
+        raise ValueError(f"{what} must be a string of items joined by ':', got {text!r}")
+    return [x.strip() for x in text.replace(",", _SEP).split(_SEP) if x.strip()]
+
+
 def _ladder(text: str) -> BidLadder:
-    return BidLadder([int(x) for x in text.split(",") if x.strip()])
+    items = _split(text, "ladder")
+    try:
+        amounts = [int(x) for x in items]
+    except ValueError:
+        raise ValueError(f"ladder must be whole amounts joined by ':', got {text!r}") from None
+    return BidLadder(amounts)
 
 
 class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -75,11 +106,15 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         self.qe_players = int(params.get("players", 4))
         self.qe_commodities = bool(params.get("commodities", False))
-        self.qe_ladder = _ladder(str(params.get("ladder", _DEFAULT_LADDER)))
+        self.qe_expansions = tuple(_split(params.get("expansions", ""), "expansions"))
+        self.qe_ladder = _ladder(params.get("ladder", _DEFAULT_LADDER))
         self.qe_peeks = bool(params.get("peeks", False))
-        probe = Game(
-            self.qe_players, self.qe_commodities, 0, ladder=self.qe_ladder, peeks=self.qe_peeks
-        )
+        # Lists are stored joined by ':' so that str(game) parses back to the same game.
+        if "ladder" in params:
+            params["ladder"] = _SEP.join(str(a) for a in self.qe_ladder.amounts)
+        if "expansions" in params:
+            params["expansions"] = _SEP.join(self.qe_expansions)
+        probe = self._new_qe(seed=0)
         self.pass_action = probe.num_actions
         turns = probe.turns
         info = pyspiel.GameInfo(
@@ -95,27 +130,33 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, params)
 
+    def _new_qe(self, seed: Optional[int] = None) -> Game:
+        return Game(
+            self.qe_players,
+            self.qe_commodities,
+            seed,
+            expansions=self.qe_expansions,
+            ladder=self.qe_ladder,
+            peeks=self.qe_peeks,
+            external_chance=seed is None,
+        )
+
     def new_initial_state(self) -> "QeOpenSpielState":
         return QeOpenSpielState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None
     ) -> "QeObserver":
-        return QeObserver(iig_obs_type, params)
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return QeObserver(perfect_recall, params)
 
 
 class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
-    """A state of ``python_qe``: wraps a :class:`qe.Game` in external-chance mode."""
+    """A state of ``python_qe``: wraps a :class:`qe.Game` in external-chance mode (``.qe``)."""
 
     def __init__(self, game: QeOpenSpielGame) -> None:
         super().__init__(game)
-        self.qe = Game(
-            game.qe_players,
-            game.qe_commodities,
-            ladder=game.qe_ladder,
-            peeks=game.qe_peeks,
-            external_chance=True,
-        )
+        self.qe = game._new_qe()
         self._pass = game.pass_action
 
     def current_player(self) -> int:
@@ -136,7 +177,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return [self._pass]
         return []
 
-    def chance_outcomes(self) -> List[Any]:
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
         ids = self.qe.chance_actions()
         p = 1.0 / len(ids)
         return [(i, p) for i in ids]
@@ -148,7 +189,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             self.qe.apply_action(self.current_player(), action)
 
     def _apply_actions(self, actions: List[int]) -> None:
-        self.qe.step(list(actions))
+        self.qe.step(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -169,26 +210,66 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self.qe.returns("win")
 
     def __str__(self) -> str:
-        return json.dumps(self.qe.public_view_dict(), sort_keys=True)
+        return json.dumps(self.qe.public_view().to_dict(), sort_keys=True)
 
 
 class QeObserver:
-    """Observation and information-state tensors (and strings) from one seat's view."""
+    """Observation (``perfect_recall=False``) or information-state (``True``) tensors and strings
+    of one seat; see the module docs."""
 
-    def __init__(self, iig_obs_type: Any, params: Optional[Dict[str, Any]]) -> None:
+    def __init__(self, perfect_recall: bool, params: Optional[Dict[str, Any]]) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
-        self.tensor = np.zeros(OBS_SIZE, np.float32)
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(INFO_STATE_SIZE if perfect_recall else OBS_SIZE, np.float32)
         self.dict = {
             name: self.tensor[offset : offset + length]
             for name, offset, length in observation_blocks()
         }
+        if perfect_recall:
+            self.dict["bid_history"] = self.tensor[OBS_SIZE:]
 
     def set_from(self, state: QeOpenSpielState, player: int) -> None:
-        state.qe.observation_into(player, self.tensor)
+        if self.perfect_recall:
+            state.qe.information_state_into(player, self.tensor)
+        else:
+            state.qe.observation_into(player, self.tensor)
 
     def string_from(self, state: QeOpenSpielState, player: int) -> str:
-        return json.dumps(state.qe.view_dict(player), sort_keys=True)
+        view = state.qe._g.view_dict(player)
+        if not self.perfect_recall:
+            del view["bid_history"]
+        return json.dumps(view, sort_keys=True)
+
+
+class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
+    """A bot of ``qe_core::bots`` (any name :class:`qe.bots.Bot` takes) as a ``pyspiel.Bot`` for
+    one player of ``python_qe``: it decides from that seat's view only; a bid off the ladder
+    becomes the nearest legal rung. At a simultaneous node where its seat has nothing to do it
+    plays ``PASS``."""
+
+    def __init__(self, game: QeOpenSpielGame, player: int, name: str, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self._game = game
+        self._player = player
+        self._bot = Bot(name, seed)
+
+    def restart_at(self, state: QeOpenSpielState) -> None:
+        pass
+
+    def inform_action(self, state: QeOpenSpielState, player_id: int, action: int) -> None:
+        pass
+
+    def inform_actions(self, state: QeOpenSpielState, actions: List[int]) -> None:
+        pass
+
+    def step(self, state: QeOpenSpielState) -> int:
+        action = self._bot.action(state.qe, self._player)
+        if action is None:
+            if state.is_simultaneous_node():
+                return int(self._game.pass_action)
+            raise ValueError(f"player {self._player} has nothing to do in this state")
+        return action
 
 
 pyspiel.register_game(GAME_TYPE, QeOpenSpielGame)

@@ -1,40 +1,50 @@
 """PettingZoo adapters for QE: ``env(**kw)`` (AEC) and ``parallel_env(**kw)`` (Parallel).
 
 Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-5, default 4),
-``commodities`` (default ``False``), ``ladder`` (a :class:`qe.BidLadder`, default
-``BidLadder.default()``), ``reward`` (``"win"`` or ``"score"``) and ``render_mode`` (``None`` or
-``"ansi"``), ``illegal`` (``"nearest"`` or ``"raise"``), ``peeks`` (default ``False``).
+``expansions`` (the expansions in play by name, e.g. ``("commodities",)``; default none),
+``commodities`` (default ``False``; ``True`` is a shorthand for ``expansions=("commodities",)``),
+``ladder`` (a :class:`qe.BidLadder`, default ``BidLadder.default()``), ``reward`` (``"win"`` or
+``"score"``, by ``qe_core::reward``), ``render_mode`` (``None`` or ``"ansi"``), ``illegal``
+(``"nearest"`` or ``"raise"``), ``peeks`` (default ``False``).
 
-* **Observations** are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[num_actions]}``
+* **Observations** are dicts ``{"observation": float32[OBS_SIZE], "action_mask": int8[A]}``
   built from the seat's own view only (``qe_core::encoding``).
-* **Actions** are ``Discrete(num_actions)``: ``0..L`` bid the ladder's rung, ``L..L+3`` choose the
-  gold/oil/crypto pile (take, or discard as the auctioneer). With ``peeks=True``, 16 more actions
-  ``L+3+t`` peek at the price of turn ``t`` (R-VIS-5: 5 players, once per game, an awarded auction
-  whose price the seat does not see): a seat may peek whenever it must act, and still has to act
-  afterwards (in AEC the same agent stays selected; in Parallel it acts again next step). Without
-  it (the default, like :class:`qe.Game`'s action space) no peek is offered.
+* **Actions** are ``Discrete(A)``: ``0..L`` bid the ladder's rung, ``L..L+3`` choose the
+  gold/oil/crypto pile (take, or discard as the auctioneer), with ``peeks=True`` 16 more actions
+  ``L+3+t`` that peek at the price of turn ``t`` (R-VIS-5: 5 players, once per game, an awarded
+  auction whose price the seat does not see; a seat may peek whenever it must act, and still has
+  to act afterwards: in AEC the same agent stays selected, in Parallel it acts again next step),
+  and last the **wait** action ``A - 1`` (:attr:`wait_action`). Every live agent's mask has at
+  least one legal action: a seat with nothing to do has exactly one, wait, which the env ignores;
+  a seat that must act never has wait.
 * **Rewards** are 0 until the game ends; then, with ``reward="win"`` (default) each of the ``k``
   winners gets ``1/k`` and everyone else 0 (all 0 when every seat is eliminated); with
-  ``reward="score"`` each seat gets its total VP / 100.
+  ``reward="score"`` each seat gets its total VP / 100 (``qe_core::reward``).
 * **Illegal actions** (masked out): with ``illegal="nearest"`` (default) the action is replaced by
   the nearest legal one (the lowest legal index above it, else the highest legal index) and the
   agent's info gets ``"illegal_action": True``; with ``illegal="raise"`` it raises
   :class:`qe.IllegalCommand` and the game is unchanged.
 * **AEC**: ``agent_selection`` is the lowest seat that must act (sealed bids are collected one seat
   at a time; no seat sees another's amount). **Parallel**: every live agent passes an action each
-  step; only the actions of seats that must act are used (the others' masks are all zero and their
-  actions are ignored).
+  step; only the actions of seats that must act are used.
+* **state()** (both): a full-information float32 vector for centralized critics, never part of an
+  observation: every seat's observation, seat by seat (``players * OBS_SIZE``, ``state_space``),
+  i.e. everything any seat knows; nothing no seat knows (deck and pile order) is in it.
+* ``env()`` is wrapped like PettingZoo's own environments (``AssertOutOfBoundsWrapper`` inside
+  ``OrderEnforcingWrapper``); ``raw_env()`` is the bare environment. The underlying
+  :class:`qe.Game` is ``env.unwrapped.game``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
-from . import BidLadder, Game
+from . import OBS_SIZE, BidLadder, Game
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -55,29 +65,48 @@ class _Common:
         render_mode: Optional[str] = None,
         illegal: str = "nearest",
         peeks: bool = False,
+        expansions: Optional[Sequence[str]] = None,
     ) -> None:
         if illegal not in ("nearest", "raise"):
             raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
         self.illegal = illegal
-        if reward not in ("win", "score"):
-            raise ValueError(f"unknown reward {reward!r}: expected 'win' or 'score'")
         self.players = players
         self.commodities = commodities
+        self.expansions = tuple(expansions or ())
         self.peeks = bool(peeks)
         self.ladder = ladder or BidLadder.default()
         self.reward_mode = reward
         self.render_mode = render_mode
         self.possible_agents: List[str] = [_agent(s) for s in range(players)]
-        self.game = Game(players, commodities, 0, ladder=self.ladder, peeks=self.peeks)
+        self.game = self._make_game(0)
+        self.game.returns(reward)  # an unknown reward name is a ValueError naming it
+        self.expansions = tuple(self.game.expansions)
         n = self.game.num_actions
+        self.wait_action = n
+        """The action of a seat with nothing to do (the last one)."""
         self._obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-1.0, 1.0, (self.game.obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                "observation": spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n + 1,), np.int8),
             }
         )
-        self._act_space = spaces.Discrete(n)
+        self._act_space = spaces.Discrete(n + 1)
+        self.state_space = spaces.Box(-1.0, 1.0, (players * OBS_SIZE,), np.float32)
+        self._wait_mask = np.zeros(n + 1, np.int8)
+        self._wait_mask[n] = 1
         self._rng = np.random.default_rng()
+
+    def _make_game(self, seed: int) -> Game:
+        return Game(
+            self.players,
+            self.commodities,
+            seed,
+            expansions=self.expansions,
+            ladder=self.ladder,
+            peeks=self.peeks,
+        )
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self._obs_space
@@ -88,16 +117,16 @@ class _Common:
     def _new_game(self, seed: Optional[int]) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        game_seed = int(self._rng.integers(0, 2**63))
-        self.game = Game(
-            self.players, self.commodities, game_seed, ladder=self.ladder, peeks=self.peeks
-        )
+        self.game = self._make_game(int(self._rng.integers(0, 2**63)))
 
     def _observe(self, seat: int) -> Dict[str, np.ndarray]:
-        return {
-            "observation": self.game.observation(seat),
-            "action_mask": self.game.action_mask(seat),
-        }
+        g = self.game
+        if g.to_act_mask >> seat & 1:
+            mask = np.zeros(self.wait_action + 1, np.int8)
+            mask[: self.wait_action] = g.action_mask(seat)
+        else:
+            mask = self._wait_mask.copy()
+        return {"observation": g.observation(seat), "action_mask": mask}
 
     def _legalize(self, seat: int, action: Any, info: Dict[str, Any]) -> int:
         a = int(action)
@@ -110,6 +139,10 @@ class _Common:
 
     def _final_rewards(self) -> List[float]:
         return self.game.returns(self.reward_mode)
+
+    def state(self) -> np.ndarray:
+        """The full-information tensor (see the module docs)."""
+        return self.game.state_tensor()
 
     def render(self) -> Optional[str]:
         if self.render_mode is None:
@@ -196,6 +229,8 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         trunc = {a: False for a in self.agents}
         if over:
             self.agents = []
+        if self.render_mode == "ansi":
+            self.render()
         return obs, rew, term, trunc, infos
 
 
@@ -204,9 +239,12 @@ def raw_env(**kwargs: Any) -> QeAECEnv:
     return QeAECEnv(**kwargs)
 
 
-def env(**kwargs: Any) -> QeAECEnv:
-    """The AEC environment (see the module docs for the keyword arguments)."""
-    return raw_env(**kwargs)
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment (see the module docs for the keyword arguments), wrapped like
+    PettingZoo's own: ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env(**kwargs)))``."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
 
 
 def parallel_env(**kwargs: Any) -> QeParallelEnv:

@@ -1,0 +1,96 @@
+"""The baseline bots of ``qe_core::bots`` for any seat of a :class:`qe.Game`, and as OpenSpiel bots.
+
+Bots are built by name through the core (``qe_core::bots::by_name``), so every name the core
+knows works here, the same as in ``qe simulate --bots`` and ``VectorEnv(opponents=...)``; the
+documented names are :data:`NAMES`. A bot decides from its seat's view only (never hidden
+information) and is deterministic for its seed.
+
+```python
+import qe, qe.bots
+
+g = qe.Game(4, seed=1)
+bots = [qe.bots.Bot("value", seed=s) for s in range(4)]
+while not g.is_over:
+    for s in g.to_act:
+        bots[s].play(g, s)          # its exact command (any amount)
+```
+
+``Bot.action(game, seat)`` gives the decision as an action of the game's action space instead
+(a bid between rungs becomes the nearest legal rung), ``Bot.command(game, seat)`` in record form;
+:func:`spiel_bot` wraps a bot as a ``pyspiel.Bot`` for ``python_qe`` (:mod:`qe.openspiel`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+
+from . import _qe
+
+if TYPE_CHECKING:
+    from . import Game
+    from .openspiel import QeOpenSpielGame, QeSpielBot
+
+__all__ = ["NAMES", "Bot", "play_out", "spiel_bot"]
+
+NAMES: Tuple[str, ...] = tuple(_qe.bot_names())
+"""The documented bot names of ``qe_core::bots`` (``Bot`` takes any name the core knows)."""
+
+
+class Bot:
+    """A bot of ``qe_core::bots`` by ``name`` (see :data:`NAMES`) with its own ``seed``; one bot
+    per seat (it keeps its random state between decisions)."""
+
+    __slots__ = ("_b",)
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self._b = _qe.Bot(name, seed)
+
+    @property
+    def name(self) -> str:
+        return self._b.name
+
+    @property
+    def seed(self) -> int:
+        return self._b.seed
+
+    def command(self, game: "Game", seat: int) -> Optional[Dict[str, Any]]:
+        """Its command for ``seat`` now in record form, ``None`` when the seat has nothing to do;
+        the game is unchanged."""
+        return self._b.command(game._g, seat)
+
+    def action(self, game: "Game", seat: int) -> Optional[int]:
+        """Its decision for ``seat`` as an action of ``game``'s action space (a bid between two
+        rungs becomes the nearest legal rung, the lower on a tie; no peek unless the game has the
+        peek actions), ``None`` when the seat has nothing to do; the game is unchanged."""
+        return self._b.action(game._g, seat)
+
+    def play(self, game: "Game", seat: int) -> bool:
+        """Plays its command for ``seat``; returns whether the seat had something to do."""
+        return self._b.play(game._g, seat)
+
+    def __repr__(self) -> str:
+        return repr(self._b)
+
+
+def play_out(game: "Game", names: Any, seed: int = 0) -> None:
+    """Plays ``game`` to the end with one bot per seat: ``names`` is one name for every seat or a
+    sequence of one name per seat; seat ``s`` gets seed ``seed + s``."""
+    if isinstance(names, str):
+        names = [names] * game.players
+    if len(names) != game.players:
+        raise ValueError(f"names must name one bot per seat ({game.players}), got {len(names)}")
+    bots = [Bot(n, seed + s) for s, n in enumerate(names)]
+    while not game.is_over:
+        acting = game.to_act
+        if not acting:
+            raise ValueError("the game waits for a chance outcome (external_chance=True)")
+        for s in acting:
+            bots[s].play(game, s)
+
+
+def spiel_bot(game: "QeOpenSpielGame", player: int, name: str, seed: int = 0) -> "QeSpielBot":
+    """The bot ``name`` as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game (imports
+    :mod:`qe.openspiel`, so OpenSpiel must be installed)."""
+    from .openspiel import QeSpielBot
+
+    return QeSpielBot(game, player, name, seed)

@@ -1,0 +1,210 @@
+"""Gymnasium environments: one seat of QE against the core's bots.
+
+* :class:`QeEnv` (``gymnasium.Env``): one game, the learner at seat ``seat``, every other seat
+  played by a bot of ``qe_core::bots`` (:mod:`qe.bots`, by name: ``opponents="value"`` for all,
+  or one name per other seat). Observations are the seat's float32 view encoding
+  (``qe.OBS_SIZE``); actions are ``Discrete(num_actions)`` of :class:`qe.Game`'s action space (the
+  learner always has something to do when it is asked, so there is no wait action);
+  :meth:`QeEnv.action_masks` gives the legal actions (the method sb3-contrib's ``MaskablePPO``
+  reads), also in ``info["action_mask"]``. Rewards come at the end, by ``qe_core::reward``
+  (``"win"`` or ``"score"``). A masked-out action is replaced by the nearest legal one (the
+  lowest legal action above it, else the highest) and ``info["illegal_action"]`` is set, or
+  raises :class:`qe.IllegalCommand` with ``illegal="raise"``.
+* :class:`QeVectorEnv` (``gymnasium.vector.VectorEnv``): ``num_envs`` such games stepped in one
+  native call (:class:`qe.VectorEnv` with ``opponents``, the GIL released). ``reset(seed=)``
+  returns ``(obs, infos)``, ``step(actions)`` returns ``(obs, rewards, terminations,
+  truncations, infos)``; ``single_observation_space`` / ``single_action_space`` are the per-env
+  spaces and ``infos["action_mask"]`` (also :meth:`QeVectorEnv.action_masks`) the ``[num_envs,
+  num_actions]`` masks. Autoreset is ``SAME_STEP``: an env whose game ends is reset in the same
+  step, and the observation returned for it is the first of its next game (no final observation
+  is kept: an episode ends only by termination, which needs none).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import OBS_SIZE, BidLadder, Game, IllegalCommand, _qe
+from .bots import Bot
+
+__all__ = ["QeEnv", "QeVectorEnv"]
+
+Opponents = Union[str, Sequence[str]]
+
+
+class QeEnv(gymnasium.Env):  # type: ignore[misc]
+    """One seat of QE against bots (see the module docs)."""
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        players: int = 4,
+        seat: int = 0,
+        opponents: Opponents = "value",
+        *,
+        expansions: Optional[Sequence[str]] = None,
+        commodities: bool = False,
+        ladder: Optional[BidLadder] = None,
+        peeks: bool = False,
+        reward: str = "win",
+        illegal: str = "nearest",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
+        if illegal not in ("nearest", "raise"):
+            raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(
+                f"opponents must be one bot name or one per other seat ({players - 1}), got {len(names)}"
+            )
+        for n in names:
+            Bot(n)  # an unknown name is a ValueError naming it
+        self.opponents: List[str] = names
+        self.players = players
+        self.seat = seat
+        self.reward = reward
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self._kw: Dict[str, Any] = dict(
+            expansions=expansions, ladder=ladder or BidLadder.default(), peeks=peeks
+        )
+        self._commodities = commodities
+        self.game = Game(players, commodities, 0, **self._kw)
+        self.game.returns(reward)  # an unknown reward name is a ValueError naming it
+        self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._bots: List[Optional[Bot]] = []
+
+    def _run_bots(self) -> None:
+        g = self.game
+        while not g.is_over and not g.to_act_mask >> self.seat & 1:
+            s = g.to_act[0]
+            bot = self._bots[s]
+            assert bot is not None
+            bot.play(g, s)
+
+    def _obs(self) -> Tuple[np.ndarray, Dict[str, Any]]:
+        return self.game.observation(self.seat), {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now (bool, ``num_actions``)."""
+        return self.game.action_mask(self.seat).astype(bool)
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed, *bot_seeds = (int(x) for x in self.np_random.integers(0, 2**63, self.players + 1))
+        self.game = Game(self.players, self._commodities, game_seed, **self._kw)
+        others = iter(self.opponents)
+        self._bots = [
+            None if s == self.seat else Bot(next(others), bot_seeds[s]) for s in range(self.players)
+        ]
+        self._run_bots()
+        return self._obs()
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        g = self.game
+        if g.is_over:
+            raise RuntimeError("the game is over: call reset()")
+        a = int(action)
+        legal = g.legal_actions(self.seat)
+        extra: Dict[str, Any] = {}
+        if a not in legal:
+            if self.illegal == "raise":
+                g.apply_action(self.seat, a)  # raises IllegalCommand (or ValueError) naming it
+                raise IllegalCommand(f"action {a} is not legal for seat {self.seat}")
+            above = [x for x in legal if x > a]
+            a = above[0] if above else legal[-1]
+            extra["illegal_action"] = True
+        g.apply_action(self.seat, a)
+        self._run_bots()
+        over = g.is_over
+        reward = g.returns(self.reward)[self.seat] if over else 0.0
+        obs, info = self._obs()
+        info.update(extra)
+        return obs, float(reward), over, False, info
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            return None
+        v = self.game.public_view()
+        return f"turn {v.turn}/{v.turns} phase {self.game.phase} tile {v.tile} to act {v.to_act}"
+
+
+class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+    """``num_envs`` games of one seat against bots, stepped natively (see the module docs)."""
+
+    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 4,
+        seat: int = 0,
+        opponents: str = "value",
+        *,
+        expansions: Optional[Sequence[str]] = None,
+        commodities: bool = False,
+        ladder: Optional[BidLadder] = None,
+        peeks: bool = False,
+        reward: str = "win",
+        seed: Optional[int] = None,
+    ) -> None:
+        self._env = _qe.VectorEnv(
+            num_envs,
+            players,
+            commodities,
+            expansions=expansions,
+            ladder=ladder,
+            seed=seed,
+            opponents=opponents,
+            seat=seat,
+            reward=reward,
+            peeks=peeks,
+        )
+        self.num_envs = num_envs
+        n = self._env.num_actions - 1  # the learner always acts: no wait action
+        self.single_observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Box(-1.0, 1.0, (num_envs, OBS_SIZE), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, n))
+        self._masks = np.zeros((num_envs, n), bool)
+
+    def _out(self, obs: np.ndarray, masks: np.ndarray) -> Tuple[np.ndarray, Dict[str, Any]]:
+        np.not_equal(masks[:, :-1], 0, out=self._masks)
+        return obs.copy(), {"action_mask": self._masks.copy()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every env now (bool, ``[num_envs, num_actions]``)."""
+        return self._masks.copy()
+
+    def reset(
+        self,
+        *,
+        seed: Optional[Union[int, List[int]]] = None,
+        options: Optional[Dict[str, Any]] = None,
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        if isinstance(seed, list):
+            seed = seed[0]
+        obs, masks = self._env.reset(seed)
+        return self._out(obs, masks)
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        obs, masks, rewards, done = self._env.step(np.asarray(actions))
+        out, info = self._out(obs, masks)
+        return out, rewards.copy(), done.copy(), np.zeros(self.num_envs, bool), info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

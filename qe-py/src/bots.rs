@@ -1,0 +1,149 @@
+//! `Bot`: a baseline policy of `qe_core::bots`, by name, for any seat of a `qe.Game`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use qe_core::bots::{by_name, BoxedBot, NAMES};
+use qe_core::{Command, Seat};
+
+use crate::vector::Exclusive;
+use crate::{command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
+
+/// A bot of `qe_core::bots` (built by `qe_core::bots::by_name`, so every name the core knows
+/// works). It decides from the seat's view only.
+#[pyclass(module = "qe._qe", name = "Bot")]
+pub struct PyBot {
+    name: String,
+    seed: u64,
+    bot: Exclusive<BoxedBot>,
+}
+
+impl PyBot {
+    /// The bot's command for `seat` now, `None` when the seat has nothing to do. Without the peek
+    /// actions in the game's action space, the bot is not offered a peek (so every command it
+    /// gives is an action of the space).
+    fn decide(&mut self, game: &PyGame, seat: Seat, peeks: bool) -> Option<Command> {
+        let mut view = game.game().view(seat);
+        if !peeks {
+            view.legal.peek = 0;
+        }
+        if !view.legal.must_act() && view.legal.peek == 0 {
+            return None;
+        }
+        self.bot.get_mut().act(&view)
+    }
+}
+
+#[pymethods]
+impl PyBot {
+    #[new]
+    #[pyo3(signature = (name, seed=0))]
+    fn new(name: &str, seed: u64) -> PyResult<Self> {
+        let bot = by_name(name, seed).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown bot {name:?}: expected a bot name of qe_core::bots ({})",
+                NAMES.join(", ")
+            ))
+        })?;
+        Ok(PyBot {
+            name: name.to_owned(),
+            seed,
+            bot: Exclusive::new(bot),
+        })
+    }
+
+    /// The name it was built from.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The seed it was built with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Its command for `seat` now in record form (`{"seat": 1, "bid": 7}`), or `None` when the
+    /// seat has nothing to do. The game is not changed.
+    fn command<'py>(
+        &mut self,
+        py: Python<'py>,
+        game: PyRef<'_, PyGame>,
+        seat: i64,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let s = seat_of(py, game.game(), seat)?;
+        self.decide(&game, s, true)
+            .map(|c| to_py(py, &command::to_json(&c)))
+            .transpose()
+    }
+
+    /// Plays its command for `seat` (any amount, not only the ladder's); returns whether it had
+    /// one to play.
+    fn play(
+        &mut self,
+        py: Python<'_>,
+        mut game: PyRefMut<'_, PyGame>,
+        seat: i64,
+    ) -> PyResult<bool> {
+        let s = seat_of(py, game.game(), seat)?;
+        match self.decide(&game, s, true) {
+            None => Ok(false),
+            Some(c) => {
+                game.m.play(c).map_err(|e| command_error(py, &e))?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Its decision for `seat` as an action of the game's action space, `None` when the seat has
+    /// nothing to do. A bid between two rungs of the ladder becomes the nearest legal rung (the
+    /// lower one on a tie); without peek actions the bot is not offered a peek. The game is not
+    /// changed.
+    fn action(
+        &mut self,
+        py: Python<'_>,
+        game: PyRef<'_, PyGame>,
+        seat: i64,
+    ) -> PyResult<Option<usize>> {
+        let s = seat_of(py, game.game(), seat)?;
+        let space = game.space;
+        let Some(c) = self.decide(&game, s, space.has_peeks()) else {
+            return Ok(None);
+        };
+        if let Some(a) = space.encode(&c) {
+            if space.is_legal(&game.game().legal(s), a) {
+                return Ok(Some(a));
+            }
+        }
+        let Command::Bid { amount, .. } = c else {
+            return Err(PyValueError::new_err(format!(
+                "bot {:?} chose {}, which is not an action of this game",
+                self.name,
+                c.to_json()
+            )));
+        };
+        let mut mask = [false; MAX_ACTIONS];
+        let n = space.size();
+        space.mask(&game.game().legal(s), &mut mask[..n]);
+        let ladder = space.ladder().amounts();
+        let nearest = (0..ladder.len())
+            .filter(|&a| mask[a])
+            .min_by_key(|&a| (ladder[a].abs_diff(amount), ladder[a]));
+        nearest.map(Some).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "bot {:?} bid {amount}, and no rung of the ladder {:?} is legal for seat {seat}",
+                self.name, ladder
+            ))
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Bot({:?}, seed={})", self.name, self.seed)
+    }
+}
+
+/// The bot names `qe_core::bots` documents (`Bot` also takes any other name the core knows).
+#[pyfunction]
+pub fn bot_names() -> Vec<&'static str> {
+    NAMES.to_vec()
+}

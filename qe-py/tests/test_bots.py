@@ -1,0 +1,79 @@
+"""qe.bots: the core's bots by name for any seat of a qe.Game, and rewards from the core."""
+
+from __future__ import annotations
+
+import pytest
+
+import qe
+import qe.bots
+
+
+def test_names_come_from_the_core() -> None:
+    assert {"random", "miser", "value"} <= set(qe.bots.NAMES)
+    with pytest.raises(ValueError, match='unknown bot "oracle": expected a bot name of qe_core::bots'):
+        qe.bots.Bot("oracle")
+
+
+_BASE = ("random", "miser", "value")
+
+
+@pytest.mark.parametrize("name", _BASE)
+def test_every_bot_plays_every_seat_to_the_end(name: str) -> None:
+    g = qe.Game(5, True, 4, peeks=True)
+    bots = [qe.bots.Bot(name, seed=s) for s in range(5)]
+    while not g.is_over:
+        for s in g.to_act:
+            assert bots[s].command(g, s) is not None or not g.legal(s).must_act
+            assert bots[s].play(g, s)
+    assert g.outcome() is not None and sum(g.returns()) in (0.0, pytest.approx(1.0))
+    assert bots[0].command(g, 0) is None and bots[0].action(g, 0) is None
+
+
+@pytest.mark.parametrize("name", [n for n in qe.bots.NAMES if n not in _BASE] or ["value"])
+def test_every_name_of_the_core_makes_a_bot_that_acts(name: str) -> None:
+    """Names beyond the baseline ones (search presets) work too; one decision each, as they may
+    be slow."""
+    g = qe.Game(4, seed=1)
+    bot = qe.bots.Bot(name, seed=1)
+    a = bot.action(g, 0)
+    assert a is not None and a in g.legal_actions(0)
+    assert bot.play(g, 0) and g.phase == "bidding"
+
+
+def test_actions_are_legal_actions_of_the_game() -> None:
+    """Off-ladder bids become the nearest legal rung; without peek actions no peek is chosen."""
+    for name in _BASE:
+        g = qe.Game(5, True, 9, ladder=qe.BidLadder([0, 3, 7, 20]))
+        bots = [qe.bots.Bot(name, seed=s) for s in range(5)]
+        while not g.is_over:
+            s = g.to_act[0]
+            a = bots[s].action(g, s)
+            assert a is not None and a in g.legal_actions(s)
+            g.apply_action(s, a)
+
+
+def test_play_out_and_vector_env_take_the_same_names() -> None:
+    g = qe.Game(4, seed=2)
+    qe.bots.play_out(g, ["value", "random", "miser", "value"], seed=1)
+    assert g.is_over
+    h = qe.Game(4, seed=2)
+    qe.bots.play_out(h, ["value", "random", "miser", "value"], seed=1)
+    assert h.record() == g.record()  # deterministic for its seeds
+    for name in _BASE:
+        env = qe.VectorEnv(2, opponents=name, seed=1)
+        assert env.opponents == name
+    with pytest.raises(ValueError, match='unknown opponents "genius"'):
+        qe.VectorEnv(1, opponents="genius")
+
+
+def test_returns_are_the_core_reward() -> None:
+    g = qe.Game(3, seed=5)
+    assert g.returns() == [0.0, 0.0, 0.0]
+    qe.bots.play_out(g, "value")
+    out = g.outcome()
+    assert out is not None
+    k = len(out.winners)
+    assert g.returns("win") == [1.0 / k if s.winner else 0.0 for s in out.seats]
+    assert g.returns("score") == [s.total / 100 for s in out.seats]
+    with pytest.raises(ValueError, match='unknown reward "wins": expected one of win, score'):
+        g.returns("wins")
