@@ -34,6 +34,7 @@ macro_rules! println {
     }};
 }
 
+mod layout;
 mod manifest;
 mod play;
 mod replay;

@@ -10,6 +10,7 @@ use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules, Seat, SeatView};
 
+use crate::layout::fit;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
 use crate::simulate::{bot_seed, BotList};
 use crate::{manifest, Common, Failure};
@@ -25,6 +26,8 @@ At each prompt, type one of:
   help               list the commands
   quit               stop (as does the end of the input)
 A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
+The screen fits the terminal's width (else $COLUMNS, else 100 columns). Spent: what you can prove
+of a seat's total (`?`: nothing useful).
 --record FILE saves the game record (qe-record/1), also when the game is abandoned.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
 seat asked to press Enter before each of them plays.";
@@ -197,23 +200,32 @@ impl Lines {
     }
 }
 
-fn save(path: Option<&PathBuf>, m: &Match) -> Result<(), Failure> {
+fn save(path: Option<&PathBuf>, m: &Match, width: usize) -> Result<(), Failure> {
     let Some(path) = path else { return Ok(()) };
     let record = m.record().expect("a seeded game is dealt");
     std::fs::write(path, record.to_json_pretty() + "\n").map_err(|e| {
         Failure::BadInput(format!("cannot write the record {}: {e}", path.display()))
     })?;
     if m.game().is_over() {
-        println!("record saved to {}", path.display());
+        say(&format!("record saved to {}", path.display()), width);
     } else {
         // An abandoned game's record holds what no seat may know yet: say so before anyone reads it.
-        println!(
-            "record saved to {} (SPOILER: the game was abandoned, and the record shows its seed, \
-             the whole deck, every industry token and every bid)",
-            path.display()
+        say(
+            &format!(
+                "record saved to {} (SPOILER: the game was abandoned, and the record shows its \
+                 seed, the whole deck, every industry token and every bid)",
+                path.display()
+            ),
+            width,
         );
     }
     Ok(())
+}
+
+/// Prints `text` (one or more lines, ending in `\n` or not) fitted to `width` columns, then a
+/// line break.
+fn say(text: &str, width: usize) {
+    println!("{}", fit(text.strip_suffix('\n').unwrap_or(text), width));
 }
 
 fn hide_screen(view: &SeatView) {
@@ -230,14 +242,17 @@ fn hide_screen(view: &SeatView) {
     let _ = std::io::stdout().flush();
 }
 
-fn print_end(m: &Match, rules: &Rules) {
+fn print_end(m: &Match, rules: &Rules, width: usize) {
     let game = m.game();
     let view = game.public_view(); // everything is revealed at game end (R-VIS-7)
     println!("════ game over: everything is revealed ════");
     if let Some(seed) = m.seed() {
         println!("seed {seed} (replay this game with --seed {seed})");
     }
-    print!("{}", history(&view, rules));
+    let h = history(&view, rules);
+    if !h.is_empty() {
+        say(&h, width);
+    }
     let industries: Vec<String> = (0..game.players())
         .map(|s| {
             format!(
@@ -247,12 +262,15 @@ fn print_end(m: &Match, rules: &Rules) {
             )
         })
         .collect();
-    println!("industry tokens: {}", industries.join(", "));
+    say(
+        &format!("industry tokens: {}", industries.join(", ")),
+        width,
+    );
     if let Some(aside) = view.set_aside {
         println!("set aside: {}", aside.name());
     }
     if let Some(outcome) = game.outcome() {
-        print!("{}", outcome_table(&outcome));
+        say(&outcome_table(&outcome), width);
     }
 }
 
@@ -295,6 +313,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         bots[s as usize] = Some((name, bot));
     }
 
+    let width = crate::layout::width();
     let mut m = Match::seeded(rules, seed);
     let hot_seat = humans.len() > 1;
     let mut lines = Lines {
@@ -344,7 +363,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             if last_human != Some(seat) {
                 hide_screen(&view);
                 if lines.next().is_none() {
-                    save(args.record.as_ref(), &m)?;
+                    save(args.record.as_ref(), &m, width)?;
                     return Err(Failure::Abandoned("the input ended; game abandoned".into()));
                 }
                 show = true;
@@ -352,22 +371,25 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         } else {
             for e in &m.events()[narrated..] {
                 if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
-                    println!("· {line}");
+                    say(&format!("· {line}"), width);
                 }
             }
             narrated = m.events().len();
         }
         last_human = Some(seat);
         if show {
-            print!("{}", screen(&view, &rules, &m.deduce(seat)));
+            say(&screen(&view, &rules, &m.deduce(seat)), width);
             show = false;
         }
-        println!("{}: {}", seat_name(&view, seat), ask(&view));
+        say(
+            &format!("{}: {}", seat_name(&view, seat), ask(&view)),
+            width,
+        );
         print!("> ");
         let _ = std::io::stdout().flush();
         let Some(line) = lines.next() else {
             println!();
-            save(args.record.as_ref(), &m)?;
+            save(args.record.as_ref(), &m, width)?;
             return Err(Failure::Abandoned(format!(
                 "the input ended at turn {} ({} commands played); game abandoned",
                 m.game().turn(),
@@ -375,14 +397,14 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             )));
         };
         if !std::io::stdin().is_terminal() {
-            println!("{}", line.trim_end()); // echo piped input, so the transcript reads well
+            say(line.trim_end(), width); // echo piped input, so the transcript reads well
         }
         match parse_line(&line, seat, &view.legal) {
             Ok(Input::Nothing) => {}
-            Ok(Input::Help) => println!("{HELP}"),
+            Ok(Input::Help) => say(HELP, width),
             Ok(Input::View) => show = true,
             Ok(Input::Quit) => {
-                save(args.record.as_ref(), &m)?;
+                save(args.record.as_ref(), &m, width)?;
                 return Err(Failure::Abandoned("quit; game abandoned".into()));
             }
             Ok(Input::Command(command)) => match m.apply(command) {
@@ -395,7 +417,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                             if let Some(line) =
                                 event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat))))
                             {
-                                println!("· {line}");
+                                say(&format!("· {line}"), width);
                             }
                         }
                         narrated = m.events().len();
@@ -403,9 +425,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                             !matches!(command, Command::Peek { .. }) || m.game().to_act() != to_act;
                     }
                 }
-                Err(e) => println!("rejected: {}: {e}", e.rule()),
+                Err(e) => say(&format!("rejected: {}: {e}", e.rule()), width),
             },
-            Err(message) => println!("error: {message}"),
+            Err(message) => say(&format!("error: {message}"), width),
         }
     }
     if !hot_seat {
@@ -413,12 +435,12 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let view = m.game().view(seat);
         for e in &m.events()[narrated..] {
             if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
-                println!("· {line}");
+                say(&format!("· {line}"), width);
             }
         }
     }
-    print_end(&m, &rules);
-    save(args.record.as_ref(), &m)?;
+    print_end(&m, &rules, width);
+    save(args.record.as_ref(), &m, width)?;
     Ok(())
 }
 

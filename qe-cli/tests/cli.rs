@@ -393,6 +393,132 @@ fn scripted_play_three_players() {
         .any(|c| matches!(c, qe_core::Command::DiscardAsset { .. })));
 }
 
+/// The number of terminal columns a line takes (`·`, `≥`, `─` take one, wide characters two).
+fn columns(line: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(line)
+}
+
+/// Plays a whole game through `qe play` with `COLUMNS` set (or unset), feeding `script` in a
+/// cycle; returns standard output.
+fn play_transcript(args: &[&str], script: &[&str], columns_env: Option<&str>) -> String {
+    let input: String = script
+        .iter()
+        .cycle()
+        .take(4000)
+        .fold(String::new(), |mut s, l| {
+            s.push_str(l);
+            s.push('\n');
+            s
+        });
+    let mut command = qe();
+    command.args(args);
+    match columns_env {
+        Some(c) => command.env("COLUMNS", c),
+        None => command.env_remove("COLUMNS"),
+    };
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(0), "qe {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn play_fits_100_columns_in_every_configuration() {
+    // Small bids, and the largest bids there are (R-AUC-4), with assets and peeks in every cycle.
+    let huge: &[&str] = &[
+        "18446744073709551615",
+        "gold",
+        "12345678901234567890",
+        "oil",
+        "peek 0",
+        "9999999999999999999",
+        "crypto",
+        "1",
+        "peek 1",
+        "0",
+    ];
+    let mut widest = Vec::new();
+    for players in ["3", "4", "5"] {
+        for commodities in [false, true] {
+            for (seat, seed, bot, script) in [
+                ("0", "2", "value", &SCRIPT[..]),
+                ("2", "21", "random", &SCRIPT[..]),
+                ("1", "5", "random", huge),
+            ] {
+                let mut args = vec![
+                    "play",
+                    "--players",
+                    players,
+                    "--seat",
+                    seat,
+                    "--seed",
+                    seed,
+                    "--bots",
+                    bot,
+                ];
+                if commodities {
+                    args.push("--commodities");
+                }
+                let out = play_transcript(&args, script, None);
+                assert!(out.contains("winner: "), "{out}");
+                let w = out.lines().map(columns).max().unwrap();
+                assert!(w <= 100, "qe {args:?}: a line of {w} columns:\n{out}");
+                widest.push(w);
+                if script.len() == SCRIPT.len() {
+                    // With small bids, no spend bound is a meaningless 2^64-sized number.
+                    let huge_number = |l: &&str| {
+                        l.split(|c: char| !c.is_ascii_digit())
+                            .any(|digits| digits.len() >= 19)
+                    };
+                    let bad: Vec<&str> = out
+                        .lines()
+                        .filter(|l| !l.starts_with("error: "))
+                        .filter(huge_number)
+                        .collect();
+                    assert!(bad.is_empty(), "qe {args:?}: {bad:?}");
+                }
+            }
+        }
+    }
+    // The space is used: the longest lines are close to the width.
+    assert!(widest.iter().all(|&w| w >= 90), "{widest:?}");
+}
+
+#[test]
+fn play_adapts_to_the_width_in_columns() {
+    let args = [
+        "play",
+        "--players",
+        "5",
+        "--commodities",
+        "--seat",
+        "2",
+        "--seed",
+        "2",
+    ];
+    let widest = |c: Option<&str>| {
+        play_transcript(&args, &SCRIPT, c)
+            .lines()
+            .map(columns)
+            .max()
+            .unwrap()
+    };
+    let wide = widest(Some("200"));
+    assert!(wide > 100 && wide <= 200, "{wide}");
+    assert!(widest(Some("72")) <= 72);
+    assert!(widest(Some("not a number")) <= 100);
+}
+
 #[test]
 fn play_shows_only_the_seats_own_view() {
     // Seat 0's screen shows its own industry token, and no other seat's (R-VIS-2, R-VIS-8).
