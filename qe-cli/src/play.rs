@@ -25,7 +25,7 @@ At each prompt, type one of:
   view               show your screen again
   help               list the commands
   quit               stop (as does the end of the input)
-A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
+Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
 The screen fits the terminal's width (else $COLUMNS, else 100 columns). Spent: what you can prove
 of a seat's total (`?`: nothing useful).
 --record FILE saves the game record (qe-record/1), also when the game is abandoned.
@@ -80,8 +80,10 @@ enum Input {
     Nothing,
 }
 
-/// Parses one line for `seat`, whose legal actions are `legal`.
+/// Parses one line for `seat`, whose legal actions are `legal`. Commands and pile names may be
+/// in any case (`BID 5`, `Take Gold`).
 fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
+    let line = line.to_lowercase();
     let words: Vec<&str> = line.split_whitespace().collect();
     let pile = |w: &str| -> Result<AssetKind, String> {
         w.to_ascii_lowercase()
@@ -129,6 +131,15 @@ fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
                 .map_err(|_| format!("`{w}` is not a turn number"))?;
             Ok(Input::Command(Command::Peek { seat, turn }))
         }
+        ["bid" | "b"] => Err("bid needs an amount: bid 5".into()),
+        ["take" | "t"] => Err("take needs a pile: take gold (piles: gold, oil, crypto)".into()),
+        ["discard" | "d"] => {
+            Err("discard needs a pile: discard oil (piles: gold, oil, crypto)".into())
+        }
+        ["peek" | "p"] => Err("peek needs a turn: peek 3".into()),
+        [w @ ("bid" | "b" | "take" | "t" | "discard" | "d" | "peek" | "p"), _, extra, ..] => Err(
+            format!("`{w}` takes one word after it; `{extra}` is one too many"),
+        ),
         [w] if w.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') => bid(w),
         [w] if pile(w).is_ok() => take_or_discard(pile(w)?),
         [w, ..] => Err(format!(
@@ -340,7 +351,11 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         };
         println!("  {}: {who}", seat_name(&intro, Seat(s)));
     }
-    println!("Type `help` for the commands.");
+    say(
+        "Type `help` for the commands at any prompt; `qe rules` prints the rules summary and the \
+         tile and token values.",
+        width,
+    );
 
     let mut narrated = 0usize; // events already told (single human)
     let mut last_human: Option<Seat> = None;
@@ -520,5 +535,45 @@ mod tests {
             assert!(parse_line(bad, s, &l).is_err(), "{bad}");
         }
         assert!(parse_line("-1", s, &l).unwrap_err().contains("R-AUC-4"));
+        assert_eq!(
+            parse_line("bid", s, &l),
+            Err("bid needs an amount: bid 5".into())
+        );
+        assert!(parse_line(" Take ", s, &l)
+            .unwrap_err()
+            .contains("take needs a pile"));
+        assert!(parse_line("peek", s, &l)
+            .unwrap_err()
+            .contains("peek needs a turn"));
+        assert!(parse_line("discard", s, &l)
+            .unwrap_err()
+            .contains("discard needs a pile"));
+        assert!(parse_line("bid 5 6", s, &l)
+            .unwrap_err()
+            .contains("one too many"));
+    }
+
+    #[test]
+    fn commands_are_case_insensitive() {
+        let s = Seat(1);
+        let l = legal_bid();
+        let five = Ok(Input::Command(Command::Bid { seat: s, amount: 5 }));
+        for line in ["bid 5", "BID 5", "Bid 5", "B 5"] {
+            assert_eq!(parse_line(line, s, &l), five, "{line}");
+        }
+        assert_eq!(parse_line("HELP", s, &l), Ok(Input::Help));
+        assert_eq!(parse_line("Quit", s, &l), Ok(Input::Quit));
+        assert_eq!(parse_line("VIEW", s, &l), Ok(Input::View));
+        assert_eq!(
+            parse_line("Take GOLD", s, &l),
+            Ok(Input::Command(Command::TakeAsset {
+                seat: s,
+                kind: AssetKind::Gold
+            }))
+        );
+        assert_eq!(
+            parse_line("PEEK 2", s, &l),
+            Ok(Input::Command(Command::Peek { seat: s, turn: 2 }))
+        );
     }
 }

@@ -32,11 +32,22 @@ fn parse_bot_list(text: &str) -> Result<BotList, String> {
     crate::parse_bots(text).map(BotList)
 }
 
+/// Parses `--games`: a whole number, at least 1.
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("a tournament needs at least 1 game (e.g. --games 1000)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of games (e.g. --games 1000)"
+        )),
+    }
+}
+
 /// `qe simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// Number of games
-    #[arg(long, short = 'n', default_value_t = 1000, value_name = "N")]
+    /// Number of games (at least 1)
+    #[arg(long, short = 'n', default_value_t = 1000, value_name = "N", value_parser = parse_games)]
     pub games: u64,
     /// Number of players, 3 to 5 (default: the length of --bots if 3 to 5, else 4)
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=5), value_name = "K")]

@@ -848,6 +848,51 @@ fn bad_arguments_are_usage_errors() {
 }
 
 #[test]
+fn bad_input_gets_a_clear_message() {
+    // No games to play is a usage error, with a message.
+    for args in [&["simulate", "--games", "0"][..], &["simulate", "-n0"]] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("a tournament needs at least 1 game"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // In `qe play`: the opening screen points to `help` and `qe rules`; a command without its
+    // argument says what is missing; commands are case-insensitive.
+    let path = tmp("case.json");
+    let o = run(
+        &["play", "--seed", "9", "--record", path.to_str().unwrap()],
+        "bid\ntake\nPEEK\nBID 5\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    let opening = out.split("──── turn").next().unwrap();
+    assert!(
+        opening.contains("`help`") && opening.contains("`qe rules`"),
+        "{out}"
+    );
+    assert!(out.contains("error: bid needs an amount: bid 5"), "{out}");
+    assert!(out.contains("error: take needs a pile: take gold"), "{out}");
+    assert!(out.contains("error: peek needs a turn: peek 3"), "{out}");
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        record.commands[0],
+        Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })
+    );
+    let o = run(&["play", "--seed", "9"], "Bid 4\nQUIT\n");
+    assert!(
+        stdout(&o).contains("seat 0 (US) opens at 4"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn every_command_has_help() {
     for args in [
         &["--help"][..],
