@@ -19,6 +19,12 @@ pub const MIN_WIDTH: usize = 40;
 /// The output width: the terminal's when standard output is a terminal, else `COLUMNS`, else
 /// [`DEFAULT_WIDTH`]; never below [`MIN_WIDTH`].
 pub fn width() -> usize {
+    terminal_width().unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
+}
+
+/// The width of the terminal, if known: the terminal's when standard output is a terminal, else
+/// `COLUMNS` (as clap finds it for `--help`).
+pub fn terminal_width() -> Option<usize> {
     let terminal = if std::io::stdout().is_terminal() {
         terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
     } else {
@@ -27,14 +33,12 @@ pub fn width() -> usize {
     choose_width(terminal, std::env::var("COLUMNS").ok().as_deref())
 }
 
-/// [`width`] from its inputs: the terminal's width, if any, and the value of `COLUMNS`, if set.
-fn choose_width(terminal: Option<usize>, columns: Option<&str>) -> usize {
+/// [`terminal_width`] from its inputs: the terminal's width, if any, and `COLUMNS`, if set.
+fn choose_width(terminal: Option<usize>, columns: Option<&str>) -> Option<usize> {
     terminal
         .filter(|&w| w > 0)
         .or_else(|| columns.and_then(|c| c.trim().parse::<usize>().ok()))
         .filter(|&w| w > 0)
-        .unwrap_or(DEFAULT_WIDTH)
-        .max(MIN_WIDTH)
 }
 
 /// The number of terminal columns `text` takes: wide characters (CJK) count 2, combining and
@@ -43,10 +47,16 @@ pub fn display_width(text: &str) -> usize {
     text.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
-/// Wraps one line (no `\n`) to `width` columns. Breaks go at spaces; the spacing inside each
-/// piece is kept (table rows stay aligned as far as they fit); a word wider than the room is cut.
+/// Wraps one line (no `\n`) to `width` columns. Breaks go at spaces, after a separator (`|`,
+/// `,`, `;`) when there is one in the second half of the line; the spacing inside each piece is
+/// kept (table rows stay aligned as far as they fit); a word wider than the room is cut.
 /// Continuation lines are indented by `indent` spaces (at most half the width).
 pub fn wrap(line: &str, width: usize, indent: usize) -> String {
+    wrap_at(line, width, indent, &['|', ',', ';'])
+}
+
+/// [`wrap`], preferring breaks after the `separators`.
+fn wrap_at(line: &str, width: usize, indent: usize, separators: &[char]) -> String {
     let width = width.max(2);
     let indent = indent.min(width / 2);
     if display_width(line) <= width {
@@ -74,7 +84,7 @@ pub fn wrap(line: &str, width: usize, indent: usize) -> String {
             }
             if c == ' ' && !rest[..i].trim().is_empty() {
                 last_space = Some(i);
-                if matches!(previous, '|' | ',' | ';') && used >= room / 2 {
+                if separators.contains(&previous) && used >= room / 2 {
                     last_separator = Some(i);
                 }
             }
@@ -84,7 +94,7 @@ pub fn wrap(line: &str, width: usize, indent: usize) -> String {
         }
         if rest[fit_end..].starts_with(' ') {
             last_space = Some(fit_end); // the prefix ends a word
-            if matches!(previous, '|' | ',' | ';') {
+            if separators.contains(&previous) {
                 last_separator = Some(fit_end);
             }
         }
@@ -126,20 +136,118 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// Fits help text to `width` columns. The texts are written for [`DEFAULT_WIDTH`] columns: a line
+/// broken there only because the next word did not fit is joined to the next one again (prose, and
+/// the continuation of an indented item), then each line is wrapped with a hanging indent: under
+/// the description of an indented `term  description` item, after the dash of a `- ` item.
+pub fn fit_help(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut previous: Option<&str> = None; // the previous line as written
+    for line in text.split('\n') {
+        match lines.last_mut() {
+            Some(last) if previous.is_some_and(|p| continues(p, lead(last), line)) => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ => lines.push(line.to_owned()),
+        }
+        previous = Some(line);
+    }
+    let fitted: Vec<String> = lines
+        .iter()
+        .map(|l| wrap_at(l, width, hanging_indent(l), &[]))
+        .collect();
+    fitted.join("\n")
+}
+
+/// The number of leading spaces of a line.
+fn lead(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Whether `next` continues `line`, which was broken at [`DEFAULT_WIDTH`] only because the first
+/// word of `next` did not fit: `next` is prose after prose, or indented deeper than the item
+/// (starting `item_lead` spaces in) that `line` belongs to.
+fn continues(line: &str, item_lead: usize, next: &str) -> bool {
+    let first_word = next.split_whitespace().next().unwrap_or("");
+    if line.trim().is_empty() || first_word.is_empty() {
+        return false;
+    }
+    let b = lead(next);
+    let nested = b > item_lead || (item_lead == 0 && b == 0);
+    nested && display_width(line) + 1 + display_width(first_word) > DEFAULT_WIDTH
+}
+
+/// Where the continuation lines of a help line start: under the description of an indented
+/// `term  description` item, after the dash of a `- ` item, else under the line's first character.
+fn hanging_indent(line: &str) -> usize {
+    let lead = lead(line);
+    let body = &line[lead..];
+    if body.starts_with("- ") {
+        return lead + 2;
+    }
+    if lead > 0 {
+        if let Some(gap) = body.find("  ") {
+            let spaces = body[gap..].len() - body[gap..].trim_start().len();
+            return lead + display_width(&body[..gap + spaces]);
+        }
+    }
+    lead
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_width_comes_from_the_terminal_then_columns_then_the_default() {
-        assert_eq!(choose_width(Some(132), Some("80")), 132);
-        assert_eq!(choose_width(None, Some("80")), 80);
-        assert_eq!(choose_width(None, Some(" 120 ")), 120);
-        assert_eq!(choose_width(None, Some("wide")), DEFAULT_WIDTH);
-        assert_eq!(choose_width(None, Some("0")), DEFAULT_WIDTH);
-        assert_eq!(choose_width(None, None), DEFAULT_WIDTH);
-        assert_eq!(choose_width(Some(0), None), DEFAULT_WIDTH);
-        assert_eq!(choose_width(Some(12), None), MIN_WIDTH);
+    fn the_width_comes_from_the_terminal_then_columns() {
+        assert_eq!(choose_width(Some(132), Some("80")), Some(132));
+        assert_eq!(choose_width(None, Some("80")), Some(80));
+        assert_eq!(choose_width(None, Some(" 120 ")), Some(120));
+        assert_eq!(choose_width(None, Some("wide")), None);
+        assert_eq!(choose_width(None, Some("0")), None);
+        assert_eq!(choose_width(None, None), None);
+        assert_eq!(choose_width(Some(0), None), None);
+        assert_eq!(choose_width(Some(12), None), Some(12));
+    }
+
+    #[test]
+    fn help_is_rejoined_then_wrapped_with_hanging_indents() {
+        let text = format!(
+            "Intro:\n  take PILE   {}\n  - item {} and\n    {} and\n    continued\n{}\nparagraph \
+             end\nshort",
+            "word ".repeat(14).trim_end(),
+            "y ".repeat(43).trim_end(),
+            "zzz ".repeat(23).trim_end(),
+            "p".repeat(97)
+        );
+        let fitted = fit_help(&text, 40);
+        let lines: Vec<&str> = fitted.lines().collect();
+        assert!(lines.iter().all(|l| display_width(l) <= 40), "{lines:#?}");
+        assert_eq!(lines[0], "Intro:");
+        assert_eq!(lines[1], "  take PILE   word word word word word");
+        assert_eq!(lines[2], "              word word word word word");
+        // The dash item's continuation line is joined again, then wrapped after the dash.
+        let item = lines
+            .iter()
+            .position(|l| l.starts_with("  - item"))
+            .unwrap();
+        assert_eq!(lines[item + 1], "    y y y y y y y y y y y y y y y y y y");
+        assert!(lines.iter().any(|l| l.contains("y and zzz")), "{lines:#?}");
+        assert!(
+            lines.iter().any(|l| l.ends_with("zzz and continued")),
+            "{lines:#?}"
+        );
+        // Prose broken at 100 columns is one paragraph again; short lines stay lines.
+        assert!(
+            lines.iter().any(|l| l.ends_with("p paragraph end")),
+            "{lines:#?}"
+        );
+        assert_eq!(lines.last(), Some(&"short"));
+        // At 100 columns or more, text written for 100 columns comes out as written.
+        let plain = "Line one.\n  a  b\n  - c";
+        assert_eq!(fit_help(plain, 100), plain);
+        assert_eq!(fit_help(plain, 200), plain);
     }
 
     #[test]

@@ -25,9 +25,10 @@ At each prompt, type one of:
   view               show your screen again
   help               list the commands
   quit               stop (as does the end of the input)
-Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
-The screen fits the terminal's width (else $COLUMNS, else 100 columns). Spent: what you can prove
-of a seat's total (`?`: nothing useful).
+Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message and a new prompt.
+Standard input may be a pipe (one command a line). The screen fits the terminal's width (else
+$COLUMNS, else 100 columns). Next to each seat, spent is what you can prove of its total (`?`:
+nothing useful).
 --record FILE saves the game record (qe-record/1), also when the game is abandoned.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
 seat asked to press Enter before each of them plays.";
@@ -416,7 +417,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         }
         match parse_line(&line, seat, &view.legal) {
             Ok(Input::Nothing) => {}
-            Ok(Input::Help) => say(HELP, width),
+            Ok(Input::Help) => println!("{}", crate::layout::fit_help(HELP, width)),
             Ok(Input::View) => show = true,
             Ok(Input::Quit) => {
                 save(args.record.as_ref(), &m, width)?;

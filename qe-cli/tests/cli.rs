@@ -913,6 +913,84 @@ fn every_command_has_help() {
     assert!(stdout(&run(&["--help"], "")).contains("Exit codes"));
 }
 
+#[test]
+fn help_fits_the_terminal() {
+    let help = |columns: &str, args: &[&str]| {
+        let o = qe().args(args).env("COLUMNS", columns).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "qe {args:?}");
+        stdout(&o)
+    };
+    let pages: [&[&str]; 9] = [
+        &["--help"],
+        &["-h"],
+        &["play", "--help"],
+        &["replay", "--help"],
+        &["simulate", "--help"],
+        &["rules", "--help"],
+        &["completions", "--help"],
+        &["help", "play"],
+        &["simulate", "-h"],
+    ];
+    for width in [40, 60, 80, 100, 132] {
+        for args in pages {
+            let text = help(&width.to_string(), args);
+            for line in text.lines() {
+                assert!(
+                    columns(line) <= width,
+                    "qe {args:?} at {width} columns: {line:?}\n{text}"
+                );
+            }
+        }
+    }
+    // The extra texts are wrapped with hanging indents, and a wide terminal is used.
+    let narrow = help("60", &["play", "--help"]);
+    assert!(
+        narrow.contains("\n                     or asset rebid)"),
+        "{narrow}"
+    );
+    let wide = help("200", &["play", "--help"]);
+    assert!(wide.lines().any(|l| columns(l) > 100), "{wide}");
+}
+
+#[test]
+fn completions_for_every_shell() {
+    let o = run(&["completions", "bash"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = stdout(&o);
+    assert!(
+        script.contains("complete -F _qe") || script.contains("-F _qe qe"),
+        "{script}"
+    );
+    for word in [
+        "play",
+        "replay",
+        "simulate",
+        "rules",
+        "completions",
+        "--commodities",
+    ] {
+        assert!(script.contains(word), "{word} missing");
+    }
+    // When bash is here, the script loads and registers the completion of `qe`.
+    let path = tmp("qe.bash");
+    std::fs::write(&path, &script).unwrap();
+    if let Ok(o) = Command::new("bash")
+        .arg("-c")
+        .arg(format!("source {} && complete -p qe", path.display()))
+        .output()
+    {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("_qe qe"), "{}", stdout(&o));
+    }
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let o = run(&["completions", shell], "");
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("simulate"), "{shell}");
+    }
+    let o = run(&["completions", "tcsh"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
 /// The cases every binding checks (`qe-core/tests/data/bad_commands.json`), as the first command
 /// of a record through `qe replay --json`.
 #[test]
