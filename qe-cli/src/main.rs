@@ -38,6 +38,7 @@ macro_rules! println {
 mod layout;
 mod manifest;
 mod play;
+mod progress;
 mod replay;
 mod rules;
 mod show;

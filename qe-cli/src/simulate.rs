@@ -3,7 +3,6 @@
 //! Game `i` is seeded from `(seed, i)` and each bot from `(game seed, seat)`; the statistics are
 //! integer sums, so the result is the same for a given seed whatever the thread count and order.
 
-use std::io::{IsTerminal, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::{Game, Manifest, Outcome, Rules, MAX_SEATS};
 use serde_json::json;
 
+use crate::progress::Progress;
 use crate::{manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -159,22 +159,6 @@ fn ratio(num: f64, den: u64) -> f64 {
     }
 }
 
-/// Draws the progress bar on stderr.
-fn draw(done: u64, total: u64, started: Instant) {
-    let width = 30u64;
-    let filled = (done * width).checked_div(total).unwrap_or(width);
-    #[allow(clippy::cast_precision_loss)]
-    let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total} games · {rate:.0} games/s ",
-        "#".repeat(filled as usize),
-        ".".repeat((width - filled) as usize)
-    );
-    let _ = err.flush();
-}
-
 /// Runs `qe simulate`.
 #[allow(clippy::cast_precision_loss)]
 pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
@@ -202,7 +186,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     const CHUNK: u64 = 32;
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let progress = std::io::stderr().is_terminal() && !args.json;
+    let progress = Progress::new(args.games, !args.json);
     let started = Instant::now();
     let total = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -226,13 +210,13 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
                 })
             })
             .collect();
-        if progress {
+        if progress.is_drawn() {
             while workers.iter().any(|w| !w.is_finished()) {
-                draw(done.load(Ordering::Relaxed), args.games, started);
+                progress.set(done.load(Ordering::Relaxed));
                 std::thread::sleep(Duration::from_millis(100));
             }
-            draw(done.load(Ordering::Relaxed), args.games, started);
-            eprintln!();
+            progress.set(done.load(Ordering::Relaxed));
+            progress.finish();
         }
         let mut total = Stats::default();
         for w in workers {

@@ -713,6 +713,51 @@ fn simulate_prints_a_table_per_bot() {
     );
 }
 
+/// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), returning what
+/// the terminal showed; `None` when `script` is not installed.
+fn on_a_terminal(args: &str) -> Option<String> {
+    let o = Command::new("script")
+        .args([
+            "-qec",
+            &format!("'{}' {args}", env!("CARGO_BIN_EXE_qe")),
+            "/dev/null",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    assert!(o.status.success(), "{}", stderr(&o));
+    Some(stdout(&o).replace('\r', ""))
+}
+
+#[test]
+fn simulate_draws_a_progress_bar_only_on_a_terminal() {
+    // Piped: nothing on standard error, with or without --json.
+    for args in [
+        &["simulate", "--games", "40"][..],
+        &["simulate", "--games", "40", "--json"],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stderr(&o), "", "qe {args:?}");
+    }
+    // On a terminal: indicatif's bar, with the rate and the time left; never with --json.
+    let Some(shown) = on_a_terminal("simulate --games 300 --threads 2") else {
+        return;
+    };
+    for needle in [
+        "300/300 games",
+        "games/s",
+        "ETA",
+        "[#####",
+        "qe simulate: 300 games",
+    ] {
+        assert!(shown.contains(needle), "{needle} missing:\n{shown}");
+    }
+    let json = on_a_terminal("simulate --games 300 --json").unwrap();
+    let v: Value = serde_json::from_str(&json).expect("only JSON on the terminal");
+    assert_eq!(v["games"], 300);
+}
+
 // ----- rules and --manifest ----------------------------------------------------------------------
 
 #[test]
