@@ -35,6 +35,7 @@ macro_rules! println {
     }};
 }
 
+mod interrupt;
 mod layout;
 mod manifest;
 mod play;
@@ -47,11 +48,13 @@ mod simulate;
 /// The exit codes of `qe`, as printed by `--help`.
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (replay: the game ended, or is pending; play: the game was played to the end)
-  1  replay: a command of the record is illegal (`command K: R-…: message`)
-  2  usage error: unknown command or option, bad argument value
-  3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
-  4  play: the input ended (or `quit`) before the game did";
+    0  success (replay: the game ended, or is pending; play: the game was played to the end)
+    1  replay: a command of the record is illegal (`command K: R-…: message`)
+    2  usage error: unknown command or option, bad argument value
+    3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
+    4  play: the input ended (or `quit`) before the game did
+  130  interrupted by Ctrl-C: simulate printed the table of the games finished so far; play saved
+       --record FILE (a SPOILER if the game was unfinished)";
 
 /// Why `qe` stops with a non-zero exit; each variant is one documented exit code.
 #[derive(Debug)]
@@ -64,6 +67,8 @@ pub enum Failure {
     BadInput(String),
     /// Exit 4: `qe play` ended before the game did.
     Abandoned(String),
+    /// Exit 130: interrupted by Ctrl-C ([`interrupt`]).
+    Interrupted(String),
 }
 
 impl Failure {
@@ -73,6 +78,7 @@ impl Failure {
             Failure::Usage(_) => 2,
             Failure::BadInput(_) => 3,
             Failure::Abandoned(_) => 4,
+            Failure::Interrupted(_) => interrupt::EXIT_CODE,
         }
     }
 
@@ -81,7 +87,8 @@ impl Failure {
             Failure::Illegal(m)
             | Failure::Usage(m)
             | Failure::BadInput(m)
-            | Failure::Abandoned(m) => m,
+            | Failure::Abandoned(m)
+            | Failure::Interrupted(m) => m,
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write as _};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot};
@@ -13,7 +14,7 @@ use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules
 use crate::layout::fit;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
 use crate::simulate::{bot_seed, BotList};
-use crate::{manifest, Common, Failure};
+use crate::{interrupt, manifest, Common, Failure};
 
 /// Extra `--help` text.
 pub const HELP: &str = "\
@@ -29,7 +30,8 @@ Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message 
 Standard input may be a pipe (one command a line). The screen fits the terminal's width (else
 $COLUMNS, else 100 columns). Next to each seat, spent is what you can prove of its total (`?`:
 nothing useful).
---record FILE saves the game record (qe-record/1), also when the game is abandoned.
+--record FILE saves the game record (qe-record/1), also when the game is abandoned (end of the
+input, quit, Ctrl-C); the record of an unfinished game is a spoiler, and says so.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
 seat asked to press Enter before each of them plays.";
 
@@ -328,6 +330,31 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     let width = crate::layout::width();
     let mut m = Match::seeded(rules, seed);
     let hot_seat = humans.len() > 1;
+    // Ctrl-C while waiting for a line: save the game as it stood at the prompt, and stop.
+    let at_prompt = Arc::new(Mutex::new(m.clone()));
+    interrupt::install({
+        let at_prompt = Arc::clone(&at_prompt);
+        let record = args.record.clone();
+        move || {
+            let m = at_prompt.lock().unwrap_or_else(PoisonError::into_inner);
+            println!();
+            if let Err(failure) = save(record.as_ref(), &m, width) {
+                eprintln!("qe: {}", failure.message());
+            }
+            eprintln!(
+                "qe: interrupted (Ctrl-C) at turn {} ({} commands played); game abandoned",
+                m.game().turn(),
+                m.commands().len()
+            );
+            std::process::exit(interrupt::EXIT_CODE.into());
+        }
+    });
+    let waiting = |m: &Match| {
+        at_prompt
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone_from(m);
+    };
     let mut lines = Lines {
         input: Box::new(std::io::stdin().lock()),
     };
@@ -378,6 +405,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         if hot_seat {
             if last_human != Some(seat) {
                 hide_screen(&view);
+                waiting(&m);
                 if lines.next().is_none() {
                     save(args.record.as_ref(), &m, width)?;
                     return Err(Failure::Abandoned("the input ended; game abandoned".into()));
@@ -403,6 +431,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         );
         print!("> ");
         let _ = std::io::stdout().flush();
+        waiting(&m);
         let Some(line) = lines.next() else {
             println!();
             save(args.record.as_ref(), &m, width)?;

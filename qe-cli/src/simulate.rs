@@ -187,6 +187,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let progress = Progress::new(args.games, !args.json);
+    crate::interrupt::install(|| {}); // the workers stop starting games
     let started = Instant::now();
     let total = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -195,16 +196,19 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
                     let mut stats = Stats::default();
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= args.games {
+                        if start >= args.games || crate::interrupt::requested() {
                             break;
                         }
                         let end = (start + CHUNK).min(args.games);
                         for i in start..end {
+                            if crate::interrupt::requested() {
+                                break;
+                            }
                             let outcome =
                                 play_game(&rules, &seat_bots, manifest, game_seed(args.seed, i));
                             stats.add(&outcome);
+                            done.fetch_add(1, Ordering::Relaxed);
                         }
-                        done.fetch_add(end - start, Ordering::Relaxed);
                     }
                     stats
                 })
@@ -225,7 +229,17 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         total
     });
     let elapsed = started.elapsed().as_secs_f64();
-    let per_s = args.games as f64 / elapsed.max(1e-9);
+    let per_s = total.games as f64 / elapsed.max(1e-9);
+    // After Ctrl-C: the games finished so far, then exit 130.
+    let end = || {
+        if crate::interrupt::requested() {
+            return Err(Failure::Interrupted(format!(
+                "interrupted (Ctrl-C) after {} of {} games",
+                total.games, args.games
+            )));
+        }
+        Ok(())
+    };
 
     // Per seat, and per bot name (seats pooled).
     let g = total.games;
@@ -272,13 +286,14 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
             "commodities": rules.has_commodities(),
             "seed": args.seed,
             "threads": threads,
+            "interrupted": crate::interrupt::requested(),
             "no_winner_rate": ratio(total.no_winner as f64, g),
             "seats": seat_rows,
             "bots": bot_rows,
             "timing": { "seconds": elapsed, "games_per_second": per_s },
         });
         println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
-        return Ok(());
+        return end();
     }
     println!(
         "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{}",
@@ -308,5 +323,5 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         ratio(total.no_winner as f64, g) * 100.0
     );
     println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
-    Ok(())
+    end()
 }

@@ -758,6 +758,185 @@ fn simulate_draws_a_progress_bar_only_on_a_terminal() {
     assert_eq!(v["games"], 300);
 }
 
+// ----- Ctrl-C -------------------------------------------------------------------------------------
+
+/// Waits until process `pid` handles SIGINT (on Linux, bit 1 of `SigCgt` in `/proc/PID/status`;
+/// elsewhere, 2 seconds).
+fn wait_for_sigint_handler(pid: u32) {
+    let status = format!("/proc/{pid}/status");
+    if std::fs::read_to_string(&status).is_err() {
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        return;
+    }
+    for _ in 0..600 {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << 1) != 0);
+        if caught {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("process {pid} never handled SIGINT");
+}
+
+/// Sends `signal` (`-INT`, `-KILL`) to process `pid`.
+fn signal(pid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status();
+}
+
+/// Waits for a child's output, killing it if it is still running after a minute.
+fn output_within_a_minute(child: std::process::Child) -> Output {
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            for _ in 0..600 {
+                if done.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            signal(pid, "-KILL");
+        })
+    };
+    let o = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    watchdog.join().unwrap();
+    o
+}
+
+#[test]
+fn ctrl_c_stops_simulate_with_the_games_finished_so_far() {
+    for json in [false, true] {
+        let mut args = vec!["simulate", "--games", "1000000000", "--threads", "1"];
+        if json {
+            args.push("--json");
+        }
+        let child = qe()
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for_sigint_handler(child.id());
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        signal(child.id(), "-INT");
+        let o = output_within_a_minute(child);
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(
+            err.contains("interrupted (Ctrl-C) after ") && err.contains(" of 1000000000 games"),
+            "{err}"
+        );
+        let games = if json {
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["interrupted"], true);
+            v["games"].as_u64().unwrap()
+        } else {
+            assert!(out.contains("win %") && out.contains("by bot"), "{out}");
+            let first = out.lines().next().unwrap();
+            first
+                .strip_prefix("qe simulate: ")
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap()
+        };
+        assert!(games > 0 && games < 1_000_000_000, "{games}");
+        assert!(err.contains(&format!("after {games} of")), "{err}");
+    }
+}
+
+#[test]
+fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
+    use std::io::Read as _;
+    let path = tmp("interrupted.json");
+    let _ = std::fs::remove_file(&path);
+    let mut child = qe()
+        .args(["play", "--seed", "9", "--record", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // One command, then the input stays open: `qe play` waits at its next prompt.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"5\n").unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let seen = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                seen.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    wait_for_sigint_handler(child.id());
+    let prompts = || seen.lock().unwrap().matches("\n> ").count();
+    for _ in 0..600 {
+        if prompts() >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(prompts() >= 2, "{}", seen.lock().unwrap());
+    signal(child.id(), "-INT");
+    let o = output_within_a_minute(child);
+    reader.join().unwrap();
+    drop(stdin);
+    let out = seen.lock().unwrap().clone();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("interrupted (Ctrl-C)"),
+        "{}",
+        stderr(&o)
+    );
+    // The record of the unfinished game is saved and announced as a spoiler.
+    assert!(
+        out.contains("record saved to") && out.contains("SPOILER"),
+        "{out}"
+    );
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let m = record.replay().unwrap();
+    assert!(!m.game().is_over());
+    assert_eq!(
+        record.commands[0],
+        Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })
+    );
+    // Without --record, Ctrl-C stops the game too (the input stays open: no end of input).
+    let mut child = qe()
+        .args(["play", "--seed", "9"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    wait_for_sigint_handler(child.id());
+    signal(child.id(), "-INT");
+    let o = output_within_a_minute(child);
+    drop(stdin);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("SPOILER"));
+}
+
 // ----- rules and --manifest ----------------------------------------------------------------------
 
 #[test]
