@@ -44,6 +44,7 @@ mod replay;
 mod rules;
 mod show;
 mod simulate;
+mod step;
 
 /// The exit codes of `qe`, as printed by `--help`.
 const EXIT_CODES: &str = "\

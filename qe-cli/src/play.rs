@@ -256,7 +256,8 @@ fn hide_screen(view: &SeatView) {
     let _ = std::io::stdout().flush();
 }
 
-fn print_end(m: &Match, rules: &Rules, width: usize) {
+/// The end of a game: everything revealed (R-VIS-7), the score breakdown and the winners.
+pub fn print_end(m: &Match, rules: &Rules, width: usize) {
     let game = m.game();
     let view = game.public_view(); // everything is revealed at game end (R-VIS-7)
     println!("════ game over: everything is revealed ════");

@@ -191,7 +191,8 @@ pub fn history(view: &SeatView, rules: &Rules) -> String {
                 a.turn.to_string(),
                 tile,
                 a.auctioneer.map_or_else(|| "-".into(), |s| s.0.to_string()),
-                opt(a.opening),
+                // Public (R-VIS-1); none on the 3-player last turn (R-AUC-9).
+                a.opening.map_or_else(|| "-".into(), |o| o.to_string()),
                 winner,
                 opt(a.price),
                 zero,

@@ -211,6 +211,149 @@ fn replay_rejects_unreadable_and_malformed_records_with_exit_3() {
     );
 }
 
+// ----- replay --step ------------------------------------------------------------------------------
+
+/// A finished game between value bots, saved as a record; returns its path and the match.
+fn bot_game(rules: Rules, seed: u64, name: &str) -> (PathBuf, qe_core::Match) {
+    let mut m = qe_core::Match::seeded(rules, seed);
+    let mut bots: Vec<BoxedBot> = (0..rules.players())
+        .map(|s| by_name("value", bot_seed(seed, s)).unwrap())
+        .collect();
+    while !m.game().is_over() {
+        let seat = m.game().to_act().first().unwrap();
+        let command = bots[seat.index()].act(&m.game().view(seat)).unwrap();
+        m.apply(command).unwrap();
+    }
+    let path = tmp(name);
+    std::fs::write(&path, m.record().unwrap().to_json()).unwrap();
+    (path, m)
+}
+
+/// The lines `qe` tells for the secret bids and rebids of a game, as `viewer` saw them while it ran.
+fn bid_lines(m: &qe_core::Match, viewer: Option<Seat>) -> Vec<String> {
+    let view = m.game().public_view();
+    let name = |s: Seat| {
+        format!(
+            "seat {} ({})",
+            s.0,
+            view.seats[s.index()].nation.unwrap().name()
+        )
+    };
+    let seen_by = qe_core::visibility::Viewer::new(viewer, m.game().players(), false);
+    m.events()
+        .iter()
+        .filter_map(|e| match e.as_seen(seen_by) {
+            qe_core::Event::Bid {
+                seat,
+                stage,
+                amount,
+                ..
+            } => {
+                let what = match stage {
+                    qe_core::BidStage::Secret => "bids",
+                    qe_core::BidStage::Rebid(_) => "rebids",
+                    qe_core::BidStage::AssetRebid(_) => "rebids for the asset",
+                };
+                Some(match amount {
+                    Some(a) => format!("· {} {what} {a}", name(seat)),
+                    None => format!("· {} {what}", name(seat)),
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn replay_step_shows_each_auction_as_the_seat_saw_it() {
+    for (rules, seed) in [
+        (Rules::base(4).unwrap(), 5),
+        (Rules::commodities(5).unwrap(), 8),
+        (Rules::commodities(3).unwrap(), 3),
+    ] {
+        let (path, m) = bot_game(rules, seed, &format!("step-{seed}.json"));
+        let file = path.to_str().unwrap();
+        for viewer in [None, Some(Seat(1))] {
+            let seat_text = viewer.map(|s| s.0.to_string());
+            let mut args = vec!["replay", "--step", file];
+            if let Some(s) = &seat_text {
+                args.extend(["--seat", s]);
+            }
+            let o = run(&args, "");
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let out = stdout(&o);
+            // Piped: one section per auction, no pause, and the end with everything revealed.
+            let turns = usize::from(rules.turns());
+            assert_eq!(out.matches("════ auction of turn ").count(), turns, "{out}");
+            assert!(!out.contains("Enter: next auction"), "{out}");
+            let (during, end) = out.split_once("game over: everything is revealed").unwrap();
+            assert!(
+                end.contains("winner: ") && end.contains("every bid, revealed"),
+                "{end}"
+            );
+            assert!(out.lines().all(|l| columns(l) <= 100), "{out}");
+            // During the game, every bid is told exactly as this viewer saw it (R-VIS-2, R-VIS-3).
+            let told: Vec<&str> = during
+                .lines()
+                .filter(|l| {
+                    l.starts_with("· seat ") && (l.contains(") bids") || l.contains(") rebids"))
+                })
+                .collect();
+            assert_eq!(told, bid_lines(&m, viewer), "viewer {viewer:?}");
+            if viewer.is_none() {
+                assert!(
+                    told.iter()
+                        .all(|l| !l.ends_with(|c: char| c.is_ascii_digit())),
+                    "a spectator sees no secret bid: {told:?}"
+                );
+            } else {
+                assert!(during.contains("you are seat 1"), "{during}");
+            }
+            // After the end, every price is revealed (R-VIS-7).
+            let history: Vec<&str> = end
+                .lines()
+                .skip_while(|l| !l.starts_with("turn tile"))
+                .skip(1)
+                .take(turns)
+                .collect();
+            assert!(history.iter().all(|l| !l.contains(" ? ")), "{history:#?}");
+        }
+    }
+}
+
+#[test]
+fn replay_step_pauses_between_auctions_on_a_terminal() {
+    let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "step-pause.json");
+    let file = path.to_str().unwrap();
+    // Bad combinations are usage errors.
+    for args in [
+        &["replay", "--seat", "1", file][..],
+        &["replay", "--step", "--json", file],
+        &["replay", "--step", "--seat", "4", file],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "qe {args:?}: {}", stderr(&o));
+    }
+    // A record that stops before the end is walked to where it stops.
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["commands"].as_array_mut().unwrap().truncate(9);
+    let o = run(&["replay", "--step", "-"], &record.to_string());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("the record ends here, before the game does: turn "),
+        "{}",
+        stdout(&o)
+    );
+    // On a terminal, Enter shows the next auction and q stops.
+    let Some(shown) = on_a_terminal_typing(&format!("replay --step --seat 0 '{file}'"), "\nq\n")
+    else {
+        return;
+    };
+    assert_eq!(shown.matches("Enter: next auction").count(), 2, "{shown}");
+    assert_eq!(shown.matches("════ auction of turn ").count(), 2, "{shown}");
+    assert!(!shown.contains("game over"), "{shown}");
+}
+
 // ----- play: scripted games through standard input ---------------------------------------------
 
 /// SplitMix64, as `qe` derives seeds (`simulate::mix`).
@@ -713,20 +856,31 @@ fn simulate_prints_a_table_per_bot() {
     );
 }
 
-/// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), returning what
-/// the terminal showed; `None` when `script` is not installed.
-fn on_a_terminal(args: &str) -> Option<String> {
-    let o = Command::new("script")
+/// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), typing `keys`,
+/// and returns what the terminal showed; `None` when `script` is not installed.
+fn on_a_terminal_typing(args: &str, keys: &str) -> Option<String> {
+    let mut child = Command::new("script")
         .args([
             "-qec",
             &format!("'{}' {args}", env!("CARGO_BIN_EXE_qe")),
             "/dev/null",
         ])
-        .stdin(Stdio::null())
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .ok()?;
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(keys.as_bytes());
+    drop(stdin);
+    let o = output_within_a_minute(child);
     assert!(o.status.success(), "{}", stderr(&o));
     Some(stdout(&o).replace('\r', ""))
+}
+
+/// [`on_a_terminal_typing`] nothing.
+fn on_a_terminal(args: &str) -> Option<String> {
+    on_a_terminal_typing(args, "")
 }
 
 #[test]
