@@ -635,6 +635,26 @@ fn play_fits_100_columns_in_every_configuration() {
     }
     // The space is used: the longest lines are close to the width.
     assert!(widest.iter().all(|&w| w >= 90), "{widest:?}");
+    // Hot-seat too.
+    let out = play_transcript(
+        &[
+            "play",
+            "--players",
+            "5",
+            "--commodities",
+            "--humans",
+            "0,2",
+            "--seed",
+            "2",
+        ],
+        &["", "1", "2", "gold", "peek 0", "oil", "crypto"],
+        None,
+    );
+    assert!(
+        out.contains("screen hidden") && out.contains("winner: "),
+        "{out}"
+    );
+    assert!(out.lines().all(|l| columns(l) <= 100), "{out}");
 }
 
 #[test]
