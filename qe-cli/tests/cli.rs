@@ -680,6 +680,18 @@ fn play_adapts_to_the_width_in_columns() {
     assert!(wide > 100 && wide <= 200, "{wide}");
     assert!(widest(Some("72")) <= 72);
     assert!(widest(Some("not a number")) <= 100);
+    // On a terminal, its width wins over COLUMNS.
+    let keys = "1\n2\ngold\noil\ncrypto\n".repeat(120);
+    let command = format!(
+        "stty cols 130 rows 40; COLUMNS=77 '{}' {}",
+        env!("CARGO_BIN_EXE_qe"),
+        args.join(" ")
+    );
+    if let Some(o) = on_a_terminal_shell(&command, &keys) {
+        let shown = stdout(&o).replace('\r', "");
+        let wide = shown.lines().map(columns).max().unwrap();
+        assert!(wide > 100 && wide <= 130, "{wide}:\n{shown}");
+    }
 }
 
 #[test]
@@ -879,12 +891,16 @@ fn simulate_prints_a_table_per_bot() {
 /// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), typing `keys`,
 /// and returns what the terminal showed; `None` when `script` is not installed.
 fn on_a_terminal_typing(args: &str, keys: &str) -> Option<String> {
+    let o = on_a_terminal_shell(&format!("'{}' {args}", env!("CARGO_BIN_EXE_qe")), keys)?;
+    assert!(o.status.success(), "{}", stderr(&o));
+    Some(stdout(&o).replace('\r', ""))
+}
+
+/// Runs the shell command `command` on a terminal (util-linux `script`), typing `keys`; `None`
+/// when `script` is not installed.
+fn on_a_terminal_shell(command: &str, keys: &str) -> Option<Output> {
     let mut child = Command::new("script")
-        .args([
-            "-qec",
-            &format!("'{}' {args}", env!("CARGO_BIN_EXE_qe")),
-            "/dev/null",
-        ])
+        .args(["-qec", command, "/dev/null"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -893,9 +909,7 @@ fn on_a_terminal_typing(args: &str, keys: &str) -> Option<String> {
     let mut stdin = child.stdin.take().unwrap();
     let _ = stdin.write_all(keys.as_bytes());
     drop(stdin);
-    let o = output_within_a_minute(child);
-    assert!(o.status.success(), "{}", stderr(&o));
-    Some(stdout(&o).replace('\r', ""))
+    Some(output_within_a_minute(child))
 }
 
 /// [`on_a_terminal_typing`] nothing.
