@@ -1,7 +1,8 @@
 //! `qe`: the command-line face of the QE rules engine (`qe-core`).
 //!
 //! - `qe play`: a human (or several, hot-seat) against the baseline bots, in the terminal.
-//! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says.
+//! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says, or walk through
+//!   it auction by auction as one seat (or a spectator) saw it (`--step`).
 //! - `qe simulate`: a bot tournament over many seeded games, on every core.
 //! - `qe rules`: the rules summary and the manifest (tile and token values) in use.
 //! - `qe completions SHELL`: a shell completion script.
@@ -126,7 +127,8 @@ enum Command {
     /// Play a game in the terminal: you at one seat (or several, hot-seat) against bots
     #[command(after_help = play::HELP)]
     Play(play::PlayArgs),
-    /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command
+    /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command;
+    /// --step walks through it as a seat saw it
     #[command(after_help = replay::HELP)]
     Replay(replay::ReplayArgs),
     /// Run a bot tournament: win rate, mean score, mean spent and elimination rate per seat and bot
