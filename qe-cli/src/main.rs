@@ -1,16 +1,18 @@
 //! `qe`: the command-line face of the QE rules engine (`qe-core`).
 //!
 //! - `qe play`: a human (or several, hot-seat) against the baseline bots, in the terminal.
-//! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says.
+//! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says, or walk through
+//!   it auction by auction as one seat (or a spectator) saw it (`--step`).
 //! - `qe simulate`: a bot tournament over many seeded games, on every core.
 //! - `qe rules`: the rules summary and the manifest (tile and token values) in use.
+//! - `qe completions SHELL`: a shell completion script.
 //!
 //! It uses only the public API of `qe-core`, and shows a seat nothing beyond its `SeatView`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// `print!`/`println!` for this crate: like std's, but a closed standard output (`qe … | head`)
 /// ends the program quietly instead of panicking. (Defined before the modules, so it shadows the
@@ -34,21 +36,27 @@ macro_rules! println {
     }};
 }
 
+mod interrupt;
+mod layout;
 mod manifest;
 mod play;
+mod progress;
 mod replay;
 mod rules;
 mod show;
 mod simulate;
+mod step;
 
 /// The exit codes of `qe`, as printed by `--help`.
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (replay: the game ended, or is pending; play: the game was played to the end)
-  1  replay: a command of the record is illegal (`command K: R-…: message`)
-  2  usage error: unknown command or option, bad argument value
-  3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
-  4  play: the input ended (or `quit`) before the game did";
+    0  success (replay: the game ended, or is pending; play: the game was played to the end)
+    1  replay: a command of the record is illegal (`command K: R-…: message`)
+    2  usage error: unknown command or option, bad argument value
+    3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
+    4  play: the input ended (or `quit`) before the game did
+  130  interrupted by Ctrl-C: simulate printed the table of the games finished so far; play saved
+       --record FILE (a SPOILER if the game was unfinished)";
 
 /// Why `qe` stops with a non-zero exit; each variant is one documented exit code.
 #[derive(Debug)]
@@ -61,6 +69,8 @@ pub enum Failure {
     BadInput(String),
     /// Exit 4: `qe play` ended before the game did.
     Abandoned(String),
+    /// Exit 130: interrupted by Ctrl-C ([`interrupt`]).
+    Interrupted(String),
 }
 
 impl Failure {
@@ -70,6 +80,7 @@ impl Failure {
             Failure::Usage(_) => 2,
             Failure::BadInput(_) => 3,
             Failure::Abandoned(_) => 4,
+            Failure::Interrupted(_) => interrupt::EXIT_CODE,
         }
     }
 
@@ -78,7 +89,8 @@ impl Failure {
             Failure::Illegal(m)
             | Failure::Usage(m)
             | Failure::BadInput(m)
-            | Failure::Abandoned(m) => m,
+            | Failure::Abandoned(m)
+            | Failure::Interrupted(m) => m,
         }
     }
 }
@@ -115,7 +127,8 @@ enum Command {
     /// Play a game in the terminal: you at one seat (or several, hot-seat) against bots
     #[command(after_help = play::HELP)]
     Play(play::PlayArgs),
-    /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command
+    /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command;
+    /// --step walks through it as a seat saw it
     #[command(after_help = replay::HELP)]
     Replay(replay::ReplayArgs),
     /// Run a bot tournament: win rate, mean score, mean spent and elimination rate per seat and bot
@@ -123,15 +136,71 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Print the rules summary and the manifest (tile and token values) in use
     Rules(rules::RulesArgs),
+    /// Print a shell completion script: bash, zsh, fish, powershell or elvish
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+}
+
+/// Extra `--help` text of `qe completions`.
+const COMPLETIONS_HELP: &str = "\
+Load the script in the shell's start-up file, for example:
+  bash        echo 'source <(qe completions bash)' >> ~/.bashrc
+  zsh         qe completions zsh > ~/.zfunc/_qe   (with ~/.zfunc in $fpath, before compinit)
+  fish        qe completions fish > ~/.config/fish/completions/qe.fish
+  powershell  qe completions powershell >> $PROFILE
+  elvish      qe completions elvish >> ~/.config/elvish/rc.elv";
+
+/// `qe completions`.
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+/// The command line of `qe`, its help fitted to the terminal ([`layout::terminal_width`], else
+/// 100 columns): clap wraps the generated help, [`layout::fit_help`] the extra texts.
+fn command() -> clap::Command {
+    fn refit(cmd: clap::Command, width: usize) -> clap::Command {
+        let after = cmd
+            .get_after_help()
+            .map(|text| layout::fit_help(&text.to_string(), width));
+        let mut cmd = match after {
+            Some(text) => cmd.after_help(text),
+            None => cmd,
+        };
+        let names: Vec<String> = cmd
+            .get_subcommands()
+            .map(|s| s.get_name().to_owned())
+            .collect();
+        for name in names {
+            cmd = cmd.mut_subcommand(name, |s| refit(s, width));
+        }
+        cmd
+    }
+    let width = layout::terminal_width().unwrap_or(layout::DEFAULT_WIDTH);
+    refit(Cli::command().term_width(width), width)
+}
+
+/// Prints the completion script of `qe` for `shell`.
+fn completions(args: &CompletionsArgs) {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "qe", &mut script);
+    print!("{}", String::from_utf8_lossy(&script));
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Play(args) => play::run(&cli.common, &args),
         Command::Replay(args) => replay::run(&cli.common, &args),
         Command::Simulate(args) => simulate::run(&cli.common, &args),
         Command::Rules(args) => rules::run(&cli.common, &args),
+        Command::Completions(args) => {
+            completions(&args);
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

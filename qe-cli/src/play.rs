@@ -5,14 +5,16 @@
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write as _};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules, Seat, SeatView};
 
+use crate::layout::fit;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
 use crate::simulate::{bot_seed, BotList};
-use crate::{manifest, Common, Failure};
+use crate::{interrupt, manifest, Common, Failure};
 
 /// Extra `--help` text.
 pub const HELP: &str = "\
@@ -24,8 +26,12 @@ At each prompt, type one of:
   view               show your screen again
   help               list the commands
   quit               stop (as does the end of the input)
-A bad line gets a message and a new prompt. Standard input may be a pipe (one command a line).
---record FILE saves the game record (qe-record/1), also when the game is abandoned.
+Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message and a new prompt.
+Standard input may be a pipe (one command a line). The screen fits the terminal's width (else
+$COLUMNS, else 100 columns). Next to each seat, spent is what you can prove of its total (`?`:
+nothing useful).
+--record FILE saves the game record (qe-record/1), also when the game is abandoned (end of the
+input, quit, Ctrl-C); the record of an unfinished game is a spoiler, and says so.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
 seat asked to press Enter before each of them plays.";
 
@@ -77,8 +83,10 @@ enum Input {
     Nothing,
 }
 
-/// Parses one line for `seat`, whose legal actions are `legal`.
+/// Parses one line for `seat`, whose legal actions are `legal`. Commands and pile names may be
+/// in any case (`BID 5`, `Take Gold`).
 fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
+    let line = line.to_lowercase();
     let words: Vec<&str> = line.split_whitespace().collect();
     let pile = |w: &str| -> Result<AssetKind, String> {
         w.to_ascii_lowercase()
@@ -126,6 +134,15 @@ fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
                 .map_err(|_| format!("`{w}` is not a turn number"))?;
             Ok(Input::Command(Command::Peek { seat, turn }))
         }
+        ["bid" | "b"] => Err("bid needs an amount: bid 5".into()),
+        ["take" | "t"] => Err("take needs a pile: take gold (piles: gold, oil, crypto)".into()),
+        ["discard" | "d"] => {
+            Err("discard needs a pile: discard oil (piles: gold, oil, crypto)".into())
+        }
+        ["peek" | "p"] => Err("peek needs a turn: peek 3".into()),
+        [w @ ("bid" | "b" | "take" | "t" | "discard" | "d" | "peek" | "p"), _, extra, ..] => Err(
+            format!("`{w}` takes one word after it; `{extra}` is one too many"),
+        ),
         [w] if w.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') => bid(w),
         [w] if pile(w).is_ok() => take_or_discard(pile(w)?),
         [w, ..] => Err(format!(
@@ -197,23 +214,32 @@ impl Lines {
     }
 }
 
-fn save(path: Option<&PathBuf>, m: &Match) -> Result<(), Failure> {
+fn save(path: Option<&PathBuf>, m: &Match, width: usize) -> Result<(), Failure> {
     let Some(path) = path else { return Ok(()) };
     let record = m.record().expect("a seeded game is dealt");
     std::fs::write(path, record.to_json_pretty() + "\n").map_err(|e| {
         Failure::BadInput(format!("cannot write the record {}: {e}", path.display()))
     })?;
     if m.game().is_over() {
-        println!("record saved to {}", path.display());
+        say(&format!("record saved to {}", path.display()), width);
     } else {
         // An abandoned game's record holds what no seat may know yet: say so before anyone reads it.
-        println!(
-            "record saved to {} (SPOILER: the game was abandoned, and the record shows its seed, \
-             the whole deck, every industry token and every bid)",
-            path.display()
+        say(
+            &format!(
+                "record saved to {} (SPOILER: the game was abandoned, and the record shows its \
+                 seed, the whole deck, every industry token and every bid)",
+                path.display()
+            ),
+            width,
         );
     }
     Ok(())
+}
+
+/// Prints `text` (one or more lines, ending in `\n` or not) fitted to `width` columns, then a
+/// line break.
+fn say(text: &str, width: usize) {
+    println!("{}", fit(text.strip_suffix('\n').unwrap_or(text), width));
 }
 
 fn hide_screen(view: &SeatView) {
@@ -230,14 +256,18 @@ fn hide_screen(view: &SeatView) {
     let _ = std::io::stdout().flush();
 }
 
-fn print_end(m: &Match, rules: &Rules) {
+/// The end of a game: everything revealed (R-VIS-7), the score breakdown and the winners.
+pub fn print_end(m: &Match, rules: &Rules, width: usize) {
     let game = m.game();
     let view = game.public_view(); // everything is revealed at game end (R-VIS-7)
     println!("════ game over: everything is revealed ════");
     if let Some(seed) = m.seed() {
         println!("seed {seed} (replay this game with --seed {seed})");
     }
-    print!("{}", history(&view, rules));
+    let h = history(&view, rules);
+    if !h.is_empty() {
+        say(&h, width);
+    }
     let industries: Vec<String> = (0..game.players())
         .map(|s| {
             format!(
@@ -247,12 +277,15 @@ fn print_end(m: &Match, rules: &Rules) {
             )
         })
         .collect();
-    println!("industry tokens: {}", industries.join(", "));
+    say(
+        &format!("industry tokens: {}", industries.join(", ")),
+        width,
+    );
     if let Some(aside) = view.set_aside {
         println!("set aside: {}", aside.name());
     }
     if let Some(outcome) = game.outcome() {
-        print!("{}", outcome_table(&outcome));
+        say(&outcome_table(&outcome), width);
     }
 }
 
@@ -295,8 +328,34 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         bots[s as usize] = Some((name, bot));
     }
 
+    let width = crate::layout::width();
     let mut m = Match::seeded(rules, seed);
     let hot_seat = humans.len() > 1;
+    // Ctrl-C while waiting for a line: save the game as it stood at the prompt, and stop.
+    let at_prompt = Arc::new(Mutex::new(m.clone()));
+    interrupt::install({
+        let at_prompt = Arc::clone(&at_prompt);
+        let record = args.record.clone();
+        move || {
+            let m = at_prompt.lock().unwrap_or_else(PoisonError::into_inner);
+            println!();
+            if let Err(failure) = save(record.as_ref(), &m, width) {
+                eprintln!("qe: {}", failure.message());
+            }
+            eprintln!(
+                "qe: interrupted (Ctrl-C) at turn {} ({} commands played); game abandoned",
+                m.game().turn(),
+                m.commands().len()
+            );
+            std::process::exit(interrupt::EXIT_CODE.into());
+        }
+    });
+    let waiting = |m: &Match| {
+        at_prompt
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone_from(m);
+    };
     let mut lines = Lines {
         input: Box::new(std::io::stdin().lock()),
     };
@@ -321,7 +380,11 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         };
         println!("  {}: {who}", seat_name(&intro, Seat(s)));
     }
-    println!("Type `help` for the commands.");
+    say(
+        "Type `help` for the commands at any prompt; `qe rules` prints the rules summary and the \
+         tile and token values.",
+        width,
+    );
 
     let mut narrated = 0usize; // events already told (single human)
     let mut last_human: Option<Seat> = None;
@@ -343,8 +406,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         if hot_seat {
             if last_human != Some(seat) {
                 hide_screen(&view);
+                waiting(&m);
                 if lines.next().is_none() {
-                    save(args.record.as_ref(), &m)?;
+                    save(args.record.as_ref(), &m, width)?;
                     return Err(Failure::Abandoned("the input ended; game abandoned".into()));
                 }
                 show = true;
@@ -352,22 +416,26 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         } else {
             for e in &m.events()[narrated..] {
                 if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
-                    println!("· {line}");
+                    say(&format!("· {line}"), width);
                 }
             }
             narrated = m.events().len();
         }
         last_human = Some(seat);
         if show {
-            print!("{}", screen(&view, &rules, &m.deduce(seat)));
+            say(&screen(&view, &rules, &m.deduce(seat)), width);
             show = false;
         }
-        println!("{}: {}", seat_name(&view, seat), ask(&view));
+        say(
+            &format!("{}: {}", seat_name(&view, seat), ask(&view)),
+            width,
+        );
         print!("> ");
         let _ = std::io::stdout().flush();
+        waiting(&m);
         let Some(line) = lines.next() else {
             println!();
-            save(args.record.as_ref(), &m)?;
+            save(args.record.as_ref(), &m, width)?;
             return Err(Failure::Abandoned(format!(
                 "the input ended at turn {} ({} commands played); game abandoned",
                 m.game().turn(),
@@ -375,14 +443,14 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             )));
         };
         if !std::io::stdin().is_terminal() {
-            println!("{}", line.trim_end()); // echo piped input, so the transcript reads well
+            say(line.trim_end(), width); // echo piped input, so the transcript reads well
         }
         match parse_line(&line, seat, &view.legal) {
             Ok(Input::Nothing) => {}
-            Ok(Input::Help) => println!("{HELP}"),
+            Ok(Input::Help) => println!("{}", crate::layout::fit_help(HELP, width)),
             Ok(Input::View) => show = true,
             Ok(Input::Quit) => {
-                save(args.record.as_ref(), &m)?;
+                save(args.record.as_ref(), &m, width)?;
                 return Err(Failure::Abandoned("quit; game abandoned".into()));
             }
             Ok(Input::Command(command)) => match m.apply(command) {
@@ -395,7 +463,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                             if let Some(line) =
                                 event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat))))
                             {
-                                println!("· {line}");
+                                say(&format!("· {line}"), width);
                             }
                         }
                         narrated = m.events().len();
@@ -403,9 +471,9 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                             !matches!(command, Command::Peek { .. }) || m.game().to_act() != to_act;
                     }
                 }
-                Err(e) => println!("rejected: {}: {e}", e.rule()),
+                Err(e) => say(&format!("rejected: {}: {e}", e.rule()), width),
             },
-            Err(message) => println!("error: {message}"),
+            Err(message) => say(&format!("error: {message}"), width),
         }
     }
     if !hot_seat {
@@ -413,12 +481,12 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let view = m.game().view(seat);
         for e in &m.events()[narrated..] {
             if let Some(line) = event_line(&view, &rules, &e.as_seen(m.viewer(Some(seat)))) {
-                println!("· {line}");
+                say(&format!("· {line}"), width);
             }
         }
     }
-    print_end(&m, &rules);
-    save(args.record.as_ref(), &m)?;
+    print_end(&m, &rules, width);
+    save(args.record.as_ref(), &m, width)?;
     Ok(())
 }
 
@@ -498,5 +566,45 @@ mod tests {
             assert!(parse_line(bad, s, &l).is_err(), "{bad}");
         }
         assert!(parse_line("-1", s, &l).unwrap_err().contains("R-AUC-4"));
+        assert_eq!(
+            parse_line("bid", s, &l),
+            Err("bid needs an amount: bid 5".into())
+        );
+        assert!(parse_line(" Take ", s, &l)
+            .unwrap_err()
+            .contains("take needs a pile"));
+        assert!(parse_line("peek", s, &l)
+            .unwrap_err()
+            .contains("peek needs a turn"));
+        assert!(parse_line("discard", s, &l)
+            .unwrap_err()
+            .contains("discard needs a pile"));
+        assert!(parse_line("bid 5 6", s, &l)
+            .unwrap_err()
+            .contains("one too many"));
+    }
+
+    #[test]
+    fn commands_are_case_insensitive() {
+        let s = Seat(1);
+        let l = legal_bid();
+        let five = Ok(Input::Command(Command::Bid { seat: s, amount: 5 }));
+        for line in ["bid 5", "BID 5", "Bid 5", "B 5"] {
+            assert_eq!(parse_line(line, s, &l), five, "{line}");
+        }
+        assert_eq!(parse_line("HELP", s, &l), Ok(Input::Help));
+        assert_eq!(parse_line("Quit", s, &l), Ok(Input::Quit));
+        assert_eq!(parse_line("VIEW", s, &l), Ok(Input::View));
+        assert_eq!(
+            parse_line("Take GOLD", s, &l),
+            Ok(Input::Command(Command::TakeAsset {
+                seat: s,
+                kind: AssetKind::Gold
+            }))
+        );
+        assert_eq!(
+            parse_line("PEEK 2", s, &l),
+            Ok(Input::Command(Command::Peek { seat: s, turn: 2 }))
+        );
     }
 }

@@ -19,14 +19,25 @@ Replays FILE (`-` for standard input) as RECORD.md says:
   - a command is illegal: prints `command K: R-…: message` (K is 0-based) on stderr, exits 1;
   - the record is malformed: prints `qe: bad record: …` before running any command, exits 3.
 --manifest FILE supplies the values for a record without its own `manifest` field; a record's own
-manifest always wins.";
+manifest always wins.
+--step walks through a record (one that replays without an illegal command) auction by auction,
+as the seat --seat N saw it, or without --seat as a spectator saw it (public information only):
+each auction's events as that viewer saw them while the game ran, then its view of the table.
+When standard input is a terminal it pauses for Enter between auctions (q stops); piped, it does
+not pause. After the end everything is revealed (R-VIS-7) with the score breakdown.";
 
 /// `qe replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// Print JSON: the outcome as {"seats": [...]}, or {"pending": …} / {"illegal": …}
-    #[arg(long)]
+    #[arg(long, conflicts_with = "step")]
     pub json: bool,
+    /// Walk through the game auction by auction, as --seat N (or a spectator) saw it
+    #[arg(long)]
+    pub step: bool,
+    /// With --step: the seat whose view is shown (default: a spectator, public information only)
+    #[arg(long, requires = "step", value_parser = clap::value_parser!(u8).range(0..=4), value_name = "N")]
+    pub seat: Option<u8>,
     /// The game record (qe-record/1 JSON); `-` reads standard input
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -70,6 +81,10 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
             return Err(Failure::Illegal(err.to_string()));
         }
     };
+    if args.step {
+        let pause = crate::step::Pause::for_stdin(args.file.as_os_str() == "-");
+        return crate::step::run(&record, args.seat, &pause, crate::layout::width());
+    }
     let game = m.game();
     if let Some(outcome) = game.outcome() {
         if args.json {

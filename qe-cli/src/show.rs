@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::layout::display_width;
 use qe_core::{
     AssetKind, BidStage, Deduction, Event, Outcome, Phase, Rules, Seat, SeatSet, SeatView,
     SpendBounds, TileId,
@@ -47,34 +48,44 @@ pub fn phase_text(phase: Phase) -> String {
     }
 }
 
-/// The score breakdown of every seat (RULES.md section 8) as a table, with the winners.
+/// The score breakdown of every seat (RULES.md section 8) as a table, with the winners. Columns
+/// are as wide as their contents, so the table fits 100 columns whatever the amounts spent.
 pub fn outcome_table(outcome: &Outcome) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "seat nation industry                spent  elim  win  companies zero nation monopoly divers commod subtotal bonus total"
+    let header = [
+        "seat", "nation", "ind", "spent", "elim", "win", "tiles", "zero", "natl", "mono", "divr",
+        "comm", "subtotal", "bonus", "total",
+    ];
+    let rows: Vec<Vec<String>> = outcome
+        .seats()
+        .iter()
+        .map(|s| {
+            vec![
+                s.seat.to_string(),
+                s.nation.map_or("?", |n| n.name()).to_owned(),
+                s.industry.map_or("?", |i| i.name()).to_owned(),
+                s.spent.to_string(),
+                if s.eliminated { "yes" } else { "-" }.to_owned(),
+                if s.winner { "yes" } else { "-" }.to_owned(),
+                s.companies.to_string(),
+                s.zero_bids.to_string(),
+                s.nationalization.to_string(),
+                s.monopolization.to_string(),
+                s.diversification.to_string(),
+                s.commodities.to_string(),
+                s.subtotal.to_string(),
+                s.least_spent_bonus.to_string(),
+                s.total.to_string(),
+            ]
+        })
+        .collect();
+    // Right-aligned, except the nation and industry names.
+    let mut out = table(&header, &rows, &|c| c == 1 || c == 2);
+    out.push_str(
+        "VP: tiles = companies (R-SCO-4), zero = zero bids (R-SCO-5), natl = nationalization \
+         (R-SCO-6),\n    mono = monopolization (R-SCO-7), divr = diversification (R-SCO-8), \
+         comm = commodities (R-COM-9),\n    bonus = least spent (R-SCO-3); ind = industry token, \
+         elim = eliminated (R-SCO-2)\n",
     );
-    for s in outcome.seats() {
-        let _ = writeln!(
-            out,
-            "{:>4} {:>6} {:>8} {:>20} {:>5} {:>4} {:>10} {:>4} {:>6} {:>8} {:>6} {:>6} {:>8} {:>5} {:>5}",
-            s.seat,
-            s.nation.map_or("?", |n| n.name()),
-            s.industry.map_or("?", |i| i.name()),
-            s.spent,
-            if s.eliminated { "yes" } else { "-" },
-            if s.winner { "yes" } else { "-" },
-            s.companies,
-            s.zero_bids,
-            s.nationalization,
-            s.monopolization,
-            s.diversification,
-            s.commodities,
-            s.subtotal,
-            s.least_spent_bonus,
-            s.total
-        );
-    }
     let winners: Vec<String> = outcome.winners().map(|s| format!("seat {}", s.0)).collect();
     let _ = writeln!(
         out,
@@ -88,81 +99,129 @@ pub fn outcome_table(outcome: &Outcome) -> String {
     out
 }
 
+/// A table whose columns are as wide as their widest cell, one space apart; column `c` is
+/// left-aligned when `left(c)`, right-aligned otherwise. Trailing spaces are trimmed.
+fn table(header: &[&str], rows: &[Vec<String>], left: &dyn Fn(usize) -> bool) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| display_width(h)).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(display_width(cell));
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = header.iter().map(|&h| h.to_owned()).collect();
+    for row in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            if c > 0 {
+                line.push(' ');
+            }
+            let pad = " ".repeat(widths[c] - display_width(cell));
+            if left(c) {
+                line.push_str(cell);
+                line.push_str(&pad);
+            } else {
+                line.push_str(&pad);
+                line.push_str(cell);
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
 fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
     x.map_or_else(|| "?".to_owned(), |v| v.to_string())
 }
 
 /// The auctions so far as this view knows them (prices only where the viewer sees them).
 pub fn history(view: &SeatView, rules: &Rules) -> String {
-    let mut out = String::new();
     let auctions: Vec<_> = view.auctions().iter().filter(|a| a.awarded).collect();
     if auctions.is_empty() {
-        return out;
+        return String::new();
     }
-    let _ = writeln!(
-        out,
-        "turn tile           auctioneer opening winner        price   zero bids      asset"
-    );
-    for a in auctions {
-        let tile = a.tile.map_or_else(|| "?".into(), |t| tile_name(rules, t));
-        let winner = a
-            .winner
-            .map_or_else(|| "none".into(), |w| seat_name(view, w));
-        let mut asset = String::new();
-        if a.asset.taken {
-            let _ = write!(
-                asset,
-                "seat {} took {}",
-                a.asset.seat.map_or(0, |s| s.0),
-                a.asset.kind.map_or("?", AssetKind::name)
-            );
-            if let Some(v) = a.asset.value {
-                let _ = write!(asset, " ({v} VP)");
+    let header = [
+        "turn",
+        "tile",
+        "auctioneer",
+        "opening",
+        "winner",
+        "price",
+        "zero bids",
+        "asset",
+    ];
+    let rows: Vec<Vec<String>> = auctions
+        .iter()
+        .map(|a| {
+            let tile = a.tile.map_or_else(|| "?".into(), |t| tile_name(rules, t));
+            let winner = a
+                .winner
+                .map_or_else(|| "none".into(), |w| seat_name(view, w));
+            let mut asset = String::new();
+            if a.asset.taken {
+                let _ = write!(
+                    asset,
+                    "seat {} took {}",
+                    a.asset.seat.map_or(0, |s| s.0),
+                    a.asset.kind.map_or("?", AssetKind::name)
+                );
+                if let Some(v) = a.asset.value {
+                    let _ = write!(asset, " ({v} VP)");
+                }
+                if let Some(p) = a.asset.price {
+                    let _ = write!(asset, " @{p}");
+                }
+            } else if a.asset.discarded {
+                let _ = write!(
+                    asset,
+                    "{} discarded",
+                    a.asset.kind.map_or("?", AssetKind::name)
+                );
             }
-            if let Some(p) = a.asset.price {
-                let _ = write!(asset, " @{p}");
-            }
-        } else if a.asset.discarded {
-            let _ = write!(
+            let zero = if a.zero_bids.is_empty() {
+                "-".to_owned()
+            } else {
+                a.zero_bids
+                    .iter()
+                    .map(|s| s.0.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            vec![
+                a.turn.to_string(),
+                tile,
+                a.auctioneer.map_or_else(|| "-".into(), |s| s.0.to_string()),
+                // Public (R-VIS-1); none on the 3-player last turn (R-AUC-9).
+                a.opening.map_or_else(|| "-".into(), |o| o.to_string()),
+                winner,
+                opt(a.price),
+                zero,
                 asset,
-                "{} discarded",
-                a.asset.kind.map_or("?", AssetKind::name)
-            );
-        }
-        let zero = if a.zero_bids.is_empty() {
-            "-".to_owned()
-        } else {
-            a.zero_bids
-                .iter()
-                .map(|s| s.0.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let _ = writeln!(
-            out,
-            "{:>4} {:<14} {:>10} {:>7} {:<13} {:>5}   {:<14} {}",
-            a.turn,
-            tile,
-            a.auctioneer.map_or_else(|| "-".into(), |s| s.0.to_string()),
-            opt(a.opening),
-            winner,
-            opt(a.price),
-            zero,
-            asset
-        );
-    }
-    out
+            ]
+        })
+        .collect();
+    // Numbers right-aligned; names and words left-aligned.
+    table(&header, &rows, &|c| matches!(c, 1 | 4 | 6 | 7))
 }
 
-/// What the viewer can prove about a seat's total spent ([`qe_core::deduction`]): `exactly N`, or `N..M` (an upper
-/// bound of 2^64−1 or more per hidden price is shown as `N..`).
+/// Bounds of this magnitude or more are not shown: such a bound comes from a price the viewer
+/// cannot see, which may be any bid up to 2^64−1 (R-AUC-4), and tells a player nothing.
+const UNKNOWABLE: i128 = 1 << 63;
+
+/// What the viewer can prove about a seat's total spent ([`qe_core::deduction`]): `exactly N`,
+/// `N..M`, `≥ N`, `≤ M`, or `?`. A bound is shown only when it is meaningful, its magnitude
+/// below 2^63 ([`UNKNOWABLE`]): a bound that only says "a hidden price is at most 2^64−1" is
+/// true but useless.
 fn bounds_text(b: &SpendBounds) -> String {
     if b.exact() {
-        format!("exactly {}", b.lower)
-    } else if b.upper >= i128::from(u64::MAX) {
-        format!("≥ {}", b.lower)
-    } else {
-        format!("{}..{}", b.lower, b.upper)
+        return format!("exactly {}", b.lower);
+    }
+    let known = |v: i128| (v.abs() < UNKNOWABLE).then_some(v);
+    match (known(b.lower), known(b.upper)) {
+        (Some(l), Some(u)) => format!("{l}..{u}"),
+        (Some(l), None) => format!("≥ {l}"),
+        (None, Some(u)) => format!("≤ {u}"),
+        (None, None) => "?".to_owned(),
     }
 }
 
@@ -251,7 +310,7 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
     }
     let _ = writeln!(
         out,
-        "seats (tile:VP@price, ? = price you cannot see; spent: what you can prove of the total):"
+        "seats (tile:VP@price; spent: what you can prove of the total; ? = you cannot see or bound it):"
     );
     for s in 0..view.players {
         let mut line = holdings(view, rules, Seat(s), &deduction.seats[s as usize]);
@@ -401,4 +460,31 @@ pub fn event_line(view: &SeatView, rules: &Rules, event: &Event) -> Option<Strin
             price.map_or(String::new(), |p| format!(": {p}"))
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(lower: i128, upper: i128) -> SpendBounds {
+        SpendBounds {
+            lower,
+            upper,
+            ..SpendBounds::default()
+        }
+    }
+
+    #[test]
+    fn only_meaningful_spend_bounds_are_shown() {
+        let max = i128::from(u64::MAX);
+        assert_eq!(bounds_text(&bounds(7, 7)), "exactly 7");
+        assert_eq!(bounds_text(&bounds(max, max)), format!("exactly {max}"));
+        assert_eq!(bounds_text(&bounds(3, 9)), "3..9");
+        assert_eq!(bounds_text(&bounds(-4, 9)), "-4..9");
+        assert_eq!(bounds_text(&bounds(12, max + 8)), "≥ 12");
+        // An unseen credit may be any bid (R-AUC-4): that lower bound says nothing.
+        assert_eq!(bounds_text(&bounds(6 - max, 30)), "≤ 30");
+        assert_eq!(bounds_text(&bounds(6 - max, max + 3)), "?");
+        assert_eq!(bounds_text(&bounds(-2 * max, 2 * max)), "?");
+    }
 }

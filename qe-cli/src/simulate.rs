@@ -3,7 +3,6 @@
 //! Game `i` is seeded from `(seed, i)` and each bot from `(game seed, seat)`; the statistics are
 //! integer sums, so the result is the same for a given seed whatever the thread count and order.
 
-use std::io::{IsTerminal, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::{Game, Manifest, Outcome, Rules, MAX_SEATS};
 use serde_json::json;
 
+use crate::progress::Progress;
 use crate::{manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -32,11 +32,22 @@ fn parse_bot_list(text: &str) -> Result<BotList, String> {
     crate::parse_bots(text).map(BotList)
 }
 
+/// Parses `--games`: a whole number, at least 1.
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("a tournament needs at least 1 game (e.g. --games 1000)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of games (e.g. --games 1000)"
+        )),
+    }
+}
+
 /// `qe simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// Number of games
-    #[arg(long, short = 'n', default_value_t = 1000, value_name = "N")]
+    /// Number of games (at least 1)
+    #[arg(long, short = 'n', default_value_t = 1000, value_name = "N", value_parser = parse_games)]
     pub games: u64,
     /// Number of players, 3 to 5 (default: the length of --bots if 3 to 5, else 4)
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=5), value_name = "K")]
@@ -148,22 +159,6 @@ fn ratio(num: f64, den: u64) -> f64 {
     }
 }
 
-/// Draws the progress bar on stderr.
-fn draw(done: u64, total: u64, started: Instant) {
-    let width = 30u64;
-    let filled = (done * width).checked_div(total).unwrap_or(width);
-    #[allow(clippy::cast_precision_loss)]
-    let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total} games · {rate:.0} games/s ",
-        "#".repeat(filled as usize),
-        ".".repeat((width - filled) as usize)
-    );
-    let _ = err.flush();
-}
-
 /// Runs `qe simulate`.
 #[allow(clippy::cast_precision_loss)]
 pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
@@ -191,7 +186,8 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     const CHUNK: u64 = 32;
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let progress = std::io::stderr().is_terminal() && !args.json;
+    let progress = Progress::new(args.games, !args.json);
+    crate::interrupt::install(|| {}); // the workers stop starting games
     let started = Instant::now();
     let total = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -200,28 +196,31 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
                     let mut stats = Stats::default();
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= args.games {
+                        if start >= args.games || crate::interrupt::requested() {
                             break;
                         }
                         let end = (start + CHUNK).min(args.games);
                         for i in start..end {
+                            if crate::interrupt::requested() {
+                                break;
+                            }
                             let outcome =
                                 play_game(&rules, &seat_bots, manifest, game_seed(args.seed, i));
                             stats.add(&outcome);
+                            done.fetch_add(1, Ordering::Relaxed);
                         }
-                        done.fetch_add(end - start, Ordering::Relaxed);
                     }
                     stats
                 })
             })
             .collect();
-        if progress {
+        if progress.is_drawn() {
             while workers.iter().any(|w| !w.is_finished()) {
-                draw(done.load(Ordering::Relaxed), args.games, started);
+                progress.set(done.load(Ordering::Relaxed));
                 std::thread::sleep(Duration::from_millis(100));
             }
-            draw(done.load(Ordering::Relaxed), args.games, started);
-            eprintln!();
+            progress.set(done.load(Ordering::Relaxed));
+            progress.finish();
         }
         let mut total = Stats::default();
         for w in workers {
@@ -230,7 +229,17 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         total
     });
     let elapsed = started.elapsed().as_secs_f64();
-    let per_s = args.games as f64 / elapsed.max(1e-9);
+    let per_s = total.games as f64 / elapsed.max(1e-9);
+    // After Ctrl-C: the games finished so far, then exit 130.
+    let end = || {
+        if crate::interrupt::requested() {
+            return Err(Failure::Interrupted(format!(
+                "interrupted (Ctrl-C) after {} of {} games",
+                total.games, args.games
+            )));
+        }
+        Ok(())
+    };
 
     // Per seat, and per bot name (seats pooled).
     let g = total.games;
@@ -277,13 +286,14 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
             "commodities": rules.has_commodities(),
             "seed": args.seed,
             "threads": threads,
+            "interrupted": crate::interrupt::requested(),
             "no_winner_rate": ratio(total.no_winner as f64, g),
             "seats": seat_rows,
             "bots": bot_rows,
             "timing": { "seconds": elapsed, "games_per_second": per_s },
         });
         println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
-        return Ok(());
+        return end();
     }
     println!(
         "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{}",
@@ -313,5 +323,5 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         ratio(total.no_winner as f64, g) * 100.0
     );
     println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
-    Ok(())
+    end()
 }

@@ -211,6 +211,149 @@ fn replay_rejects_unreadable_and_malformed_records_with_exit_3() {
     );
 }
 
+// ----- replay --step ------------------------------------------------------------------------------
+
+/// A finished game between value bots, saved as a record; returns its path and the match.
+fn bot_game(rules: Rules, seed: u64, name: &str) -> (PathBuf, qe_core::Match) {
+    let mut m = qe_core::Match::seeded(rules, seed);
+    let mut bots: Vec<BoxedBot> = (0..rules.players())
+        .map(|s| by_name("value", bot_seed(seed, s)).unwrap())
+        .collect();
+    while !m.game().is_over() {
+        let seat = m.game().to_act().first().unwrap();
+        let command = bots[seat.index()].act(&m.game().view(seat)).unwrap();
+        m.apply(command).unwrap();
+    }
+    let path = tmp(name);
+    std::fs::write(&path, m.record().unwrap().to_json()).unwrap();
+    (path, m)
+}
+
+/// The lines `qe` tells for the secret bids and rebids of a game, as `viewer` saw them while it ran.
+fn bid_lines(m: &qe_core::Match, viewer: Option<Seat>) -> Vec<String> {
+    let view = m.game().public_view();
+    let name = |s: Seat| {
+        format!(
+            "seat {} ({})",
+            s.0,
+            view.seats[s.index()].nation.unwrap().name()
+        )
+    };
+    let seen_by = qe_core::visibility::Viewer::new(viewer, m.game().players(), false);
+    m.events()
+        .iter()
+        .filter_map(|e| match e.as_seen(seen_by) {
+            qe_core::Event::Bid {
+                seat,
+                stage,
+                amount,
+                ..
+            } => {
+                let what = match stage {
+                    qe_core::BidStage::Secret => "bids",
+                    qe_core::BidStage::Rebid(_) => "rebids",
+                    qe_core::BidStage::AssetRebid(_) => "rebids for the asset",
+                };
+                Some(match amount {
+                    Some(a) => format!("· {} {what} {a}", name(seat)),
+                    None => format!("· {} {what}", name(seat)),
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn replay_step_shows_each_auction_as_the_seat_saw_it() {
+    for (rules, seed) in [
+        (Rules::base(4).unwrap(), 5),
+        (Rules::commodities(5).unwrap(), 8),
+        (Rules::commodities(3).unwrap(), 3),
+    ] {
+        let (path, m) = bot_game(rules, seed, &format!("step-{seed}.json"));
+        let file = path.to_str().unwrap();
+        for viewer in [None, Some(Seat(1))] {
+            let seat_text = viewer.map(|s| s.0.to_string());
+            let mut args = vec!["replay", "--step", file];
+            if let Some(s) = &seat_text {
+                args.extend(["--seat", s]);
+            }
+            let o = run(&args, "");
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let out = stdout(&o);
+            // Piped: one section per auction, no pause, and the end with everything revealed.
+            let turns = usize::from(rules.turns());
+            assert_eq!(out.matches("════ auction of turn ").count(), turns, "{out}");
+            assert!(!out.contains("Enter: next auction"), "{out}");
+            let (during, end) = out.split_once("game over: everything is revealed").unwrap();
+            assert!(
+                end.contains("winner: ") && end.contains("every bid, revealed"),
+                "{end}"
+            );
+            assert!(out.lines().all(|l| columns(l) <= 100), "{out}");
+            // During the game, every bid is told exactly as this viewer saw it (R-VIS-2, R-VIS-3).
+            let told: Vec<&str> = during
+                .lines()
+                .filter(|l| {
+                    l.starts_with("· seat ") && (l.contains(") bids") || l.contains(") rebids"))
+                })
+                .collect();
+            assert_eq!(told, bid_lines(&m, viewer), "viewer {viewer:?}");
+            if viewer.is_none() {
+                assert!(
+                    told.iter()
+                        .all(|l| !l.ends_with(|c: char| c.is_ascii_digit())),
+                    "a spectator sees no secret bid: {told:?}"
+                );
+            } else {
+                assert!(during.contains("you are seat 1"), "{during}");
+            }
+            // After the end, every price is revealed (R-VIS-7).
+            let history: Vec<&str> = end
+                .lines()
+                .skip_while(|l| !l.starts_with("turn tile"))
+                .skip(1)
+                .take(turns)
+                .collect();
+            assert!(history.iter().all(|l| !l.contains(" ? ")), "{history:#?}");
+        }
+    }
+}
+
+#[test]
+fn replay_step_pauses_between_auctions_on_a_terminal() {
+    let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "step-pause.json");
+    let file = path.to_str().unwrap();
+    // Bad combinations are usage errors.
+    for args in [
+        &["replay", "--seat", "1", file][..],
+        &["replay", "--step", "--json", file],
+        &["replay", "--step", "--seat", "4", file],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "qe {args:?}: {}", stderr(&o));
+    }
+    // A record that stops before the end is walked to where it stops.
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["commands"].as_array_mut().unwrap().truncate(9);
+    let o = run(&["replay", "--step", "-"], &record.to_string());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("the record ends here, before the game does: turn "),
+        "{}",
+        stdout(&o)
+    );
+    // On a terminal, Enter shows the next auction and q stops.
+    let Some(shown) = on_a_terminal_typing(&format!("replay --step --seat 0 '{file}'"), "\nq\n")
+    else {
+        return;
+    };
+    assert_eq!(shown.matches("Enter: next auction").count(), 2, "{shown}");
+    assert_eq!(shown.matches("════ auction of turn ").count(), 2, "{shown}");
+    assert!(!shown.contains("game over"), "{shown}");
+}
+
 // ----- play: scripted games through standard input ---------------------------------------------
 
 /// SplitMix64, as `qe` derives seeds (`simulate::mix`).
@@ -391,6 +534,164 @@ fn scripted_play_three_players() {
     assert!(human
         .iter()
         .any(|c| matches!(c, qe_core::Command::DiscardAsset { .. })));
+}
+
+/// The number of terminal columns a line takes (`·`, `≥`, `─` take one, wide characters two).
+fn columns(line: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(line)
+}
+
+/// Plays a whole game through `qe play` with `COLUMNS` set (or unset), feeding `script` in a
+/// cycle; returns standard output.
+fn play_transcript(args: &[&str], script: &[&str], columns_env: Option<&str>) -> String {
+    let input: String = script
+        .iter()
+        .cycle()
+        .take(4000)
+        .fold(String::new(), |mut s, l| {
+            s.push_str(l);
+            s.push('\n');
+            s
+        });
+    let mut command = qe();
+    command.args(args);
+    match columns_env {
+        Some(c) => command.env("COLUMNS", c),
+        None => command.env_remove("COLUMNS"),
+    };
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(0), "qe {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn play_fits_100_columns_in_every_configuration() {
+    // Small bids, and the largest bids there are (R-AUC-4), with assets and peeks in every cycle.
+    let huge: &[&str] = &[
+        "18446744073709551615",
+        "gold",
+        "12345678901234567890",
+        "oil",
+        "peek 0",
+        "9999999999999999999",
+        "crypto",
+        "1",
+        "peek 1",
+        "0",
+    ];
+    let mut widest = Vec::new();
+    for players in ["3", "4", "5"] {
+        for commodities in [false, true] {
+            for (seat, seed, bot, script) in [
+                ("0", "2", "value", &SCRIPT[..]),
+                ("2", "21", "random", &SCRIPT[..]),
+                ("1", "5", "random", huge),
+            ] {
+                let mut args = vec![
+                    "play",
+                    "--players",
+                    players,
+                    "--seat",
+                    seat,
+                    "--seed",
+                    seed,
+                    "--bots",
+                    bot,
+                ];
+                if commodities {
+                    args.push("--commodities");
+                }
+                let out = play_transcript(&args, script, None);
+                assert!(out.contains("winner: "), "{out}");
+                let w = out.lines().map(columns).max().unwrap();
+                assert!(w <= 100, "qe {args:?}: a line of {w} columns:\n{out}");
+                widest.push(w);
+                if script.len() == SCRIPT.len() {
+                    // With small bids, no spend bound is a meaningless 2^64-sized number.
+                    let huge_number = |l: &&str| {
+                        l.split(|c: char| !c.is_ascii_digit())
+                            .any(|digits| digits.len() >= 19)
+                    };
+                    let bad: Vec<&str> = out
+                        .lines()
+                        .filter(|l| !l.starts_with("error: "))
+                        .filter(huge_number)
+                        .collect();
+                    assert!(bad.is_empty(), "qe {args:?}: {bad:?}");
+                }
+            }
+        }
+    }
+    // The space is used: the longest lines are close to the width.
+    assert!(widest.iter().all(|&w| w >= 90), "{widest:?}");
+    // Hot-seat too.
+    let out = play_transcript(
+        &[
+            "play",
+            "--players",
+            "5",
+            "--commodities",
+            "--humans",
+            "0,2",
+            "--seed",
+            "2",
+        ],
+        &["", "1", "2", "gold", "peek 0", "oil", "crypto"],
+        None,
+    );
+    assert!(
+        out.contains("screen hidden") && out.contains("winner: "),
+        "{out}"
+    );
+    assert!(out.lines().all(|l| columns(l) <= 100), "{out}");
+}
+
+#[test]
+fn play_adapts_to_the_width_in_columns() {
+    let args = [
+        "play",
+        "--players",
+        "5",
+        "--commodities",
+        "--seat",
+        "2",
+        "--seed",
+        "2",
+    ];
+    let widest = |c: Option<&str>| {
+        play_transcript(&args, &SCRIPT, c)
+            .lines()
+            .map(columns)
+            .max()
+            .unwrap()
+    };
+    let wide = widest(Some("200"));
+    assert!(wide > 100 && wide <= 200, "{wide}");
+    assert!(widest(Some("72")) <= 72);
+    assert!(widest(Some("not a number")) <= 100);
+    // On a terminal, its width wins over COLUMNS.
+    let keys = "1\n2\ngold\noil\ncrypto\n".repeat(120);
+    let command = format!(
+        "stty cols 130 rows 40; COLUMNS=77 '{}' {}",
+        env!("CARGO_BIN_EXE_qe"),
+        args.join(" ")
+    );
+    if let Some(o) = on_a_terminal_shell(&command, &keys) {
+        let shown = stdout(&o).replace('\r', "");
+        let wide = shown.lines().map(columns).max().unwrap();
+        assert!(wide > 100 && wide <= 130, "{wide}:\n{shown}");
+    }
 }
 
 #[test]
@@ -587,6 +888,243 @@ fn simulate_prints_a_table_per_bot() {
     );
 }
 
+/// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), typing `keys`,
+/// and returns what the terminal showed; `None` when `script` is not installed.
+fn on_a_terminal_typing(args: &str, keys: &str) -> Option<String> {
+    let o = on_a_terminal_shell(&format!("'{}' {args}", env!("CARGO_BIN_EXE_qe")), keys)?;
+    assert!(o.status.success(), "{}", stderr(&o));
+    Some(stdout(&o).replace('\r', ""))
+}
+
+/// Runs the shell command `command` on a terminal (util-linux `script`), typing `keys`; `None`
+/// when `script` is not installed.
+fn on_a_terminal_shell(command: &str, keys: &str) -> Option<Output> {
+    let mut child = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(keys.as_bytes());
+    drop(stdin);
+    Some(output_within_a_minute(child))
+}
+
+/// [`on_a_terminal_typing`] nothing.
+fn on_a_terminal(args: &str) -> Option<String> {
+    on_a_terminal_typing(args, "")
+}
+
+#[test]
+fn simulate_draws_a_progress_bar_only_on_a_terminal() {
+    // Piped: nothing on standard error, with or without --json.
+    for args in [
+        &["simulate", "--games", "40"][..],
+        &["simulate", "--games", "40", "--json"],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stderr(&o), "", "qe {args:?}");
+    }
+    // On a terminal: indicatif's bar, with the rate and the time left; never with --json.
+    let Some(shown) = on_a_terminal("simulate --games 300 --threads 2") else {
+        return;
+    };
+    for needle in [
+        "300/300 games",
+        "games/s",
+        "ETA",
+        "[#####",
+        "qe simulate: 300 games",
+    ] {
+        assert!(shown.contains(needle), "{needle} missing:\n{shown}");
+    }
+    let json = on_a_terminal("simulate --games 300 --json").unwrap();
+    let v: Value = serde_json::from_str(&json).expect("only JSON on the terminal");
+    assert_eq!(v["games"], 300);
+}
+
+// ----- Ctrl-C -------------------------------------------------------------------------------------
+
+/// Waits until process `pid` handles SIGINT (on Linux, bit 1 of `SigCgt` in `/proc/PID/status`;
+/// elsewhere, 2 seconds).
+fn wait_for_sigint_handler(pid: u32) {
+    let status = format!("/proc/{pid}/status");
+    if std::fs::read_to_string(&status).is_err() {
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        return;
+    }
+    for _ in 0..600 {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << 1) != 0);
+        if caught {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("process {pid} never handled SIGINT");
+}
+
+/// Sends `signal` (`-INT`, `-KILL`) to process `pid`.
+fn signal(pid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status();
+}
+
+/// Waits for a child's output, killing it if it is still running after a minute.
+fn output_within_a_minute(child: std::process::Child) -> Output {
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            for _ in 0..600 {
+                if done.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            signal(pid, "-KILL");
+        })
+    };
+    let o = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    watchdog.join().unwrap();
+    o
+}
+
+#[test]
+fn ctrl_c_stops_simulate_with_the_games_finished_so_far() {
+    for json in [false, true] {
+        let mut args = vec!["simulate", "--games", "1000000000", "--threads", "1"];
+        if json {
+            args.push("--json");
+        }
+        let child = qe()
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for_sigint_handler(child.id());
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        signal(child.id(), "-INT");
+        let o = output_within_a_minute(child);
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(
+            err.contains("interrupted (Ctrl-C) after ") && err.contains(" of 1000000000 games"),
+            "{err}"
+        );
+        let games = if json {
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["interrupted"], true);
+            v["games"].as_u64().unwrap()
+        } else {
+            assert!(out.contains("win %") && out.contains("by bot"), "{out}");
+            let first = out.lines().next().unwrap();
+            first
+                .strip_prefix("qe simulate: ")
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap()
+        };
+        assert!(games > 0 && games < 1_000_000_000, "{games}");
+        assert!(err.contains(&format!("after {games} of")), "{err}");
+    }
+}
+
+#[test]
+fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
+    use std::io::Read as _;
+    let path = tmp("interrupted.json");
+    let _ = std::fs::remove_file(&path);
+    let mut child = qe()
+        .args(["play", "--seed", "9", "--record", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // One command, then the input stays open: `qe play` waits at its next prompt.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"5\n").unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let seen = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                seen.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    wait_for_sigint_handler(child.id());
+    let prompts = || seen.lock().unwrap().matches("\n> ").count();
+    for _ in 0..600 {
+        if prompts() >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(prompts() >= 2, "{}", seen.lock().unwrap());
+    signal(child.id(), "-INT");
+    let o = output_within_a_minute(child);
+    reader.join().unwrap();
+    drop(stdin);
+    let out = seen.lock().unwrap().clone();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("interrupted (Ctrl-C)"),
+        "{}",
+        stderr(&o)
+    );
+    // The record of the unfinished game is saved and announced as a spoiler.
+    assert!(
+        out.contains("record saved to") && out.contains("SPOILER"),
+        "{out}"
+    );
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let m = record.replay().unwrap();
+    assert!(!m.game().is_over());
+    assert_eq!(
+        record.commands[0],
+        Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })
+    );
+    // Without --record, Ctrl-C stops the game too (the input stays open: no end of input).
+    let mut child = qe()
+        .args(["play", "--seed", "9"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    wait_for_sigint_handler(child.id());
+    signal(child.id(), "-INT");
+    let o = output_within_a_minute(child);
+    drop(stdin);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("SPOILER"));
+}
+
 // ----- rules and --manifest ----------------------------------------------------------------------
 
 #[test]
@@ -722,6 +1260,51 @@ fn bad_arguments_are_usage_errors() {
 }
 
 #[test]
+fn bad_input_gets_a_clear_message() {
+    // No games to play is a usage error, with a message.
+    for args in [&["simulate", "--games", "0"][..], &["simulate", "-n0"]] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("a tournament needs at least 1 game"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // In `qe play`: the opening screen points to `help` and `qe rules`; a command without its
+    // argument says what is missing; commands are case-insensitive.
+    let path = tmp("case.json");
+    let o = run(
+        &["play", "--seed", "9", "--record", path.to_str().unwrap()],
+        "bid\ntake\nPEEK\nBID 5\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    let opening = out.split("──── turn").next().unwrap();
+    assert!(
+        opening.contains("`help`") && opening.contains("`qe rules`"),
+        "{out}"
+    );
+    assert!(out.contains("error: bid needs an amount: bid 5"), "{out}");
+    assert!(out.contains("error: take needs a pile: take gold"), "{out}");
+    assert!(out.contains("error: peek needs a turn: peek 3"), "{out}");
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        record.commands[0],
+        Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })
+    );
+    let o = run(&["play", "--seed", "9"], "Bid 4\nQUIT\n");
+    assert!(
+        stdout(&o).contains("seat 0 (US) opens at 4"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn every_command_has_help() {
     for args in [
         &["--help"][..],
@@ -740,6 +1323,84 @@ fn every_command_has_help() {
         );
     }
     assert!(stdout(&run(&["--help"], "")).contains("Exit codes"));
+}
+
+#[test]
+fn help_fits_the_terminal() {
+    let help = |columns: &str, args: &[&str]| {
+        let o = qe().args(args).env("COLUMNS", columns).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "qe {args:?}");
+        stdout(&o)
+    };
+    let pages: [&[&str]; 9] = [
+        &["--help"],
+        &["-h"],
+        &["play", "--help"],
+        &["replay", "--help"],
+        &["simulate", "--help"],
+        &["rules", "--help"],
+        &["completions", "--help"],
+        &["help", "play"],
+        &["simulate", "-h"],
+    ];
+    for width in [40, 60, 80, 100, 132] {
+        for args in pages {
+            let text = help(&width.to_string(), args);
+            for line in text.lines() {
+                assert!(
+                    columns(line) <= width,
+                    "qe {args:?} at {width} columns: {line:?}\n{text}"
+                );
+            }
+        }
+    }
+    // The extra texts are wrapped with hanging indents, and a wide terminal is used.
+    let narrow = help("60", &["play", "--help"]);
+    assert!(
+        narrow.contains("\n                     or asset rebid)"),
+        "{narrow}"
+    );
+    let wide = help("200", &["play", "--help"]);
+    assert!(wide.lines().any(|l| columns(l) > 100), "{wide}");
+}
+
+#[test]
+fn completions_for_every_shell() {
+    let o = run(&["completions", "bash"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = stdout(&o);
+    assert!(
+        script.contains("complete -F _qe") || script.contains("-F _qe qe"),
+        "{script}"
+    );
+    for word in [
+        "play",
+        "replay",
+        "simulate",
+        "rules",
+        "completions",
+        "--commodities",
+    ] {
+        assert!(script.contains(word), "{word} missing");
+    }
+    // When bash is here, the script loads and registers the completion of `qe`.
+    let path = tmp("qe.bash");
+    std::fs::write(&path, &script).unwrap();
+    if let Ok(o) = Command::new("bash")
+        .arg("-c")
+        .arg(format!("source {} && complete -p qe", path.display()))
+        .output()
+    {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("_qe qe"), "{}", stdout(&o));
+    }
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let o = run(&["completions", shell], "");
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("simulate"), "{shell}");
+    }
+    let o = run(&["completions", "tcsh"], "");
+    assert_eq!(o.status.code(), Some(2));
 }
 
 /// The cases every binding checks (`qe-core/tests/data/bad_commands.json`), as the first command
