@@ -2,7 +2,8 @@
 //!
 //! - `qe play`: a human (or several, hot-seat) against the baseline bots, in the terminal.
 //! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says.
-//! - `qe simulate`: a bot tournament over many seeded games, on every core.
+//! - `qe simulate`: a tournament (arena) between built-in bots and `exec:` agent programs over
+//!   many seeded games, seats rotated, with win rates and ratings, on every core.
 //! - `qe rules`: the rules summary and the manifest (tile and token values) in use.
 //!
 //! It uses only the public API of `qe-core`, and shows a seat nothing beyond its `SeatView`.
@@ -34,6 +35,8 @@ macro_rules! println {
     }};
 }
 
+mod agent;
+mod arena;
 mod manifest;
 mod play;
 mod replay;
@@ -118,7 +121,7 @@ enum Command {
     /// Replay a game record (qe-record/1): outcome, pending phase, or the first illegal command
     #[command(after_help = replay::HELP)]
     Replay(replay::ReplayArgs),
-    /// Run a bot tournament: win rate, mean score, mean spent and elimination rate per seat and bot
+    /// Run a tournament between bots and exec: agents: win rates and ratings with 95% intervals
     #[command(after_help = simulate::HELP)]
     Simulate(simulate::SimulateArgs),
     /// Print the rules summary and the manifest (tile and token values) in use
