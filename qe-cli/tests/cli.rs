@@ -462,6 +462,29 @@ fn play_shows_a_seed_it_chose_only_at_the_end_and_marks_an_abandoned_record_a_sp
     );
 }
 
+/// `qe play --bots search:easy`: the search bot opens before the human is asked.
+#[test]
+fn play_against_the_search_bot() {
+    let o = run(
+        &[
+            "play",
+            "--players",
+            "3",
+            "--seat",
+            "1",
+            "--seed",
+            "8",
+            "--bots",
+            "search:easy",
+        ],
+        "quit\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("search:easy bot"), "{out}");
+    assert!(out.contains("your secret bid"), "{out}");
+}
+
 #[test]
 fn hot_seat_hides_the_screen_between_seats() {
     // Seats 0 and 2 are human; every screen change asks for Enter first.
