@@ -184,7 +184,7 @@
 #define QE_BOT_LEVEL_EASY 1
 
 /**
- * `qe_bot_new` level: `search` with the default budget (about 20 ms a decision).
+ * `qe_bot_new` level: `search` with the default budget (about 10 ms a decision).
  */
 #define QE_BOT_LEVEL_MEDIUM 2
 

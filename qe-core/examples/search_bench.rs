@@ -1,9 +1,37 @@
-//! Measures the search bot: one search seat against `value` bots, seats rotated, and the time of
-//! each of its decisions.
+//! Measures the search bot: one search seat against `value` bots (or another opponent), seats
+//! rotated, and the time of each of its decisions: wall time, and (on Linux) the time its thread
+//! spent on a core (`CLOCK_THREAD_CPUTIME_ID`), which a loaded machine does not inflate.
 //!
 //! `cargo run --release -p qe-core --example search_bench -- [GAMES] [PLAYERS] [LEVEL] [commodities] [THREADS] [OPPONENT]`
 
 use std::time::Instant;
+
+/// Nanoseconds this thread has run on a core (`CLOCK_THREAD_CPUTIME_ID`, Linux), if known.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn on_cpu_ns() -> Option<u64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the C library's clock_gettime fills it.
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &raw mut t) } == 0;
+    ok.then(|| t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn on_cpu_ns() -> Option<u64> {
+    None
+}
 
 use qe_core::bots::{by_name, BoxedBot, Level, SearchBot};
 use qe_core::{Match, Rules, Seat};
@@ -25,13 +53,15 @@ fn main() {
         Rules::base(players)
     }
     .unwrap();
-    let results: Vec<(f64, Vec<f64>, u64, u64, u64)> = std::thread::scope(|scope| {
+    type Result = (f64, Vec<f64>, u64, u64, u64, Vec<f64>);
+    let results: Vec<Result> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let opponent = opponent.clone();
                 scope.spawn(move || {
                     let mut wins = 0.0;
                     let mut times = Vec::new();
+                    let mut cpu = Vec::new();
                     let (mut rejected, mut worlds, mut fallback) = (0, 0, 0);
                     let mut g = t;
                     while g < games {
@@ -46,8 +76,12 @@ fn main() {
                             let c = if s == seat {
                                 let view = m.view(Some(s));
                                 let start = Instant::now();
+                                let cpu_start = on_cpu_ns();
                                 let c = search.decide(&view).unwrap();
                                 times.push(start.elapsed().as_secs_f64() * 1e3);
+                                if let (Some(a), Some(b)) = (cpu_start, on_cpu_ns()) {
+                                    cpu.push((b - a) as f64 / 1e6);
+                                }
                                 let st = search.last_stats();
                                 if std::env::var("QE_TRACE").is_ok() {
                                     eprintln!(
@@ -78,7 +112,7 @@ fn main() {
                         }
                         g += threads;
                     }
-                    (wins, times, rejected, worlds, fallback)
+                    (wins, times, rejected, worlds, fallback, cpu)
                 })
             })
             .collect();
@@ -90,6 +124,8 @@ fn main() {
     let rejected: u64 = results.iter().map(|r| r.2).sum();
     let worlds: u64 = results.iter().map(|r| r.3).sum();
     let fallback: u64 = results.iter().map(|r| r.4).sum();
+    let mut cpu: Vec<f64> = results.iter().flat_map(|r| r.5.clone()).collect();
+    cpu.sort_by(f64::total_cmp);
     let p = wins / games as f64;
     let se = (p * (1.0 - p) / games as f64).sqrt();
     println!(
@@ -100,13 +136,22 @@ fn main() {
         1.96 * se * 100.0,
         100.0 / f64::from(players)
     );
-    let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
+    let q = |xs: &[f64], f: f64| xs[((xs.len() - 1) as f64 * f) as usize];
     println!(
-        "decisions {}: median {:.2} ms, p90 {:.2}, p99 {:.2}, max {:.2}; worlds {worlds}, rejected {rejected}, fallbacks {fallback}",
+        "decisions {}, wall: median {:.2} ms, p90 {:.2}, p99 {:.2}, max {:.2}; worlds {worlds}, rejected {rejected}, fallbacks {fallback}",
         times.len(),
-        q(0.5),
-        q(0.9),
-        q(0.99),
-        q(1.0)
+        q(&times, 0.5),
+        q(&times, 0.9),
+        q(&times, 0.99),
+        q(&times, 1.0)
     );
+    if !cpu.is_empty() {
+        println!(
+            "decisions on a core: median {:.2} ms, p90 {:.2}, p99 {:.2}, max {:.2}",
+            q(&cpu, 0.5),
+            q(&cpu, 0.9),
+            q(&cpu, 0.99),
+            q(&cpu, 1.0)
+        );
+    }
 }

@@ -71,34 +71,27 @@ fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usiz
 #[test]
 fn easy_decides_the_same_in_twin_games() {
     let mut compared = 0;
-    for (k, (players, commodities)) in [
-        (3, false),
-        (4, false),
-        (5, true),
-        (3, true),
-        (4, true),
-        (5, false),
-    ]
-    .into_iter()
-    .enumerate()
+    for (k, (players, commodities)) in [(3, false), (4, true), (5, true), (5, false)]
+        .into_iter()
+        .enumerate()
     {
-        compared += twin_check(Level::Easy, players, commodities, 100 + k as u64, 400);
+        compared += twin_check(Level::Easy, players, commodities, 100 + k as u64, 160);
     }
-    assert!(compared >= 40, "{compared}");
+    assert!(compared >= 30, "{compared}");
 }
 
 #[test]
 fn medium_decides_the_same_in_twin_games() {
     let mut compared = 0;
     for (k, (players, commodities)) in [(4, false), (3, true)].into_iter().enumerate() {
-        compared += twin_check(Level::Medium, players, commodities, 200 + k as u64, 40);
+        compared += twin_check(Level::Medium, players, commodities, 200 + k as u64, 28);
     }
     assert!(compared >= 4, "{compared}");
 }
 
 #[test]
 fn hard_decides_the_same_in_twin_games() {
-    let compared = twin_check(Level::Hard, 5, true, 300, 14);
+    let compared = twin_check(Level::Hard, 4, true, 300, 10);
     assert!(compared >= 2, "{compared}");
 }
 

@@ -57,11 +57,12 @@ use world::{Knowledge, World};
 /// bots of [`super::by_name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// A small budget: quick, noticeably weaker.
+    /// A tenth of the medium budget: about 1 ms a decision on one core, noticeably weaker.
     Easy,
-    /// The default (`search`): about 20 ms a decision on one core of a laptop-class machine.
+    /// The default (`search`): about 10 ms a decision on one core (measured on the 2-core
+    /// development machine, release build; see the README).
     Medium,
-    /// Four times the medium budget.
+    /// Four times the medium budget: about 40 ms a decision.
     Hard,
 }
 
@@ -92,12 +93,12 @@ impl Level {
                 probe_worlds: 12,
             },
             Level::Medium => SearchConfig {
-                budget: 60_000,
+                budget: 120_000,
                 candidates: 7,
                 probe_worlds: 24,
             },
             Level::Hard => SearchConfig {
-                budget: 240_000,
+                budget: 480_000,
                 candidates: 9,
                 probe_worlds: 40,
             },

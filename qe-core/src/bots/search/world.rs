@@ -25,7 +25,7 @@ use alloc::vec::Vec;
 use super::model;
 use super::playout::Sim;
 use super::Mix;
-use crate::bots::{learn, nearest_legal, Bot};
+use crate::bots::{learn, marginal_vp, nearest_legal, Bot};
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, TileId, TokenId, MAX_TOKENS};
 use crate::event::BidStage;
@@ -34,7 +34,7 @@ use crate::rules::Rules;
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
 use crate::session::SeenBid;
 use crate::setup::{deal_tokens, Setup};
-use crate::view::{AuctionView, SeatView};
+use crate::view::{AuctionView, SeatInfo, SeatView};
 
 /// What the searching seat knows, gathered once per decision from its view and bid history.
 pub(super) struct Knowledge<'a> {
@@ -87,6 +87,8 @@ struct Stage {
     pending: [Option<u64>; MAX_SEATS],
     standing: [Option<u64>; MAX_SEATS],
     seed: u64,
+    /// The industry tokens of this world.
+    industries: [Industry; MAX_SEATS],
 }
 
 /// One sampled world at the decision point.
@@ -166,13 +168,15 @@ impl<'a> Knowledge<'a> {
     /// again).
     pub fn sample(&self, rng: &mut Mix, provisional_opening: u64) -> Result<World, &'static str> {
         let setup = self.sample_setup(rng).why("set-up")?;
+        let mut industries = [Industry::AGR; MAX_SEATS];
+        industries[..setup.industries().len()].copy_from_slice(setup.industries());
         let mut game = Game::new(self.rules, setup).why("set-up")?;
         let mut buf = Vec::with_capacity(24);
         for a in self.view.auctions() {
             if a.turn >= self.view.turn {
                 break;
             }
-            self.replay_past(&mut game, a, rng, &mut buf)
+            self.replay_past(&mut game, a, industries, rng, &mut buf)
                 .why("a finished auction")?;
         }
         let seed = rng.next();
@@ -181,6 +185,7 @@ impl<'a> Knowledge<'a> {
             pending: [None; MAX_SEATS],
             standing: [None; MAX_SEATS],
             seed,
+            industries,
         };
         self.current(&mut stage, rng, provisional_opening, &mut buf)?;
         // Peeks are public (which seat, which auction, R-VIS-1); they only use up the seat's peek.
@@ -345,6 +350,7 @@ impl<'a> Knowledge<'a> {
         &self,
         game: &mut Game,
         a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
         rng: &mut Mix,
         buf: &mut Vec<Command>,
     ) -> Option<()> {
@@ -367,12 +373,48 @@ impl<'a> Knowledge<'a> {
             }
             *game = before;
         }
-        let outcome = self.draw_outcome(a, rng)?;
+        let outcome = self.draw_outcome(a, industries, rng)?;
         self.realize(game, turn, &outcome, true, buf)
     }
 
+    /// A guess at a hidden company price: what the winner's tile was worth to it then (its
+    /// marginal VP, R-SCO-4…8, with its industry token of this world) at the price level the seat
+    /// has seen, with noise; the caller raises it to what the deduction aid proves.
+    fn price_guess(
+        &self,
+        a: &AuctionView,
+        winner: Seat,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> u64 {
+        let Some(tile) = a.tile else {
+            return 0;
+        };
+        let mut tiles = 0u32;
+        for b in &self.view.auctions()[..a.turn as usize] {
+            if let (Some(w), Some(t)) = (b.winner, b.tile) {
+                if w == winner {
+                    tiles |= 1 << t.index();
+                }
+            }
+        }
+        let info = SeatInfo {
+            nation: self.view.seats[winner.index()].nation,
+            industry: Some(industries[winner.index()]),
+            tiles,
+            ..SeatInfo::default()
+        };
+        let worth = f64::from(marginal_vp(&self.rules, &info, tile).max(1));
+        to_amount(self.per_vp * worth * (0.75 + 0.6 * rng.unit()))
+    }
+
     /// The outcome of a finished auction with its hidden amounts drawn.
-    fn draw_outcome(&self, a: &AuctionView, rng: &mut Mix) -> Option<Outcome> {
+    fn draw_outcome(
+        &self,
+        a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> Option<Outcome> {
         let winner = a.winner?;
         let me = self.me;
         let opening = a.opening;
@@ -430,9 +472,7 @@ impl<'a> Knowledge<'a> {
                     lo = lo.max(if opening == Some(1) { 3 } else { 2 });
                 }
             }
-            let tile = a.tile.map_or(0, |t| self.rules.manifest().tile_value(t));
-            let center = self.per_vp * (f64::from(tile) + 2.0) * (0.6 + 0.9 * rng.unit());
-            lo.max(to_amount(center))
+            lo.max(self.price_guess(a, winner, industries, rng))
         };
         // The asset price (R-COM-5): known, or drawn within the deduction aid's interval.
         if let Asset::Taken {
@@ -638,9 +678,7 @@ impl<'a> Knowledge<'a> {
                     let lo = y1
                         .saturating_add(1)
                         .max(opening.map_or(0, |o| o.saturating_add(1)));
-                    let tile = a.tile.map_or(0, |t| self.rules.manifest().tile_value(t));
-                    let center = self.per_vp * (f64::from(tile) + 2.0) * (0.6 + 0.9 * rng.unit());
-                    lo.max(to_amount(center))
+                    lo.max(self.price_guess(a, winner, world.industries, rng))
                 };
                 if let (Some(auct), Some(o)) = (auctioneer, opening) {
                     game.play(Command::Bid {
@@ -697,7 +735,9 @@ impl<'a> Knowledge<'a> {
                 if !ran || game.phase() != view.phase {
                     *game = before;
                     let price = view.bids[me.index()].why("own bid")?;
-                    let mut outcome = self.draw_outcome_current(a, rng).why("outcome")?;
+                    let mut outcome = self
+                        .draw_outcome_current(a, world.industries, rng)
+                        .why("outcome")?;
                     outcome.asset = if take {
                         Asset::Taken {
                             seat: me,
@@ -722,10 +762,15 @@ impl<'a> Knowledge<'a> {
     }
 
     /// The company outcome of the current auction (awarded, asset step pending).
-    fn draw_outcome_current(&self, a: &AuctionView, rng: &mut Mix) -> Option<Outcome> {
+    fn draw_outcome_current(
+        &self,
+        a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> Option<Outcome> {
         let mut copy = *a;
         copy.asset = crate::view::AssetView::default();
-        self.draw_outcome(&copy, rng)
+        self.draw_outcome(&copy, industries, rng)
     }
 }
 
