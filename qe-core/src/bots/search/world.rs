@@ -1022,12 +1022,19 @@ fn below(v: u64, cap: u64, opening: Option<u64>, rng: &mut Mix) -> Option<u64> {
 /// with noise from `seed`.
 pub(super) fn model_bid(rules: &Rules, game: &Game, seat: Seat, seed: u64) -> Option<u64> {
     let mut bot = model(rules, seed, seat);
-    let view = game.view(seat);
-    let range = view.legal.bid?;
-    match bot.act(&view) {
-        Some(Command::Bid { amount, .. }) => Some(nearest_legal(&range, amount)),
-        _ => Some(nearest_legal(&range, range.min)),
+    let mut g = *game;
+    // The value bot may peek first (5 players, R-VIS-5): then it bids with the price it saw.
+    for _ in 0..2 {
+        let view = g.view(seat);
+        let range = view.legal.bid?;
+        match bot.act(&view) {
+            Some(Command::Bid { amount, .. }) => return Some(nearest_legal(&range, amount)),
+            Some(peek @ Command::Peek { .. }) if g.play(peek).is_ok() => {}
+            _ => return Some(nearest_legal(&range, range.min)),
+        }
     }
+    let range = g.bid_range(seat)?;
+    Some(nearest_legal(&range, range.min))
 }
 
 /// A non-negative money amount as a bid (rounded, saturating).
