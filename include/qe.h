@@ -189,6 +189,26 @@
 #define QE_EVENT_GAME_OVER 12
 
 /**
+ * `qe_bot_new` level: the bot's only level, or `search`'s default (medium).
+ */
+#define QE_BOT_LEVEL_DEFAULT 0
+
+/**
+ * `qe_bot_new` level: `search` with a small budget.
+ */
+#define QE_BOT_LEVEL_EASY 1
+
+/**
+ * `qe_bot_new` level: `search` with the default budget (about 10 ms a decision).
+ */
+#define QE_BOT_LEVEL_MEDIUM 2
+
+/**
+ * `qe_bot_new` level: `search` with four times the medium budget.
+ */
+#define QE_BOT_LEVEL_HARD 3
+
+/**
  * `qe_name` kind: a nation (index 0–4: US, EU, CN, JP, UK).
  */
 #define QE_NAME_NATION 0
@@ -231,6 +251,20 @@
  * `QeGameOptions.expansions` bit: the Commodities expansion (R-COM).
  */
 #define QE_EXPANSION_COMMODITIES (1 << 0)
+
+/**
+ * A bot that decides for a seat of a game: `random`, `miser`, `value`, or the search bot at a
+ * level (`search` easy, medium or hard), deterministic for its seed.
+ *
+ * Create one with `qe_bot_new`, ask it with `qe_bot_decide`, free it with `qe_bot_free`. Opaque:
+ * use it only through pointers. It keeps its own state between decisions (its random generator),
+ * so one bot should play one seat of one game, asked at every decision of that seat.
+ *
+ * Thread safety, lifetime and invalid handles: as for `QeGame` (not synchronized; one thread at a
+ * time; a freed handle, a double free, or a `QeGame` passed as a `QeBot` gives
+ * `QE_ERR_INVALID_HANDLE`).
+ */
+typedef struct QeBot QeBot;
 
 /**
  * A game of QE with its history: the command log (for the record), every event, and one "read so
@@ -995,6 +1029,11 @@ typedef struct QeSeatOutcome {
  */
 #define QE_ERR_NOT_OVER 907
 
+/**
+ * 908: the seat has nothing to do now (it is not among the seats to act), so a bot cannot decide.
+ */
+#define QE_ERR_NOT_TO_ACT 908
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1397,6 +1436,57 @@ QeStatus qe_game_chance_json(const struct QeGame *game,
  */
 QeStatus qe_game_apply_chance(struct QeGame *game,
                               size_t index);
+
+/**
+ * Creates a bot. `kind` is a bot name of qe-core's list (`qe_core::bots::NAMES`): `"random"`,
+ * `"miser"`, `"value"`, `"search"`, or a search level written out (`"search:easy"`,
+ * `"search:medium"`, `"search:hard"`). `level` is `QE_BOT_LEVEL_DEFAULT` (the bot as named;
+ * `"search"` is medium), or `QE_BOT_LEVEL_EASY`, `QE_BOT_LEVEL_MEDIUM`, `QE_BOT_LEVEL_HARD` for
+ * `"search"`. `seed` makes it deterministic: the same seed and the same game give the same
+ * decisions. Writes the new handle to `*out_bot`; free it with `qe_bot_free`.
+ *
+ * Errors: `QE_ERR_INVALID_ARGUMENT` for an unknown name (the message lists the names), a level
+ * for a bot without levels, a level given twice (`"search:hard"` with `QE_BOT_LEVEL_EASY`) or a
+ * level past `QE_BOT_LEVEL_HARD`; `QE_ERR_INVALID_UTF8`, `QE_ERR_NULL_POINTER`.
+ *
+ * # Safety
+ * `kind` must be NULL (an error) or a NUL-terminated string; `out_bot` must be NULL (an error) or
+ * valid for writes.
+ */
+QeStatus qe_bot_new(const char *kind,
+                    uint32_t level,
+                    uint64_t seed,
+                    struct QeBot **out_bot);
+
+/**
+ * Asks `bot` for the command of `seat` in `game` now and writes it to `*out_command`; the game is
+ * not changed (apply the command with `qe_game_apply`). The bot decides from what the seat may
+ * see only: its view and its bid history (R-VIS-8). The command may be a peek (5 players,
+ * R-VIS-5): apply it and ask again, the seat still has to act. A game played with another manifest
+ * than the bot's (a record's own values) rebuilds the bot for that manifest, with the same seed.
+ *
+ * Errors: `QE_ERR_NOT_TO_ACT` when the seat is not among the seats to act (`QeState.to_act`);
+ * `QE_ERR_INVALID_ARGUMENT` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
+ * `QE_ERR_INVALID_HANDLE` for either handle.
+ *
+ * # Safety
+ * `bot` and `game` must each be NULL, a live handle of their type or a freed one, not in use by
+ * another thread; `out_command` must be NULL (an error) or valid for writes.
+ */
+QeStatus qe_bot_decide(struct QeBot *bot,
+                       const struct QeGame *game,
+                       uint8_t seat,
+                       struct QeCommand *out_command);
+
+/**
+ * Frees a bot. NULL is accepted and ignored. Freeing a freed bot gives `QE_ERR_INVALID_HANDLE`
+ * (and does nothing).
+ *
+ * # Safety
+ * `bot` must be NULL, a bot handle from this library (live or freed), and not in use by another
+ * thread.
+ */
+QeStatus qe_bot_free(struct QeBot *bot);
 
 #ifdef __cplusplus
 }  // extern "C"

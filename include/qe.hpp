@@ -2,6 +2,8 @@
 //
 // - qe::Game owns a QeGame* (move-only; freed in the destructor). Not thread-safe: use one Game
 //   from one thread at a time, like the handle it wraps.
+// - qe::Bot owns a QeBot* (random, miser, value, search at a level), which decides the command
+//   of a seat of a Game from what that seat may see.
 // - Every failing call throws qe::Error, carrying the status code and the message (with its rule
 //   ID, e.g. "R-AUC-3: bid equals the auctioneer's bid (5)").
 // - Strings from the library are copied into std::string and freed with qe_string_free at once.
@@ -201,6 +203,41 @@ private:
         g_ = nullptr;
     }
     QeGame *g_;
+};
+
+/// A bot from the library (move-only; freed in the destructor): "random", "miser", "value", or
+/// "search" at a level (QE_BOT_LEVEL_EASY, _MEDIUM, _HARD). One bot plays one seat of one game.
+class Bot {
+public:
+    Bot(const std::string &kind, std::uint32_t level, std::uint64_t seed) {
+        detail::check(qe_bot_new(kind.c_str(), level, seed, &b_));
+    }
+    Bot(const Bot &) = delete;
+    Bot &operator=(const Bot &) = delete;
+    Bot(Bot &&other) noexcept : b_(std::exchange(other.b_, nullptr)) {}
+    Bot &operator=(Bot &&other) noexcept {
+        if (this != &other) {
+            reset();
+            b_ = std::exchange(other.b_, nullptr);
+        }
+        return *this;
+    }
+    ~Bot() { reset(); }
+
+    /// The seat's command now (apply it with Game::apply); throws qe::Error with
+    /// QE_ERR_NOT_TO_ACT if the seat has nothing to do. After a peek, ask again.
+    QeCommand decide(const Game &game, std::uint8_t seat) {
+        QeCommand c{};
+        detail::check(qe_bot_decide(b_, game.get(), seat, &c));
+        return c;
+    }
+
+private:
+    void reset() noexcept {
+        if (b_ != nullptr) qe_bot_free(b_);
+        b_ = nullptr;
+    }
+    QeBot *b_ = nullptr;
 };
 
 } // namespace qe

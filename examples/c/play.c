@@ -1,12 +1,13 @@
 /*
- * play.c: a full seeded game of QE through the C ABI (qe.h), with a simple bidding policy.
+ * play.c: a full seeded game of QE through the C ABI (qe.h): seat 0 plays a simple bidding policy
+ * written here, seat 1 the library's search bot, the other seats its value bot.
  *
- *   usage: play [seed] [players 3-5] [commodities 0/1]
+ *   usage: play [seed] [players 3-5] [commodities 0/1] [search level 1-3, 0: value bot at seat 1]
  *
  * Shows: creating and freeing a game, the hot loop with flat structs (state, legal moves,
- * commands, events), error handling with rule IDs, JSON views, the outcome, and the record
- * round trip. C99; builds with -std=c99 -Wall -Wextra -Werror -pedantic and runs clean under
- * valgrind.
+ * commands, events), bots (qe_bot_new / qe_bot_decide / qe_bot_free), error handling with rule
+ * IDs, JSON views, the outcome, and the record round trip. C99; builds with -std=c99 -Wall -Wextra
+ * -Werror -pedantic and runs clean under valgrind.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,10 +69,12 @@ int main(int argc, char **argv) {
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 42;
     uint8_t players = (uint8_t)(argc > 2 ? atoi(argv[2]) : 4);
     uint8_t commodities = (uint8_t)(argc > 3 ? atoi(argv[3]) : 0);
+    uint32_t level = (uint32_t)(argc > 4 ? atoi(argv[4]) : QE_BOT_LEVEL_EASY);
     uint32_t abi = 0;
     QeGameOptions options;
     QeGame *game = NULL;
     QeGame *replayed = NULL;
+    QeBot *bots[5] = {NULL, NULL, NULL, NULL, NULL};
     QeState state;
     QeEvent events[16];
     size_t n_events = 0, total_events = 0, n = 0;
@@ -95,6 +98,27 @@ int main(int argc, char **argv) {
     CHECK(qe_game_new_with(&options, &game));
     printf("QE: %u players%s, seed %llu\n", (unsigned)players,
            commodities ? " with Commodities" : "", (unsigned long long)seed);
+
+    /* Bots from the library: seat 1 the search bot (easy by default: a few milliseconds a
+     * decision), the others from seat 2 the value bot; each seeded, so the game replays exactly. */
+    if (level == QE_BOT_LEVEL_DEFAULT)
+        CHECK(qe_bot_new("value", QE_BOT_LEVEL_DEFAULT, seed + 1, &bots[1]));
+    else
+        CHECK(qe_bot_new("search", level, seed + 1, &bots[1]));
+    for (seat = 2; seat < players; seat++)
+        CHECK(qe_bot_new("value", QE_BOT_LEVEL_DEFAULT, seed + seat, &bots[seat]));
+    printf("seat 0: the policy of this program; seat 1: %s; seats 2+: value\n",
+           level == QE_BOT_LEVEL_DEFAULT ? "value" : "search");
+    /* A bot only decides for a seat that must act: seat 1 does not open the first auction. */
+    {
+        QeCommand c;
+        st = qe_bot_decide(bots[1], game, 1, &c);
+        if (st != QE_ERR_NOT_TO_ACT) return 1;
+        st = qe_bot_new("value", QE_BOT_LEVEL_HARD, 0, &bots[0]);
+        qe_last_error_message(buf, sizeof buf, NULL);
+        printf("a level for the value bot -> status %u: %.40s...\n", (unsigned)st, buf);
+        if (st != QE_ERR_INVALID_ARGUMENT || bots[0] != NULL) return 1;
+    }
 
     /* An illegal command: rejected with its rule ID; the game is unchanged (R-AUC-12). */
     memset(&bad, 0, sizeof bad);
@@ -127,9 +151,17 @@ int main(int argc, char **argv) {
         if (state.game_over) break;
         for (seat = 0; seat < state.players; seat++) {
             QeLegal legal;
+            QeCommand c;
             if (!(state.to_act & (1u << seat))) continue;
-            CHECK(qe_game_legal(game, seat, &legal));
-            CHECK(qe_game_apply(game, choose(&legal, seat, state.turn)));
+            if (bots[seat] != NULL) {
+                /* The bot sees only what the seat may see; its command may be a peek (5 players),
+                 * after which the seat is asked again. */
+                CHECK(qe_bot_decide(bots[seat], game, seat, &c));
+            } else {
+                CHECK(qe_game_legal(game, seat, &legal));
+                c = choose(&legal, seat, state.turn);
+            }
+            CHECK(qe_game_apply(game, c));
             commands++;
             break; /* re-read the state: one command may change who acts */
         }
@@ -164,6 +196,7 @@ int main(int argc, char **argv) {
     CHECK(qe_string_free(record));
     CHECK(qe_string_free(record2));
 
+    for (seat = 0; seat < 5; seat++) CHECK(qe_bot_free(bots[seat])); /* NULL is accepted */
     CHECK(qe_game_free(replayed));
     CHECK(qe_game_free(game));
     /* A freed handle is detected, not undefined behaviour. */

@@ -1,4 +1,4 @@
-// play.cpp: a seeded game through the C++ RAII wrapper qe.hpp.
+// play.cpp: a seeded game through the C++ RAII wrapper qe.hpp; seat 0 is the library's search bot.
 //   usage: play [seed] [players 3-5] [commodities 0/1]
 #include <cstdio>
 #include <cstdlib>
@@ -25,8 +25,9 @@ int main(int argc, char **argv) {
         if (e.status() != QE_ERR_OPENING_BID_ZERO) return 1;
     }
 
-    // Policy: the auctioneer opens at 2; others bid 1 more than a seat-dependent amount; take or
-    // discard from the last non-empty pile.
+    // Seat 0: the search bot (easy). The others: the auctioneer opens at 2; others bid 1 more
+    // than a seat-dependent amount; take or discard from the last non-empty pile.
+    qe::Bot bot("search", QE_BOT_LEVEL_EASY, seed);
     std::uint64_t tick = seed;
     unsigned steps = 0;
     for (QeState s = game.state(); !s.game_over; s = game.state()) {
@@ -34,7 +35,9 @@ int main(int argc, char **argv) {
             if (!(s.to_act & (1u << seat))) continue;
             const QeLegal l = game.legal(seat);
             QeCommand c{};
-            if (l.bid.can_bid) {
+            if (seat == 0) {
+                c = bot.decide(game, seat);
+            } else if (l.bid.can_bid) {
                 tick = tick * 2862933555777941757ULL + 3037000493ULL;
                 std::uint64_t amount = l.bid.min + (tick >> 40) % (3 + s.turn);
                 if (l.bid.has_forbidden && amount == l.bid.forbidden) ++amount;

@@ -1,5 +1,6 @@
-// Demo.cs: a console demo of Qe.cs. Build: mcs -out:demo.exe Qe.cs Demo.cs; run: mono demo.exe
-// [seed] [players] [commodities 0/1] (with libqe_ffi on the library path).
+// Demo.cs: a console demo of Qe.cs: a game with the library's search and value bots at seats 1 and
+// 2. Build: mcs -out:demo.exe Qe.cs Demo.cs; run: mono demo.exe [seed] [players] [commodities 0/1]
+// (with libqe_ffi on the library path).
 using System;
 using System.Runtime.InteropServices;
 using Qe;
@@ -48,36 +49,57 @@ static class Demo
             }
             if (game.RecordJson() != before) return Fail("game changed");
 
-            var rng = new Random((int)seed);
-            int commands = 0, events = 0;
-            for (QeState s = game.State; s.GameOver == 0; s = game.State)
+            // Seat 1 is the library's search bot (easy: a few milliseconds a decision), seat 2 its
+            // value bot; the others follow the random policy below.
+            using (Bot search = new Bot("search", Native.QE_BOT_LEVEL_EASY, seed + 1))
+            using (Bot value = new Bot("value", Native.QE_BOT_LEVEL_DEFAULT, seed + 2))
             {
-                events += game.Events(0).Length; // seat 0's new events, as it may see them
-                for (byte seat = 0; seat < s.Players; seat++)
+                try
                 {
-                    if ((s.ToAct & (1 << seat)) == 0) continue;
-                    QeLegal l = game.Legal(seat);
-                    if (l.Bid.CanBid == 1)
-                    {
-                        ulong amount = l.Bid.Min + (ulong)rng.Next(0, 5 + s.Turn);
-                        if (l.Bid.HasForbidden == 1 && amount == l.Bid.Forbidden) amount++;
-                        if (commands % 4 == 0)
-                            game.ApplyJson("{\"seat\":" + seat + ",\"bid\":" + amount + "}");
-                        else
-                            game.Apply(QeCommand.Bid(seat, amount));
-                    }
-                    else
-                    {
-                        byte mask = l.Take != 0 ? l.Take : l.Discard;
-                        byte pile = (mask & 1) != 0 ? Native.QE_PILE_GOLD : (mask & 2) != 0 ? Native.QE_PILE_OIL : Native.QE_PILE_CRYPTO;
-                        game.Apply(l.Take != 0 ? QeCommand.TakeAsset(seat, pile) : QeCommand.DiscardAsset(seat, pile));
-                    }
-                    commands++;
-                    break;
+                    search.Decide(game, 1); // seat 0 opens first: seat 1 has nothing to do yet
+                    return Fail("a bot decided for a seat that does not act");
                 }
+                catch (QeException e)
+                {
+                    if (e.Status != Native.QE_ERR_NOT_TO_ACT) return Fail("wrong error " + e.Status);
+                }
+                var rng = new Random((int)seed);
+                int commands = 0, events = 0;
+                for (QeState s = game.State; s.GameOver == 0; s = game.State)
+                {
+                    events += game.Events(0).Length; // seat 0's new events, as it may see them
+                    for (byte seat = 0; seat < s.Players; seat++)
+                    {
+                        if ((s.ToAct & (1 << seat)) == 0) continue;
+                        if (seat == 1 || seat == 2)
+                        {
+                            game.Apply((seat == 1 ? search : value).Decide(game, seat));
+                            commands++;
+                            break;
+                        }
+                        QeLegal l = game.Legal(seat);
+                        if (l.Bid.CanBid == 1)
+                        {
+                            ulong amount = l.Bid.Min + (ulong)rng.Next(0, 5 + s.Turn);
+                            if (l.Bid.HasForbidden == 1 && amount == l.Bid.Forbidden) amount++;
+                            if (commands % 4 == 0)
+                                game.ApplyJson("{\"seat\":" + seat + ",\"bid\":" + amount + "}");
+                            else
+                                game.Apply(QeCommand.Bid(seat, amount));
+                        }
+                        else
+                        {
+                            byte mask = l.Take != 0 ? l.Take : l.Discard;
+                            byte pile = (mask & 1) != 0 ? Native.QE_PILE_GOLD : (mask & 2) != 0 ? Native.QE_PILE_OIL : Native.QE_PILE_CRYPTO;
+                            game.Apply(l.Take != 0 ? QeCommand.TakeAsset(seat, pile) : QeCommand.DiscardAsset(seat, pile));
+                        }
+                        commands++;
+                        break;
+                    }
+                }
+                events += game.Events(0).Length;
+                Console.WriteLine("{0} commands, {1} events seen by seat 0 (seat 1: search bot, seat 2: value bot)", commands, events);
             }
-            events += game.Events(0).Length;
-            Console.WriteLine("{0} commands, {1} events seen by seat 0", commands, events);
 
             for (byte seat = 0; seat < players; seat++)
             {

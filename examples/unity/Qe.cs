@@ -3,6 +3,8 @@
 //
 // - Native: the raw functions and blittable structs, one to one with qe.h.
 // - Game: an IDisposable owner of a QeGame* with checked calls that throw QeException.
+// - Bot: an IDisposable owner of a QeBot* (random, miser, value, search at a level) that decides
+//   the command of a seat of a Game from what that seat may see.
 //
 // Strings: inputs are passed as NUL-terminated UTF-8 byte arrays; outputs arrive as IntPtr and are
 // copied, then freed explicitly with qe_string_free. Structs hold only integers, so no marshalling
@@ -266,6 +268,11 @@ namespace Qe
         public const uint QE_EVENT_PEEKED = 11;
         public const uint QE_EVENT_GAME_OVER = 12;
 
+        public const uint QE_BOT_LEVEL_DEFAULT = 0;
+        public const uint QE_BOT_LEVEL_EASY = 1;
+        public const uint QE_BOT_LEVEL_MEDIUM = 2;
+        public const uint QE_BOT_LEVEL_HARD = 3;
+
         public const uint QE_NAME_NATION = 0;
         public const uint QE_NAME_INDUSTRY = 1;
         public const uint QE_NAME_TILE = 2;
@@ -317,6 +324,7 @@ namespace Qe
         public const uint QE_ERR_PANIC = 905;
         public const uint QE_ERR_INVALID_ARGUMENT = 906;
         public const uint QE_ERR_NOT_OVER = 907;
+        public const uint QE_ERR_NOT_TO_ACT = 908;
 
         [DllImport(Lib)] public static extern uint qe_abi_version(out uint version);
         [DllImport(Lib)] public static extern uint qe_version(out uint major, out uint minor, out uint patch);
@@ -355,6 +363,9 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_game_chance_count(IntPtr game, out UIntPtr count);
         [DllImport(Lib)] public static extern uint qe_game_chance_json(IntPtr game, UIntPtr index, out IntPtr json);
         [DllImport(Lib)] public static extern uint qe_game_apply_chance(IntPtr game, UIntPtr index);
+        [DllImport(Lib)] public static extern uint qe_bot_new(byte[] kind, uint level, ulong seed, out IntPtr bot);
+        [DllImport(Lib)] public static extern uint qe_bot_decide(IntPtr bot, IntPtr game, byte seat, out QeCommand command);
+        [DllImport(Lib)] public static extern uint qe_bot_free(IntPtr bot);
 
         /// <summary>A NUL-terminated UTF-8 copy of a string, for string arguments.</summary>
         public static byte[] Utf8(string s)
@@ -599,6 +610,63 @@ namespace Qe
             if (handle != IntPtr.Zero)
             {
                 Native.qe_game_free(handle);
+                handle = IntPtr.Zero;
+            }
+        }
+    }
+
+    /// <summary>
+    /// A bot from the library (owns a native QeBot*): "random", "miser", "value", or "search" at
+    /// a level (QE_BOT_LEVEL_EASY, _MEDIUM, _HARD; "search" alone is medium). It decides from what
+    /// its seat may see only, and is deterministic for its seed. One bot plays one seat of one
+    /// game. Dispose it, or let the finalizer free it.
+    /// </summary>
+    public sealed class Bot : IDisposable
+    {
+        IntPtr handle;
+
+        public Bot(string kind, uint level, ulong seed)
+        {
+            Native.Check(Native.qe_bot_new(Native.Utf8(kind), level, seed, out handle));
+        }
+
+        public IntPtr Handle
+        {
+            get
+            {
+                if (handle == IntPtr.Zero) throw new ObjectDisposedException("Qe.Bot");
+                return handle;
+            }
+        }
+
+        /// <summary>
+        /// The command of the seat now (apply it with Game.Apply); throws QeException
+        /// (QE_ERR_NOT_TO_ACT) if the seat has nothing to do. A peek leaves the seat to act:
+        /// apply it and ask again.
+        /// </summary>
+        public QeCommand Decide(Game game, byte seat)
+        {
+            QeCommand c;
+            Native.Check(Native.qe_bot_decide(Handle, game.Handle, seat, out c));
+            return c;
+        }
+
+        public void Dispose()
+        {
+            Free();
+            GC.SuppressFinalize(this);
+        }
+
+        ~Bot()
+        {
+            Free();
+        }
+
+        void Free()
+        {
+            if (handle != IntPtr.Zero)
+            {
+                Native.qe_bot_free(handle);
                 handle = IntPtr.Zero;
             }
         }

@@ -3,7 +3,8 @@
 //! - `qe play`: a human (or several, hot-seat) against the baseline bots, in the terminal.
 //! - `qe replay`: replay a `qe-record/1` game record exactly as `RECORD.md` says, or walk through
 //!   it auction by auction as one seat (or a spectator) saw it (`--step`).
-//! - `qe simulate`: a bot tournament over many seeded games, on every core.
+//! - `qe simulate`: a tournament (arena) between built-in bots and `exec:` agent programs over
+//!   many seeded games, seats rotated, with win rates and ratings, on every core.
 //! - `qe rules`: the rules summary and the manifest (tile and token values) in use.
 //! - `qe completions SHELL`: a shell completion script.
 //!
@@ -36,6 +37,8 @@ macro_rules! println {
     }};
 }
 
+mod agent;
+mod arena;
 mod interrupt;
 mod layout;
 mod manifest;
@@ -131,7 +134,7 @@ enum Command {
     /// --step walks through it as a seat saw it
     #[command(after_help = replay::HELP)]
     Replay(replay::ReplayArgs),
-    /// Run a bot tournament: win rate, mean score, mean spent and elimination rate per seat and bot
+    /// Run a tournament between bots and exec: agents: win rates and ratings with 95% intervals
     #[command(after_help = simulate::HELP)]
     Simulate(simulate::SimulateArgs),
     /// Print the rules summary and the manifest (tile and token values) in use

@@ -13,7 +13,7 @@ use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules
 
 use crate::layout::fit;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
-use crate::simulate::{bot_seed, BotList};
+use crate::simulate::bot_seed;
 use crate::{interrupt, manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -34,6 +34,10 @@ nothing useful).
 input, quit, Ctrl-C); the record of an unfinished game is a spoiler, and says so.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
 seat asked to press Enter before each of them plays.";
+
+/// A comma-separated list of bot names.
+#[derive(Clone, Debug)]
+pub struct BotList(pub Vec<String>);
 
 /// A comma-separated list of seats.
 #[derive(Clone, Debug)]
@@ -61,8 +65,8 @@ pub struct PlayArgs {
     /// Game seed (default: from the clock; printed so the game can be replayed)
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Bots for the other seats in seat order, comma-separated (value, random, miser); a shorter
-    /// list repeats
+    /// Bots for the other seats in seat order, comma-separated (value, random, miser, search,
+    /// search:easy, search:medium, search:hard); a shorter list repeats
     #[arg(long, value_parser = parse_bot_list, default_value = "value", value_name = "LIST")]
     pub bots: BotList,
     /// Save the game record (qe-record/1 JSON) to FILE
@@ -393,9 +397,13 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let to_act = m.game().to_act();
         // Bots act first; their bids are sealed, so the order does not matter (R-AUC-3).
         if let Some(seat) = to_act.iter().find(|s| bots[s.index()].is_some()) {
-            let view = m.game().view(seat);
             let (name, bot) = bots[seat.index()].as_mut().expect("a bot seat");
-            let command = bot.act(&view).expect("a bot acts when it must");
+            let command = if bot.uses_history() {
+                bot.act_with_history(&m.view(Some(seat)))
+            } else {
+                bot.act(&m.game().view(seat))
+            }
+            .expect("a bot acts when it must");
             if let Err(e) = m.apply(command) {
                 panic!("{name} bot played an illegal command: {}: {e}", e.rule());
             }

@@ -763,6 +763,29 @@ fn play_shows_a_seed_it_chose_only_at_the_end_and_marks_an_abandoned_record_a_sp
     );
 }
 
+/// `qe play --bots search:easy`: the search bot opens before the human is asked.
+#[test]
+fn play_against_the_search_bot() {
+    let o = run(
+        &[
+            "play",
+            "--players",
+            "3",
+            "--seat",
+            "1",
+            "--seed",
+            "8",
+            "--bots",
+            "search:easy",
+        ],
+        "quit\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("search:easy bot"), "{out}");
+    assert!(out.contains("your secret bid"), "{out}");
+}
+
 #[test]
 fn hot_seat_hides_the_screen_between_seats() {
     // Seats 0 and 2 are human; every screen change asks for Enter first.
@@ -856,7 +879,7 @@ fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
 }
 
 #[test]
-fn simulate_prints_a_table_per_bot() {
+fn simulate_prints_a_table_per_agent() {
     let o = run(
         &[
             "simulate",
@@ -874,18 +897,162 @@ fn simulate_prints_a_table_per_bot() {
     let out = stdout(&o);
     for needle in [
         "win %",
+        "95% CI",
+        "rating",
         "mean score",
         "mean spent",
         "elim %",
+        "ms/dec",
         "games/s",
-        "by bot",
+        "win % by seat",
+        "seats rotated",
+        "bootstrap",
     ] {
         assert!(out.contains(needle), "{needle} missing in\n{out}");
     }
-    assert_eq!(
-        out.lines().filter(|l| l.contains("  value ")).count(),
-        3 + 1
+    assert_eq!(out.lines().filter(|l| l.starts_with("value ")).count(), 1);
+    assert_eq!(out.lines().filter(|l| l.starts_with("random ")).count(), 1);
+}
+
+/// Seats rotate: every agent plays every seat; win rates and ratings come with intervals.
+#[test]
+fn simulate_rotates_seats_and_rates_agents() {
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "40",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["seats_rotated"], true);
+    assert_eq!(v["lineup"], serde_json::json!(["value", "random", "miser"]));
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 3);
+    for a in agents {
+        // 40 games, one seat each.
+        assert_eq!(a["seats_played"], 40);
+        let rate = a["win_rate"].as_f64().unwrap();
+        let ci = a["win_rate_ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+        let rating = a["rating"].as_f64().unwrap();
+        let rc = a["rating_ci95"].as_array().unwrap();
+        assert!(rc[0].as_f64().unwrap() <= rating && rating <= rc[1].as_f64().unwrap());
+    }
+    let mean: f64 = agents
+        .iter()
+        .map(|a| a["rating"].as_f64().unwrap())
+        .sum::<f64>()
+        / 3.0;
+    assert!((mean - 1500.0).abs() < 1e-6);
+    let by = |name: &str| agents.iter().find(|a| a["agent"] == name).unwrap().clone();
+    assert!(by("value")["rating"].as_f64() > by("random")["rating"].as_f64());
+}
+
+/// The example agent (Python, standard library only) plays whole games through `exec:`.
+#[test]
+fn simulate_runs_the_python_example_agent() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let agent = format!(
+        "exec:python3 {}/../examples/python/agent_random.py",
+        env!("CARGO_MANIFEST_DIR")
     );
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        &format!("value,{agent},search:easy"),
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    let row = v["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(row["seats_played"], 12);
+    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+        assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
+}
+
+/// Illegal answers, silence and crashes are counted and answered by the value bot; the
+/// tournament still ends.
+#[test]
+fn simulate_counts_broken_agents_and_plays_on() {
+    let dir = format!("{}/tests/agents", env!("CARGO_MANIFEST_DIR"));
+    for (script, fault) in [
+        ("garbage.sh", "illegal_answers"),
+        ("other_seat.sh", "illegal_answers"),
+        ("silent.sh", "timeouts"),
+        ("crash.sh", "crashes"),
+    ] {
+        let agent = format!("exec:sh {dir}/{script}");
+        let v = simulate_json(&[
+            "simulate",
+            "--games",
+            "3",
+            "--bots",
+            &format!("value,value,{agent}"),
+            "--agent-timeout",
+            "300",
+            "--json",
+        ]);
+        assert_eq!(v["games"], 3);
+        let row = v["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["agent"] == agent.as_str())
+            .unwrap()
+            .clone();
+        assert!(row[fault].as_u64().unwrap() > 0, "{script}: {row}");
+        assert!(
+            row["fallback_moves"].as_u64().unwrap() > 0,
+            "{script}: {row}"
+        );
+    }
+}
+
+#[test]
+fn simulate_rejects_bad_agents_and_zero_games() {
+    for (args, message) in [
+        (&["simulate", "--games", "0"][..], "at least 1 game"),
+        (
+            &["simulate", "--bots", "value,oracle"],
+            "unknown agent `oracle`",
+        ),
+        (&["simulate", "--bots", "value,exec:"], "needs a command"),
+        (
+            &["simulate", "--bots", "value,value,value,value,value,value"],
+            "6 agents for 4",
+        ),
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "qe {args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "qe {args:?}: {}", stderr(&o));
+    }
+    let o = run(
+        &[
+            "simulate",
+            "--bots",
+            "value,exec:/no/such/agent",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot start agent `exec:/no/such/agent`"));
 }
 
 /// Runs `qe ARGS` with a terminal for its standard streams (util-linux `script`), typing `keys`,
@@ -1029,7 +1196,7 @@ fn ctrl_c_stops_simulate_with_the_games_finished_so_far() {
             assert_eq!(v["interrupted"], true);
             v["games"].as_u64().unwrap()
         } else {
-            assert!(out.contains("win %") && out.contains("by bot"), "{out}");
+            assert!(out.contains("win %") && out.contains("by seat"), "{out}");
             let first = out.lines().next().unwrap();
             first
                 .strip_prefix("qe simulate: ")

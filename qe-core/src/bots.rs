@@ -1,7 +1,10 @@
-//! Baseline policies that decide from a [`SeatView`] only (never the full game), deterministic for a
-//! given seed: [`RandomBot`] (`random`), [`MiserBot`] (`miser`) and [`ValueBot`] (`value`). Each
-//! handles every decision: opening bid, secret bid, rebid, asset rebid, take or discard an asset, and
-//! the 5-player peek. [`by_name`] builds one from its name (as the `qe` command's `--bots` does).
+//! Policies that decide from what one seat may know (never the full game), deterministic for a
+//! given seed: the baselines [`RandomBot`] (`random`), [`MiserBot`] (`miser`) and [`ValueBot`]
+//! (`value`), which read a [`SeatView`], and the [`SearchBot`] (`search:easy`, `search:medium`,
+//! `search:hard`; `search` is `search:medium`), which also reads the seat's bid history
+//! ([`MatchView`]) and plays out sampled games. Each handles every decision: opening bid, secret
+//! bid, rebid, asset rebid, take or discard an asset, and the 5-player peek. [`by_name`] builds one
+//! from its name (as the `qe` command's `--bots` does); [`NAMES`] lists every name.
 //!
 //! ```
 //! use qe_core::bots::{Bot, RandomBot};
@@ -28,12 +31,29 @@ use crate::phase::Phase;
 use crate::rules::{Rules, RulesBuilder};
 use crate::scoring::diversification;
 use crate::seat::{Seat, MAX_SEATS};
+use crate::session::MatchView;
 use crate::view::{SeatInfo, SeatView};
+
+pub mod search;
+pub use search::{Level, SearchBot, SearchConfig, SearchStats};
 
 /// A policy for one seat.
 pub trait Bot {
     /// The command this seat plays now, given its view; `None` when it has nothing to do.
     fn act(&mut self, view: &SeatView) -> Option<Command>;
+
+    /// The command this seat plays now, given its view with its bid history
+    /// ([`Match::view`](crate::Match::view)). The default ignores the history; bots that read it
+    /// say so with [`Bot::uses_history`].
+    fn act_with_history(&mut self, view: &MatchView) -> Option<Command> {
+        self.act(&view.view)
+    }
+
+    /// Whether [`Bot::act_with_history`] reads the history (callers that have only a
+    /// [`Game`](crate::Game) build it only for such bots).
+    fn uses_history(&self) -> bool {
+        false
+    }
 }
 
 /// The default bid ladder of the random bot: small amounts, then roughly doubling.
@@ -124,14 +144,24 @@ impl Bot for MiserBot {
     }
 }
 
-/// The names [`by_name`] accepts, in the order they are documented.
-pub const NAMES: [&str; 3] = ["random", "miser", "value"];
+/// The names [`by_name`] accepts, in the order they are documented: the one list of bot names
+/// (the `qe` command, the C ABI and the Python package take theirs from here). `search` is
+/// `search:medium`.
+pub const NAMES: [&str; 7] = [
+    "random",
+    "miser",
+    "value",
+    "search",
+    "search:easy",
+    "search:medium",
+    "search:hard",
+];
 
 /// A boxed bot, as built by [`by_name`].
 pub type BoxedBot = Box<dyn Bot + Send>;
 
-/// Builds a bot from its name (`random`, `miser` or `value`; see [`NAMES`]) and seed, with the default
-/// manifest; `None` for an unknown name.
+/// Builds a bot from its name (see [`NAMES`]) and seed, with the default manifest; `None` for an
+/// unknown name.
 ///
 /// ```
 /// use qe_core::bots::{by_name, Bot};
@@ -160,7 +190,18 @@ pub fn by_name_with(name: &str, seed: u64, manifest: Manifest) -> Option<BoxedBo
         "random" => Some(Box::new(RandomBot::new(seed))),
         "miser" => Some(Box::new(MiserBot)),
         "value" => Some(Box::new(ValueBot::with_manifest(seed, manifest))),
-        _ => None,
+        _ => {
+            let level = match name.strip_prefix("search") {
+                Some("") => Level::Medium,
+                Some(rest) => Level::from_name(rest.strip_prefix(':')?)?,
+                None => return None,
+            };
+            Some(Box::new(SearchBot::with_config(
+                level.config(),
+                seed,
+                manifest,
+            )))
+        }
     }
 }
 

@@ -1,11 +1,15 @@
 //! Property tests of the baseline bots (`qe_core::bots`): over thousands of random games of every
 //! variant (3, 4 and 5 players, with and without the Commodities expansion) and every mix of bots,
 //! each bot only ever issues legal commands (R-AUC-12), always acts when it must, and is deterministic
-//! given its seed.
+//! given its seed. (The search bots, too slow for thousands of games, have their own tests in
+//! `search.rs`.)
 
 use proptest::prelude::*;
-use qe_core::bots::{by_name, BoxedBot, NAMES};
+use qe_core::bots::{by_name, BoxedBot, NAMES as ALL_NAMES};
 use qe_core::{Command, Game, Rules, Seat};
+
+/// The baseline bots.
+const NAMES: [&str; 3] = ["random", "miser", "value"];
 
 fn rules(players: u8, commodities: bool) -> Rules {
     if commodities {
@@ -107,6 +111,9 @@ fn bots_are_deterministic_given_their_seed() {
 #[test]
 fn by_name_knows_every_name() {
     for name in NAMES {
+        assert!(ALL_NAMES.contains(&name), "{name}");
+    }
+    for name in ALL_NAMES {
         assert!(by_name(name, 1).is_some(), "{name}");
     }
     assert!(by_name("Value", 1).is_none());

@@ -29,6 +29,7 @@
 //! returned (detected only when they point to readable memory that does not hold the handle magic).
 #![allow(unsafe_code)]
 
+mod bot;
 mod handle;
 mod status;
 mod types;
@@ -40,6 +41,7 @@ use qe_core::{
     SetupError, TileId,
 };
 
+pub use bot::QeBot;
 pub use handle::QeGame;
 use handle::{GameState, CURSORS};
 pub use status::*;
@@ -1061,6 +1063,129 @@ fn chance_outcome(game: &Game, index: usize) -> Result<qe_core::ChanceOutcome, E
                 outcomes.len()
             )
         })
+    })
+}
+
+// ----- bots ---------------------------------------------------------------------------------------
+
+/// Creates a bot. `kind` is a bot name of qe-core's list (`qe_core::bots::NAMES`): `"random"`,
+/// `"miser"`, `"value"`, `"search"`, or a search level written out (`"search:easy"`,
+/// `"search:medium"`, `"search:hard"`). `level` is `QE_BOT_LEVEL_DEFAULT` (the bot as named;
+/// `"search"` is medium), or `QE_BOT_LEVEL_EASY`, `QE_BOT_LEVEL_MEDIUM`, `QE_BOT_LEVEL_HARD` for
+/// `"search"`. `seed` makes it deterministic: the same seed and the same game give the same
+/// decisions. Writes the new handle to `*out_bot`; free it with `qe_bot_free`.
+///
+/// Errors: `QE_ERR_INVALID_ARGUMENT` for an unknown name (the message lists the names), a level
+/// for a bot without levels, a level given twice (`"search:hard"` with `QE_BOT_LEVEL_EASY`) or a
+/// level past `QE_BOT_LEVEL_HARD`; `QE_ERR_INVALID_UTF8`, `QE_ERR_NULL_POINTER`.
+///
+/// # Safety
+/// `kind` must be NULL (an error) or a NUL-terminated string; `out_bot` must be NULL (an error) or
+/// valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_bot_new(
+    kind: *const c_char,
+    level: u32,
+    seed: u64,
+    out_bot: *mut *mut QeBot,
+) -> QeStatus {
+    status::guard(|| {
+        let out = out_arg(out_bot, "out_bot")?;
+        // SAFETY: caller contract.
+        let kind = unsafe { str_arg(kind, "kind")? };
+        let names = qe_core::bots::NAMES.join(", ");
+        if !qe_core::bots::NAMES.contains(&kind) {
+            return Err(Error::invalid(format!(
+                "unknown bot `{kind}` (bots: {names})"
+            )));
+        }
+        let name = match level {
+            QE_BOT_LEVEL_DEFAULT => kind.to_owned(),
+            QE_BOT_LEVEL_EASY | QE_BOT_LEVEL_MEDIUM | QE_BOT_LEVEL_HARD => {
+                if kind != "search" {
+                    return Err(Error::invalid(format!(
+                        "bot `{kind}` takes no level (only `search` does, or QE_BOT_LEVEL_DEFAULT)"
+                    )));
+                }
+                let level = qe_core::bots::Level::ALL[(level - QE_BOT_LEVEL_EASY) as usize];
+                format!("search:{}", level.name())
+            }
+            _ => {
+                return Err(Error::invalid(format!(
+                    "level {level} is not a QE_BOT_LEVEL_* (0 to 3)"
+                )))
+            }
+        };
+        let state = bot::BotState::new(&name, seed)
+            .ok_or_else(|| Error::invalid(format!("unknown bot `{name}` (bots: {names})")))?;
+        out.set(bot::allocate(state));
+        Ok(())
+    })
+}
+
+/// Asks `bot` for the command of `seat` in `game` now and writes it to `*out_command`; the game is
+/// not changed (apply the command with `qe_game_apply`). The bot decides from what the seat may
+/// see only: its view and its bid history (R-VIS-8). The command may be a peek (5 players,
+/// R-VIS-5): apply it and ask again, the seat still has to act. A game played with another manifest
+/// than the bot's (a record's own values) rebuilds the bot for that manifest, with the same seed.
+///
+/// Errors: `QE_ERR_NOT_TO_ACT` when the seat is not among the seats to act (`QeState.to_act`);
+/// `QE_ERR_INVALID_ARGUMENT` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
+/// `QE_ERR_INVALID_HANDLE` for either handle.
+///
+/// # Safety
+/// `bot` and `game` must each be NULL, a live handle of their type or a freed one, not in use by
+/// another thread; `out_command` must be NULL (an error) or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_bot_decide(
+    bot: *mut QeBot,
+    game: *const QeGame,
+    seat: u8,
+    out_command: *mut QeCommand,
+) -> QeStatus {
+    status::guard(|| {
+        // SAFETY: caller contract.
+        let bot = unsafe { bot::get_mut(bot)? };
+        // SAFETY: caller contract.
+        let state = unsafe { handle::get(game)? };
+        let seat = seat_arg(state, seat)?;
+        let out = out_arg(out_command, "out_command")?;
+        let m = &state.m;
+        let not_to_act = || {
+            Error::new(
+                QE_ERR_NOT_TO_ACT,
+                format!("seat {} has nothing to do now (it is not to act)", seat.0),
+            )
+        };
+        if !m.game().to_act().contains(seat) {
+            return Err(not_to_act());
+        }
+        bot.use_manifest(*m.game().rules().manifest());
+        let command = if bot.bot.uses_history() {
+            bot.bot.act_with_history(&m.view(Some(seat)))
+        } else {
+            bot.bot.act(&m.game().view(seat))
+        }
+        .ok_or_else(not_to_act)?;
+        out.set(QeCommand::from(command));
+        Ok(())
+    })
+}
+
+/// Frees a bot. NULL is accepted and ignored. Freeing a freed bot gives `QE_ERR_INVALID_HANDLE`
+/// (and does nothing).
+///
+/// # Safety
+/// `bot` must be NULL, a bot handle from this library (live or freed), and not in use by another
+/// thread.
+#[no_mangle]
+pub unsafe extern "C" fn qe_bot_free(bot: *mut QeBot) -> QeStatus {
+    status::guard(|| {
+        if bot.is_null() {
+            return Ok(());
+        }
+        // SAFETY: caller contract.
+        unsafe { bot::release(bot) }
     })
 }
 

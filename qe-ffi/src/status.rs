@@ -98,6 +98,8 @@ pub const QE_ERR_PANIC: QeStatus = 905;
 pub const QE_ERR_INVALID_ARGUMENT: QeStatus = 906;
 /// 907: the game is not over, so there is no outcome yet.
 pub const QE_ERR_NOT_OVER: QeStatus = 907;
+/// 908: the seat has nothing to do now (it is not among the seats to act), so a bot cannot decide.
+pub const QE_ERR_NOT_TO_ACT: QeStatus = 908;
 
 /// An error on its way to the caller: a status code and its message.
 #[derive(Debug)]

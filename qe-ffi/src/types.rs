@@ -80,6 +80,15 @@ pub const QE_EVENT_PEEKED: u32 = 11;
 /// `QeEvent.kind`: the game ended; everything is revealed (R-TRN-4, R-VIS-7).
 pub const QE_EVENT_GAME_OVER: u32 = 12;
 
+/// `qe_bot_new` level: the bot's only level, or `search`'s default (medium).
+pub const QE_BOT_LEVEL_DEFAULT: u32 = 0;
+/// `qe_bot_new` level: `search` with a small budget.
+pub const QE_BOT_LEVEL_EASY: u32 = 1;
+/// `qe_bot_new` level: `search` with the default budget (about 10 ms a decision).
+pub const QE_BOT_LEVEL_MEDIUM: u32 = 2;
+/// `qe_bot_new` level: `search` with four times the medium budget.
+pub const QE_BOT_LEVEL_HARD: u32 = 3;
+
 /// `qe_name` kind: a nation (index 0–4: US, EU, CN, JP, UK).
 pub const QE_NAME_NATION: u32 = 0;
 /// `qe_name` kind: an industry (index 0–4: AGR, HOU, FIN, MAN, GOV).
@@ -141,6 +150,37 @@ pub struct QeCommand {
     pub turn: u8,
     /// Must be 0.
     pub reserved: u8,
+}
+
+impl From<qe_core::Command> for QeCommand {
+    fn from(c: qe_core::Command) -> QeCommand {
+        let mut out = QeCommand::default();
+        match c {
+            qe_core::Command::Bid { seat, amount } => {
+                out.kind = QE_COMMAND_BID;
+                out.seat = seat.0;
+                out.amount = amount;
+            }
+            qe_core::Command::TakeAsset { seat, kind } => {
+                out.kind = QE_COMMAND_TAKE_ASSET;
+                out.seat = seat.0;
+                out.pile = kind.index() as u8;
+            }
+            qe_core::Command::DiscardAsset { seat, kind } => {
+                out.kind = QE_COMMAND_DISCARD_ASSET;
+                out.seat = seat.0;
+                out.pile = kind.index() as u8;
+            }
+            qe_core::Command::Peek { seat, turn } => {
+                out.kind = QE_COMMAND_PEEK;
+                out.seat = seat.0;
+                out.turn = turn;
+            }
+            // Bots never play chance outcomes (and this ABI has no external-chance games).
+            qe_core::Command::Chance(_) => out.kind = u32::MAX,
+        }
+        out
+    }
 }
 
 /// A signed 128-bit integer as two halves (value = hi * 2^64 + lo): totals spent are exact and may

@@ -1,0 +1,299 @@
+//! `exec:` agents: programs in any language that play a seat of `qe simulate` over the line-based
+//! JSON protocol `qe-agent/1` (`spec/AGENT-PROTOCOL.md`).
+//!
+//! One process plays one seat at a time and is kept from game to game. The engine writes one JSON
+//! object a line to its standard input (`start`, `act`, `end`) and reads one line from its standard
+//! output for each `act`: a command in the record format (`qe_core::Command::from_json`). An answer
+//! that is not a legal command for the seat is counted and replaced by the `value` bot's move; an
+//! agent that does not answer in time, or exits, is counted, stopped, replaced by the `value` bot
+//! for the rest of the game and started again for the next game.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use qe_core::bots::{Bot, ValueBot};
+use qe_core::{AssetKind, Command, Manifest, Match, Seat};
+
+/// The protocol's name, sent in every `start` message.
+pub const PROTOCOL: &str = "qe-agent/1";
+
+/// The words of an `exec:` agent's command line (split on whitespace).
+pub fn parse_exec(spec: &str) -> Result<Vec<String>, String> {
+    let argv: Vec<String> = spec.split_whitespace().map(str::to_owned).collect();
+    if argv.is_empty() {
+        return Err("`exec:` needs a command, e.g. `exec:./my_agent`".into());
+    }
+    Ok(argv)
+}
+
+/// What an agent did wrong, per agent, summed over the tournament.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Faults {
+    /// Answers that were not a legal command for the seat (unreadable JSON, another seat, a bid
+    /// out of range, a command of the wrong kind ...).
+    pub illegal: u64,
+    /// Questions not answered within the time limit.
+    pub timeouts: u64,
+    /// Times the program exited (or closed its output) during a game, or could not be started.
+    pub crashes: u64,
+    /// Moves the `value` bot made in the agent's place.
+    pub fallback_moves: u64,
+}
+
+impl Faults {
+    pub fn merge(&mut self, other: &Faults) {
+        self.illegal += other.illegal;
+        self.timeouts += other.timeouts;
+        self.crashes += other.crashes;
+        self.fallback_moves += other.fallback_moves;
+    }
+}
+
+/// A running agent program.
+struct Running {
+    child: Child,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Stop it at once when dropped (it failed), rather than letting it finish.
+    kill: bool,
+}
+
+impl Running {
+    fn spawn(argv: &[String]) -> std::io::Result<Running> {
+        let mut child = Process::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(line.trim_end().to_owned()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Running {
+            child,
+            stdin: Some(stdin),
+            lines,
+            kill: false,
+        })
+    }
+
+    /// Writes one message line; `false` if the program no longer reads.
+    fn send(&mut self, line: &str) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+            .is_ok()
+    }
+}
+
+/// How long an agent has to exit once its input is closed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+impl Drop for Running {
+    /// Closes the program's input and gives it [`EXIT_GRACE`] to exit (none if it failed), then
+    /// stops it.
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        if !self.kill {
+            let until = Instant::now() + EXIT_GRACE;
+            while Instant::now() < until {
+                if matches!(self.child.try_wait(), Ok(Some(_))) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Checks that an agent program starts (it is stopped again at once).
+pub fn check_starts(argv: &[String]) -> Result<(), String> {
+    Running::spawn(argv).map(drop).map_err(|e| e.to_string())
+}
+
+/// One `exec:` seat of a worker: the program (kept between games) and what it has been sent.
+pub struct ExecSeat {
+    argv: Vec<String>,
+    running: Option<Running>,
+    /// Events of the current game already sent.
+    sent: usize,
+    /// The program failed in this game: the fallback plays its seat until the game ends.
+    broken: bool,
+    timeout: Duration,
+    pub faults: Faults,
+    /// Time spent waiting for answers, and how many.
+    pub waited: Duration,
+    pub answers: u64,
+}
+
+impl ExecSeat {
+    pub fn new(argv: Vec<String>, timeout: Duration) -> ExecSeat {
+        ExecSeat {
+            argv,
+            running: None,
+            sent: 0,
+            broken: false,
+            timeout,
+            faults: Faults::default(),
+            waited: Duration::ZERO,
+            answers: 0,
+        }
+    }
+
+    /// Starts a game at `seat`: (re)starts the program if needed and sends `start`.
+    pub fn start(&mut self, m: &Match, game: u64, seat: Seat, manifest: &Manifest) {
+        self.sent = 0;
+        self.broken = false;
+        if self.running.is_none() {
+            if let Ok(r) = Running::spawn(&self.argv) {
+                self.running = Some(r);
+            } else {
+                self.faults.crashes += 1;
+                self.broken = true;
+                return;
+            }
+        }
+        let rules = m.game().rules();
+        let line = format!(
+            r#"{{"type":"start","protocol":"{PROTOCOL}","game":{game},"seat":{},"players":{},"commodities":{},"turns":{},"manifest":{}}}"#,
+            seat.0,
+            rules.players(),
+            rules.has_commodities(),
+            rules.turns(),
+            crate::manifest::to_json(manifest),
+        );
+        self.send_or_break(&line);
+    }
+
+    fn send_or_break(&mut self, line: &str) {
+        let ok = self.running.as_mut().is_some_and(|r| r.send(line));
+        if !ok && !self.broken {
+            self.faults.crashes += 1;
+            self.fail();
+        }
+    }
+
+    /// Stops the program for the rest of the game (it is started again for the next one).
+    fn fail(&mut self) {
+        self.broken = true;
+        if let Some(r) = self.running.as_mut() {
+            r.kill = true;
+        }
+        self.running = None;
+    }
+
+    /// The events of the seat not yet sent, as a JSON list, and marks them sent.
+    fn new_events(&mut self, m: &Match, seat: Seat) -> String {
+        let events: Vec<qe_core::Event> = m.events_for(seat).skip(self.sent).collect();
+        self.sent += events.len();
+        serde_json::to_string(&events).expect("events serialize")
+    }
+
+    /// The seat's command now: the program's answer if it is legal, else the fallback's move.
+    pub fn decide(&mut self, m: &Match, game: u64, seat: Seat, fallback: &mut ValueBot) -> Command {
+        if !self.broken {
+            let view = m.view(Some(seat));
+            let bounds = m.deduce(seat);
+            let legal = legal_json(&view.view.legal);
+            let line = format!(
+                r#"{{"type":"act","game":{game},"seat":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
+                seat.0,
+                serde_json::to_string(&view).expect("views serialize"),
+                serde_json::to_string(&bounds.seats[..m.game().players() as usize])
+                    .expect("bounds serialize"),
+                self.new_events(m, seat),
+            );
+            self.send_or_break(&line);
+            if let Some(running) = self.running.as_mut() {
+                let asked = Instant::now();
+                let answer = running.lines.recv_timeout(self.timeout);
+                self.waited += asked.elapsed();
+                match answer {
+                    Ok(text) => {
+                        self.answers += 1;
+                        match Command::from_json(&text) {
+                            Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => return c,
+                            _ => self.faults.illegal += 1,
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.faults.timeouts += 1;
+                        self.fail();
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        self.faults.crashes += 1;
+                        self.fail();
+                    }
+                }
+            }
+        }
+        self.faults.fallback_moves += 1;
+        fallback
+            .act(&m.game().view(seat))
+            .expect("the value bot acts when it must")
+    }
+
+    /// Ends the game: sends `end` with the last events and the outcome.
+    pub fn end(&mut self, m: &Match, game: u64, seat: Seat) {
+        if self.broken {
+            return;
+        }
+        let outcome = m.game().outcome().expect("the game is over");
+        let line = format!(
+            r#"{{"type":"end","game":{game},"seat":{},"events":{},"outcome":{}}}"#,
+            seat.0,
+            self.new_events(m, seat),
+            serde_json::to_string(&outcome).expect("outcomes serialize"),
+        );
+        self.send_or_break(&line);
+    }
+}
+
+/// Whether `command` is legal now (R-AUC-12), tried on a copy of the game.
+fn is_legal(m: &Match, command: Command) -> bool {
+    let mut g = *m.game();
+    !matches!(command, Command::Chance(_)) && g.play(command).is_ok()
+}
+
+/// The legal commands of a seat, spelled out: `{"bid": {"min", "max", "forbidden"} or null,
+/// "take": [piles], "discard": [piles], "peek": [turns]}`.
+fn legal_json(legal: &qe_core::Legal) -> String {
+    let piles =
+        |set: qe_core::PileSet| -> Vec<&'static str> { set.iter().map(AssetKind::name).collect() };
+    let peek: Vec<u8> = (0..16u8).filter(|t| legal.peek & (1 << t) != 0).collect();
+    serde_json::json!({
+        "bid": legal.bid.map(|r| serde_json::json!({
+            "min": r.min,
+            "max": r.max,
+            "forbidden": r.forbidden,
+        })),
+        "take": piles(legal.take),
+        "discard": piles(legal.discard),
+        "peek": peek,
+    })
+    .to_string()
+}

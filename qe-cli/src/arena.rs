@@ -1,0 +1,239 @@
+//! The statistics of `qe simulate`: per agent, a win rate with its 95% Wilson interval and a
+//! rating fitted from finishing orders with a bootstrap interval.
+//!
+//! Ratings: every game ranks its seats (R-SCO-11's order: seats not eliminated first, then by
+//! grand total, then by the least total spent; eliminated seats after them in the same order;
+//! equal seats tie). Every pair of seats held by different agents is one comparison: a win for the
+//! better-ranked, half a win each for a tie. A Bradley–Terry model is fitted to the comparisons by
+//! minorization–maximization, with one virtual draw between every two agents (so a perfect record
+//! stays finite), and shown on the Elo scale: 400 × log10 of the strength, the agents' mean at 1500.
+//! The interval is the 2.5th and 97.5th percentiles of the ratings refitted on games resampled with
+//! replacement, from a generator seeded by the tournament seed.
+
+use qe_core::{Outcome, MAX_SEATS};
+
+/// The ranks and agents of one game.
+#[derive(Clone, Copy, Debug)]
+pub struct Ranked {
+    /// The number of seats.
+    pub players: u8,
+    /// The agent (index into the tournament's agent list) of each seat.
+    pub agent: [u8; MAX_SEATS],
+    /// Each seat's rank: how many seats finished strictly ahead of it.
+    pub rank: [u8; MAX_SEATS],
+}
+
+impl Ranked {
+    /// The ranks of a finished game's seats, with the agent of each seat.
+    pub fn of(outcome: &Outcome, agent: [u8; MAX_SEATS]) -> Ranked {
+        let seats = outcome.seats();
+        let key = |i: usize| {
+            let s = &seats[i];
+            (!s.eliminated, s.total, std::cmp::Reverse(s.spent))
+        };
+        let mut rank = [0u8; MAX_SEATS];
+        for (i, r) in rank.iter_mut().enumerate().take(seats.len()) {
+            *r = (0..seats.len()).filter(|&j| key(j) > key(i)).count() as u8;
+        }
+        Ranked {
+            players: seats.len() as u8,
+            agent,
+            rank,
+        }
+    }
+
+    /// Adds this game's pairwise comparisons to `wins` (`wins[a][b]`: a's wins over b).
+    fn add_to(&self, wins: &mut [Vec<f64>]) {
+        let n = self.players as usize;
+        for s in 0..n {
+            for t in s + 1..n {
+                let (a, b) = (self.agent[s] as usize, self.agent[t] as usize);
+                if a == b {
+                    continue;
+                }
+                match self.rank[s].cmp(&self.rank[t]) {
+                    std::cmp::Ordering::Less => wins[a][b] += 1.0,
+                    std::cmp::Ordering::Greater => wins[b][a] += 1.0,
+                    std::cmp::Ordering::Equal => {
+                        wins[a][b] += 0.5;
+                        wins[b][a] += 0.5;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The 95% Wilson score interval of a rate of `wins` in `n` trials.
+pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let z = 1.959_964;
+    let p = (wins / n).clamp(0.0, 1.0);
+    let z2 = z * z;
+    let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// Ratings on the Elo scale with their intervals, per agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    /// The fitted rating.
+    pub rating: Vec<f64>,
+    /// The 2.5th percentile of the bootstrap ratings.
+    pub low: Vec<f64>,
+    /// The 97.5th percentile of the bootstrap ratings.
+    pub high: Vec<f64>,
+    /// How many bootstrap resamples were fitted.
+    pub resamples: usize,
+}
+
+/// Fits Bradley–Terry strengths to pairwise win counts; ratings on the Elo scale, mean 1500.
+fn fit(wins: &[Vec<f64>]) -> Vec<f64> {
+    let k = wins.len();
+    if k < 2 {
+        return vec![1500.0; k];
+    }
+    // One virtual draw between every two agents.
+    let w: Vec<Vec<f64>> = (0..k)
+        .map(|a| {
+            (0..k)
+                .map(|b| if a == b { 0.0 } else { wins[a][b] + 0.5 })
+                .collect()
+        })
+        .collect();
+    let total: Vec<f64> = w.iter().map(|row| row.iter().sum()).collect();
+    let mut gamma = vec![1.0f64; k];
+    for _ in 0..10_000 {
+        let mut next = vec![0.0f64; k];
+        for a in 0..k {
+            let mut denom = 0.0;
+            for b in 0..k {
+                if a != b {
+                    denom += (w[a][b] + w[b][a]) / (gamma[a] + gamma[b]);
+                }
+            }
+            next[a] = total[a] / denom;
+        }
+        // Normalize: geometric mean 1.
+        let mean_log = next.iter().map(|g| g.ln()).sum::<f64>() / k as f64;
+        let scale = mean_log.exp();
+        let mut change: f64 = 0.0;
+        for a in 0..k {
+            next[a] /= scale;
+            change = change.max((next[a] / gamma[a]).ln().abs());
+        }
+        gamma = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
+}
+
+/// Ratings of `agents` agents from `games`, with intervals from `resamples` bootstrap resamples
+/// drawn from `seed`.
+pub fn ratings(games: &[Ranked], agents: usize, resamples: usize, seed: u64) -> Ratings {
+    let zero = || vec![vec![0.0f64; agents]; agents];
+    let mut wins = zero();
+    for g in games {
+        g.add_to(&mut wins);
+    }
+    let rating = fit(&wins);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); agents];
+    let mut state = seed ^ 0xB007_57A9;
+    for _ in 0..resamples {
+        let mut w = zero();
+        for _ in 0..games.len() {
+            state = crate::simulate::mix(state);
+            let i = ((u128::from(state) * games.len() as u128) >> 64) as usize;
+            games[i].add_to(&mut w);
+        }
+        for (a, r) in fit(&w).into_iter().enumerate() {
+            samples[a].push(r);
+        }
+    }
+    let pct = |xs: &mut Vec<f64>, q: f64| -> f64 {
+        if xs.is_empty() {
+            return f64::NAN;
+        }
+        xs.sort_by(f64::total_cmp);
+        let i = ((xs.len() - 1) as f64 * q).round() as usize;
+        xs[i]
+    };
+    let mut low = Vec::with_capacity(agents);
+    let mut high = Vec::with_capacity(agents);
+    for (a, xs) in samples.iter_mut().enumerate() {
+        if resamples == 0 {
+            low.push(rating[a]);
+            high.push(rating[a]);
+        } else {
+            low.push(pct(xs, 0.025));
+            high.push(pct(xs, 0.975));
+        }
+    }
+    Ratings {
+        rating,
+        low,
+        high,
+        resamples,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(agent: [u8; 4], rank: [u8; 4]) -> Ranked {
+        Ranked {
+            players: 4,
+            agent: [agent[0], agent[1], agent[2], agent[3], 0],
+            rank: [rank[0], rank[1], rank[2], rank[3], 0],
+        }
+    }
+
+    #[test]
+    fn wilson_brackets_the_rate() {
+        let (lo, hi) = wilson(50.0, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+        assert_eq!(wilson(0.0, 0.0), (0.0, 0.0));
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert!(lo == 0.0 && hi > 0.2);
+    }
+
+    #[test]
+    fn the_better_agent_rates_higher_and_intervals_hold_the_fit() {
+        // Agent 0 beats agent 1 three games out of four, always ahead of 2.
+        let mut games = Vec::new();
+        for i in 0..400 {
+            let r = if i % 4 == 0 {
+                [1, 0, 2, 3]
+            } else {
+                [0, 1, 2, 3]
+            };
+            games.push(game([0, 1, 2, 2], r));
+        }
+        let r = ratings(&games, 3, 100, 7);
+        assert!(r.rating[0] > r.rating[1] && r.rating[1] > r.rating[2]);
+        // 3:1 is about 191 Elo.
+        assert!(((r.rating[0] - r.rating[1]) - 190.8).abs() < 10.0, "{r:?}");
+        for a in 0..3 {
+            assert!(r.low[a] <= r.rating[a] && r.rating[a] <= r.high[a], "{r:?}");
+        }
+        let mean = r.rating.iter().sum::<f64>() / 3.0;
+        assert!((mean - 1500.0).abs() < 1e-6);
+        // Seeded: the same intervals again.
+        assert_eq!(r, ratings(&games, 3, 100, 7));
+    }
+
+    #[test]
+    fn ties_and_one_agent() {
+        let games = vec![game([0, 1, 0, 1], [0, 0, 2, 2]); 10];
+        let r = ratings(&games, 2, 20, 1);
+        assert!((r.rating[0] - r.rating[1]).abs() < 1e-6);
+        let one = ratings(&[game([0, 0, 0, 0], [0, 1, 2, 3])], 1, 5, 1);
+        assert_eq!(one.rating, vec![1500.0]);
+    }
+}

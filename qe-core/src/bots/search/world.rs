@@ -1,0 +1,1145 @@
+//! Determinization: games drawn at random among those the searching seat cannot tell from the real
+//! one, built from its view and its own bid history only (R-VIS-8).
+//!
+//! A sampled world is a whole [`Game`] at the decision point. It keeps everything the seat knows
+//! (the public facts of R-VIS-1, its own token, bids, prices and tokens, R-VIS-2, every bid of the
+//! auctions it ran, R-VIS-3) and draws the rest:
+//!
+//! - the other seats' industry tokens (and, with 3 players, the one set aside): a random
+//!   permutation of the tokens the seat has not got;
+//! - the unrevealed deck: a random order of the tiles not yet shown;
+//! - the asset piles: the seat's own tokens where it drew them, the others at random;
+//! - every hidden price (R-VIS-2…5): within the interval the deduction aid proves for it
+//!   ([`crate::deduction`]: above the opening bid, above the seat's own losing bid, an asset price
+//!   below the company price), around the price level the seat has seen.
+//!
+//! The past is replayed as commands. An auction the seat ran is replayed bid for bid. Any other
+//! auction is *realized*: its bids are chosen so that it ends exactly as the view shows (winner,
+//! price, zero bids, asset taker, price, pile, discard), which is all the rest of the game depends
+//! on; how the hidden bids were tied along the way does not matter for what follows. The current
+//! auction is rebuilt up to the decision with the seat's own standing bid, the public tie sets, and
+//! the other bids drawn from the opponent model ([`ValueBot`]) within what the view allows.
+
+use alloc::vec::Vec;
+
+use super::model;
+use super::playout::Sim;
+use super::Mix;
+use crate::bots::{learn, marginal_vp, nearest_legal, Bot};
+use crate::command::Command;
+use crate::components::{AssetKind, Industry, TileId, TokenId, MAX_TOKENS};
+use crate::event::BidStage;
+use crate::game::Game;
+use crate::phase::Phase;
+use crate::rules::Rules;
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::session::SeenBid;
+use crate::setup::{deal_tokens, Setup};
+use crate::view::{AuctionView, SeatInfo, SeatView};
+
+/// What the searching seat knows, gathered once per decision from its view and bid history.
+pub(super) struct Knowledge<'a> {
+    pub me: Seat,
+    pub rules: Rules,
+    pub view: &'a SeatView,
+    /// The seat's own final company bid per turn (its opening bid where it ran the auction).
+    pub own: [Option<u64>; 16],
+    /// Every bid of the auctions the seat ran, in order: (turn, seat, amount).
+    ran: Vec<(u8, Seat, u64)>,
+    /// Turns whose every bid is in `ran` (the history was given and complete).
+    ran_complete: u16,
+    /// Money per VP, from the prices and opening bids the seat has seen.
+    pub per_vp: f64,
+    /// Zero bids score (base game, 4–5 players: R-AUC-11), so realized auctions keep them.
+    zero_matters: bool,
+}
+
+/// A realized auction: its outcome as the view shows it, with every hidden amount drawn.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    auctioneer: Option<Seat>,
+    opening: Option<u64>,
+    winner: Seat,
+    price: u64,
+    /// The seat sees the company price (so it may not move).
+    price_known: bool,
+    asset: Asset,
+    /// The seat sees the asset price.
+    asset_price_known: bool,
+    zero: SeatSet,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Asset {
+    None,
+    Taken {
+        seat: Seat,
+        price: u64,
+        kind: AssetKind,
+    },
+    Discarded {
+        kind: AssetKind,
+    },
+}
+
+/// A world being built: the game and the model's pending actions.
+struct Stage {
+    game: Game,
+    pending: [Option<u64>; MAX_SEATS],
+    standing: [Option<u64>; MAX_SEATS],
+    seed: u64,
+    /// The industry tokens of this world.
+    industries: [Industry; MAX_SEATS],
+}
+
+/// One sampled world at the decision point.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct World {
+    /// The game, waiting for the searching seat (for an opening bid: before it).
+    pub game: Game,
+    /// The other seats' actions of this bidding step (drawn from the model), applied after the
+    /// searching seat's own.
+    pub pending: [Option<u64>; MAX_SEATS],
+    /// Every other seat's standing amount in this contest once `pending` is in (for candidates).
+    pub standing: [Option<u64>; MAX_SEATS],
+    /// Every seat's knowledge for the playouts, at the decision point.
+    pub sim: Sim,
+}
+
+impl<'a> Knowledge<'a> {
+    /// Gathers what `view`'s seat knows; `history` is its bid history ([`crate::Match::bid_history`]),
+    /// possibly empty.
+    pub fn new(view: &'a SeatView, history: &[SeenBid], rules: Rules) -> Option<Knowledge<'a>> {
+        let me = view.seat?;
+        let mut own = [None; 16];
+        let mut ran = Vec::new();
+        let mut ran_complete = 0u16;
+        let ran_turn = |t: u8| {
+            view.auctions
+                .get(t as usize)
+                .is_some_and(|a| t < view.turns_started && a.auctioneer == Some(me))
+        };
+        for a in view.auctions() {
+            if a.auctioneer == Some(me) {
+                own[a.turn as usize] = a.opening;
+                ran_complete |= 1 << a.turn;
+            }
+        }
+        for b in history {
+            let t = b.turn as usize;
+            if t >= 16 {
+                continue;
+            }
+            if b.seat == me {
+                if let (BidStage::Secret | BidStage::Rebid(_), Some(amount)) = (b.stage, b.amount) {
+                    own[t] = Some(amount);
+                }
+            }
+            if ran_turn(b.turn) {
+                match b.amount {
+                    Some(amount) => ran.push((b.turn, b.seat, amount)),
+                    None => ran_complete &= !(1 << b.turn),
+                }
+            }
+        }
+        // A ran auction with no secret bid recorded has no history to replay.
+        for a in view.auctions() {
+            if a.auctioneer == Some(me) && !ran.iter().any(|&(t, _, _)| t == a.turn) {
+                ran_complete &= !(1 << a.turn);
+            }
+        }
+        let prices = learn(&rules, view, me);
+        Some(Knowledge {
+            me,
+            rules,
+            view,
+            own,
+            ran,
+            ran_complete,
+            per_vp: prices.per_vp.max(0.1),
+            zero_matters: rules.zero_bid_vp > 0 && rules.reveals_zero_bids(),
+        })
+    }
+
+    fn players(&self) -> u8 {
+        self.view.players
+    }
+
+    /// Draws a world; an error (why) if this draw could not be realized (rare; the caller draws
+    /// again).
+    pub fn sample(&self, rng: &mut Mix, provisional_opening: u64) -> Result<World, &'static str> {
+        let setup = self.sample_setup(rng).why("set-up")?;
+        let mut industries = [Industry::AGR; MAX_SEATS];
+        industries[..setup.industries().len()].copy_from_slice(setup.industries());
+        let mut game = Game::new(self.rules, setup).why("set-up")?;
+        let mut buf = Vec::with_capacity(24);
+        for a in self.view.auctions() {
+            if a.turn >= self.view.turn {
+                break;
+            }
+            self.replay_past(&mut game, a, industries, rng, &mut buf)
+                .why("a finished auction")?;
+        }
+        let seed = rng.next();
+        let mut stage = Stage {
+            game,
+            pending: [None; MAX_SEATS],
+            standing: [None; MAX_SEATS],
+            seed,
+            industries,
+        };
+        self.current(&mut stage, rng, provisional_opening, &mut buf)?;
+        // Peeks are public (which seat, which auction, R-VIS-1); they only use up the seat's peek.
+        for s in 0..self.players() {
+            if let Some(turn) = self.view.seats[s as usize].peeked {
+                let _ = stage.game.play(Command::Peek {
+                    seat: Seat(s),
+                    turn,
+                });
+            }
+        }
+        Ok(World {
+            game: stage.game,
+            pending: stage.pending,
+            standing: stage.standing,
+            sim: Sim::new(&stage.game, seed),
+        })
+    }
+
+    /// Tokens, deck and piles consistent with the view.
+    fn sample_setup(&self, rng: &mut Mix) -> Option<Setup> {
+        let view = self.view;
+        let n = self.players() as usize;
+        let rules = &self.rules;
+        let mut nations = [crate::components::Nation::US; MAX_SEATS];
+        for (i, slot) in nations.iter_mut().enumerate().take(n) {
+            *slot = view.seats[i].nation?;
+        }
+        // Industry tokens: the seat's own, the others shuffled (R-VIS-2, R-CMP-6).
+        let mine = view.seats[self.me.index()].industry?;
+        let mut pool = [Industry::AGR; MAX_SEATS];
+        let mut len = 0;
+        for &t in deal_tokens(self.players()) {
+            if t != mine {
+                pool[len] = t;
+                len += 1;
+            }
+        }
+        rng.shuffle(&mut pool[..len]);
+        let mut industries = [Industry::AGR; MAX_SEATS];
+        let mut next = 0;
+        for (i, slot) in industries.iter_mut().enumerate().take(n) {
+            if i == self.me.index() {
+                *slot = mine;
+            } else {
+                *slot = pool[next];
+                next += 1;
+            }
+        }
+        // The deck: the revealed tiles in order, the rest shuffled (R-VIS-6).
+        let in_play = rules.manifest().tiles_in_play(self.players());
+        let mut deck = [TileId::ALL[0]; 16];
+        let shown = view.turns_started as usize;
+        let mut revealed = 0u32;
+        for (slot, a) in deck.iter_mut().zip(view.auctions()) {
+            let tile = a.tile?;
+            *slot = tile;
+            revealed |= 1 << tile.index();
+        }
+        let mut at = shown;
+        for tile in in_play.iter() {
+            if revealed & (1 << tile.index()) == 0 {
+                *deck.get_mut(at)? = tile;
+                at += 1;
+            }
+        }
+        let deck_len = in_play.len();
+        rng.shuffle(&mut deck[shown..deck_len]);
+        // The piles: tokens drawn so far in draw order (the seat's own known, R-COM-5), the rest
+        // shuffled.
+        let mut piles = [[TokenId::new(AssetKind::Gold, 1); MAX_TOKENS]; 3];
+        let mut pile_len = [0usize; 3];
+        if rules.has_commodities() {
+            for kind in AssetKind::ALL {
+                let k = kind.index();
+                let mut all = [TokenId::new(*kind, 1); MAX_TOKENS];
+                let mut count = 0;
+                for t in rules
+                    .manifest()
+                    .tokens_in_play(self.players())
+                    .filter(|t| t.kind() == *kind)
+                {
+                    all[count] = t;
+                    count += 1;
+                }
+                // The draws of this pile, in order; `None` where the token is hidden.
+                let mut draws = [None; MAX_TOKENS];
+                let mut drawn = 0;
+                for a in view.auctions() {
+                    if (a.asset.taken || a.asset.discarded) && a.asset.kind == Some(*kind) {
+                        *draws.get_mut(drawn)? = Some(a.asset.token);
+                        drawn += 1;
+                    }
+                }
+                // Unknown tokens: all but those the seat saw drawn.
+                let mut unknown = [TokenId::new(*kind, 1); MAX_TOKENS];
+                let mut u = 0;
+                for &t in &all[..count] {
+                    let seen = draws[..drawn].contains(&Some(Some(t)));
+                    if !seen {
+                        unknown[u] = t;
+                        u += 1;
+                    }
+                }
+                rng.shuffle(&mut unknown[..u]);
+                let mut hidden = unknown[..u].iter();
+                for (i, slot) in piles[k][..count].iter_mut().enumerate() {
+                    *slot = match draws.get(i) {
+                        Some(Some(Some(t))) if i < drawn => *t,
+                        _ => *hidden.next()?,
+                    };
+                }
+                pile_len[k] = count;
+            }
+        }
+        Setup::new(
+            rules,
+            Some(&nations[..n]),
+            &industries[..n],
+            &deck[..deck_len],
+            [
+                &piles[0][..pile_len[0]],
+                &piles[1][..pile_len[1]],
+                &piles[2][..pile_len[2]],
+            ],
+        )
+        .ok()
+    }
+
+    /// Replays the bids of an auction the seat ran, as they were (R-VIS-3); `false` if the
+    /// history does not hold them (the game is then unchanged).
+    fn replay_ran(&self, game: &mut Game, turn: u8, opening: Option<u64>) -> bool {
+        if self.ran_complete & (1 << turn) == 0 {
+            return false;
+        }
+        let before = *game;
+        let mut ok = match opening {
+            Some(o) => game
+                .play(Command::Bid {
+                    seat: self.me,
+                    amount: o,
+                })
+                .is_ok(),
+            None => false,
+        };
+        for &(t, seat, amount) in &self.ran {
+            if !ok {
+                break;
+            }
+            if t == turn {
+                ok = game.play(Command::Bid { seat, amount }).is_ok();
+            }
+        }
+        if !ok {
+            *game = before;
+        }
+        ok
+    }
+
+    /// Replays a finished auction: as it was if the seat ran it, else realized.
+    fn replay_past(
+        &self,
+        game: &mut Game,
+        a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+        buf: &mut Vec<Command>,
+    ) -> Option<()> {
+        let turn = a.turn;
+        if a.auctioneer == Some(self.me) {
+            let before = *game;
+            if self.replay_ran(game, turn, a.opening) {
+                let finish = match (a.asset.taken, a.asset.discarded, a.asset.seat, a.asset.kind) {
+                    (true, _, Some(seat), Some(kind)) => {
+                        game.play(Command::TakeAsset { seat, kind }).is_ok()
+                    }
+                    (_, true, Some(seat), Some(kind)) => {
+                        game.play(Command::DiscardAsset { seat, kind }).is_ok()
+                    }
+                    _ => true,
+                };
+                if finish && game.turn() > turn {
+                    return Some(());
+                }
+            }
+            *game = before;
+        }
+        let outcome = self.draw_outcome(a, industries, rng)?;
+        self.realize(game, turn, &outcome, true, buf)
+    }
+
+    /// A guess at a hidden company price: what the winner's tile was worth to it then (its
+    /// marginal VP, R-SCO-4…8, with its industry token of this world) at the price level the seat
+    /// has seen, with noise; the caller raises it to what the deduction aid proves.
+    fn price_guess(
+        &self,
+        a: &AuctionView,
+        winner: Seat,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> u64 {
+        let Some(tile) = a.tile else {
+            return 0;
+        };
+        let mut tiles = 0u32;
+        for b in &self.view.auctions()[..a.turn as usize] {
+            if let (Some(w), Some(t)) = (b.winner, b.tile) {
+                if w == winner {
+                    tiles |= 1 << t.index();
+                }
+            }
+        }
+        let info = SeatInfo {
+            nation: self.view.seats[winner.index()].nation,
+            industry: Some(industries[winner.index()]),
+            tiles,
+            ..SeatInfo::default()
+        };
+        let worth = f64::from(marginal_vp(&self.rules, &info, tile).max(1));
+        to_amount(self.per_vp * worth * (0.75 + 0.6 * rng.unit()))
+    }
+
+    /// The outcome of a finished auction with its hidden amounts drawn.
+    fn draw_outcome(
+        &self,
+        a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> Option<Outcome> {
+        let winner = a.winner?;
+        let me = self.me;
+        let opening = a.opening;
+        let auctioneer = a.auctioneer;
+        let my_bid = self.own[a.turn as usize];
+        let mut asset = Asset::None;
+        let mut taker_price_known = None;
+        if a.asset.taken {
+            let seat = a.asset.seat?;
+            taker_price_known = a.asset.price;
+            asset = Asset::Taken {
+                seat,
+                price: a.asset.price.unwrap_or(0),
+                kind: a.asset.kind?,
+            };
+        } else if a.asset.discarded {
+            asset = Asset::Discarded {
+                kind: a.asset.kind?,
+            };
+        }
+        let auct_in_field = auctioneer.is_some() && auctioneer != Some(winner);
+        // The company price (R-AUC-5): known, or drawn above what the deduction aid proves.
+        let price = if let Some(p) = a.price {
+            p
+        } else {
+            let mut lo: u64 = opening.map_or(0, |o| o.saturating_add(1));
+            if let (Some(b), false) = (my_bid, a.third_tie) {
+                if winner != me {
+                    lo = lo.max(b.saturating_add(1));
+                }
+            }
+            if let Asset::Taken { seat, .. } = asset {
+                // The taker's price lies below the company price without asset rebids.
+                if Some(seat) != auctioneer {
+                    if let Some(q) = taker_price_known {
+                        lo = lo.max(q.saturating_add(1));
+                    }
+                    if auct_in_field {
+                        lo = lo.max(opening.unwrap_or(0).saturating_add(2));
+                    }
+                    if let (Some(b), false) = (my_bid, a.third_tie) {
+                        if me != winner && me != seat {
+                            lo = lo.max(b.saturating_add(2));
+                        }
+                    }
+                }
+            }
+            if self.zero_matters && !a.third_tie && Some(winner) != auctioneer {
+                // A bidder whose bid was not 0 bid below the winner, and not the opening bid
+                // (R-AUC-3, R-AUC-11).
+                let nonzero = (0..self.players())
+                    .map(Seat)
+                    .any(|s| s != winner && Some(s) != auctioneer && !a.zero_bids.contains(s));
+                if nonzero {
+                    lo = lo.max(if opening == Some(1) { 3 } else { 2 });
+                }
+            }
+            lo.max(self.price_guess(a, winner, industries, rng))
+        };
+        // The asset price (R-COM-5): known, or drawn within the deduction aid's interval.
+        if let Asset::Taken {
+            seat,
+            price: ref mut q,
+            ..
+        } = asset
+        {
+            if taker_price_known.is_none() {
+                let rebid = !a.asset.ties[0].is_empty();
+                if a.zero_bids.contains(seat) && !rebid {
+                    *q = 0;
+                } else {
+                    // Above every other bid left in the field: at least 1 when another seat
+                    // bid (R-COM-3).
+                    let others = (0..self.players())
+                        .map(Seat)
+                        .filter(|&s| s != winner && s != seat && Some(s) != auctioneer)
+                        .count();
+                    let mut lo: u64 = u64::from(others > 0);
+                    if auct_in_field && Some(seat) != auctioneer {
+                        lo = opening.unwrap_or(0).saturating_add(1);
+                    }
+                    if let Some(b) = my_bid {
+                        let in_field = !a.third_tie || b < price;
+                        if me != winner && me != seat && in_field && !rebid {
+                            lo = lo.max(b.saturating_add(1));
+                        }
+                    }
+                    let hi = price.saturating_sub(1).max(lo);
+                    let span = hi - lo;
+                    let u = rng.unit();
+                    *q = lo + to_amount(u * u * span as f64).min(span);
+                }
+            }
+        }
+        Some(Outcome {
+            auctioneer,
+            opening,
+            winner,
+            price,
+            price_known: a.price.is_some(),
+            asset,
+            asset_price_known: taker_price_known.is_some(),
+            zero: a.zero_bids,
+        })
+    }
+
+    /// Plays a realized auction into `game`: the bids, then the asset step. With `finish` false it
+    /// stops before the take or discard (the current auction of a take or discard decision).
+    /// Tries the plain realization, then one with hidden amounts moved into what the plain one
+    /// needs, then one that keeps fewer of the view's small facts; `None` if none fits.
+    fn realize(
+        &self,
+        game: &mut Game,
+        turn: u8,
+        outcome: &Outcome,
+        finish: bool,
+        buf: &mut Vec<Command>,
+    ) -> Option<()> {
+        let mut o = *outcome;
+        for attempt in 0..3 {
+            if attempt == 1 {
+                // Hidden amounts (not the seat's own, not public) may move.
+                loosen(&mut o);
+            }
+            let strict = self.zero_matters && attempt < 2;
+            if attempt == 2 {
+                force_feasible(&mut o);
+            }
+            if recipe(self.players(), &o, strict, finish, buf) {
+                let before = *game;
+                let ok = buf.iter().all(|&c| game.play(c).is_ok());
+                let done = if finish {
+                    game.turn() > turn
+                } else {
+                    game.turn() == turn
+                };
+                if ok && done {
+                    return Some(());
+                }
+                *game = before;
+            }
+        }
+        #[cfg(test)]
+        std::eprintln!(
+            "not realized: turn {turn} {outcome:?} phase {:?}",
+            game.phase()
+        );
+        None
+    }
+
+    /// Rebuilds the current auction up to the decision, with the model's pending actions.
+    fn current(
+        &self,
+        world: &mut Stage,
+        rng: &mut Mix,
+        provisional_opening: u64,
+        buf: &mut Vec<Command>,
+    ) -> Result<(), &'static str> {
+        let view = self.view;
+        let me = self.me;
+        let turn = view.turn;
+        let a = view
+            .auctions
+            .get(turn as usize)
+            .filter(|_| turn < view.turns_started)
+            .why("no current auction")?;
+        let opening = a.opening;
+        let auctioneer = a.auctioneer;
+        let game = &mut world.game;
+        match view.phase {
+            Phase::OpeningBid { auctioneer } if auctioneer == me => {
+                // The others answer a provisional opening; the candidates move it.
+                let mut g = *game;
+                g.play(Command::Bid {
+                    seat: me,
+                    amount: provisional_opening.max(1),
+                })
+                .why("a rebuilt command is illegal")?;
+                for s in g.to_act().iter() {
+                    let v = model_bid(&self.rules, &g, s, world.seed).why("model")?;
+                    world.pending[s.index()] = Some(v);
+                    world.standing[s.index()] = Some(v);
+                }
+            }
+            Phase::Bidding => {
+                if let (Some(auct), Some(o)) = (auctioneer, opening) {
+                    game.play(Command::Bid {
+                        seat: auct,
+                        amount: o,
+                    })
+                    .why("a rebuilt command is illegal")?;
+                    world.standing[auct.index()] = Some(o);
+                }
+                if !game.to_act().contains(me) {
+                    return Err("rebuilt step differs");
+                }
+                for s in game.to_act().iter().filter(|&s| s != me) {
+                    let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
+                    world.pending[s.index()] = Some(v);
+                    world.standing[s.index()] = Some(v);
+                }
+            }
+            Phase::Rebid { tie } => {
+                let tied = a.ties[(tie as usize).checked_sub(1).why("tie")?];
+                let y = view.bids[me.index()].why("own bid")?;
+                let (auct, o) = (auctioneer.why("auctioneer")?, opening.why("opening")?);
+                game.play(Command::Bid {
+                    seat: auct,
+                    amount: o,
+                })
+                .why("a rebuilt command is illegal")?;
+                world.standing[auct.index()] = Some(o);
+                // Secret bids: the tied seats at the top (R-AUC-6), the others below it.
+                let mut secret = [0u64; MAX_SEATS];
+                for s in game.to_act().iter() {
+                    secret[s.index()] = if tied.contains(s) {
+                        y
+                    } else {
+                        let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
+                        below(v, y, Some(o), rng).why("below")?
+                    };
+                }
+                for s in game.to_act().iter() {
+                    game.play(Command::Bid {
+                        seat: s,
+                        amount: secret[s.index()],
+                    })
+                    .why("a rebuilt command is illegal")?;
+                    world.standing[s.index()] = Some(secret[s.index()]);
+                }
+                // Ties in a row (R-AUC-6): the tied seats again at the same amount.
+                for _ in 1..tie {
+                    for s in tied.iter() {
+                        game.play(Command::Bid { seat: s, amount: y })
+                            .why("a rebuilt command is illegal")?;
+                    }
+                }
+                if game.phase() != view.phase || game.to_act() != tied {
+                    return Err("rebuilt step differs");
+                }
+                for s in tied.iter().filter(|&s| s != me) {
+                    let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
+                    world.pending[s.index()] = Some(v);
+                    world.standing[s.index()] = Some(v);
+                }
+            }
+            Phase::AssetRebid { tie } => {
+                let group = a.asset.ties[0];
+                let tied = a.asset.ties[(tie as usize).checked_sub(1).why("tie")?];
+                let y = view.bids[me.index()].why("own bid")?;
+                let winner = a.winner.why("winner")?;
+                // The tie for second (R-COM-4) was at the seat's final company bid.
+                let y1 = if tie == 1 {
+                    y
+                } else {
+                    self.own[turn as usize].unwrap_or_else(|| opening.map_or(1, |o| o + 1).max(1))
+                };
+                let price = if let Some(p) = a.price {
+                    p
+                } else {
+                    let lo = y1
+                        .saturating_add(1)
+                        .max(opening.map_or(0, |o| o.saturating_add(1)));
+                    lo.max(self.price_guess(a, winner, world.industries, rng))
+                };
+                if let (Some(auct), Some(o)) = (auctioneer, opening) {
+                    game.play(Command::Bid {
+                        seat: auct,
+                        amount: o,
+                    })
+                    .why("a rebuilt command is illegal")?;
+                }
+                let mut bids = [0u64; MAX_SEATS];
+                for s in game.to_act().iter() {
+                    bids[s.index()] = if s == winner {
+                        price
+                    } else if group.contains(s) {
+                        y1
+                    } else {
+                        below(u64::MAX, y1, opening, rng).why("below")?
+                    };
+                }
+                for s in game.to_act().iter() {
+                    game.play(Command::Bid {
+                        seat: s,
+                        amount: bids[s.index()],
+                    })
+                    .why("a rebuilt command is illegal")?;
+                }
+                if tie == 2 {
+                    for s in group.iter() {
+                        let v = if tied.contains(s) {
+                            y
+                        } else {
+                            below(u64::MAX, y, opening, rng).why("below")?
+                        };
+                        bids[s.index()] = v;
+                        game.play(Command::Bid { seat: s, amount: v })
+                            .why("a rebuilt command is illegal")?;
+                    }
+                }
+                if game.phase() != view.phase || game.to_act() != tied {
+                    return Err("rebuilt step differs");
+                }
+                for s in group.iter() {
+                    world.standing[s.index()] = Some(bids[s.index()]);
+                }
+                for s in tied.iter().filter(|&s| s != me) {
+                    let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
+                    world.pending[s.index()] = Some(v);
+                    world.standing[s.index()] = Some(v);
+                }
+            }
+            Phase::TakeAsset { seat } | Phase::DiscardAsset { seat } if seat == me => {
+                let take = matches!(view.phase, Phase::TakeAsset { .. });
+                let before = *game;
+                let ran = auctioneer == Some(me) && self.replay_ran(game, turn, opening);
+                if !ran || game.phase() != view.phase {
+                    *game = before;
+                    let price = view.bids[me.index()].why("own bid")?;
+                    let mut outcome = self
+                        .draw_outcome_current(a, world.industries, rng)
+                        .why("outcome")?;
+                    outcome.asset = if take {
+                        Asset::Taken {
+                            seat: me,
+                            price,
+                            kind: AssetKind::Gold,
+                        }
+                    } else {
+                        Asset::Discarded {
+                            kind: AssetKind::Gold,
+                        }
+                    };
+                    self.realize(game, turn, &outcome, false, buf)
+                        .why("current auction not realized")?;
+                }
+                if game.phase() != view.phase {
+                    return Err("rebuilt step differs");
+                }
+            }
+            _ => return Err("no decision in this phase"),
+        }
+        Ok(())
+    }
+
+    /// The company outcome of the current auction (awarded, asset step pending).
+    fn draw_outcome_current(
+        &self,
+        a: &AuctionView,
+        industries: [Industry; MAX_SEATS],
+        rng: &mut Mix,
+    ) -> Option<Outcome> {
+        let mut copy = *a;
+        copy.asset = crate::view::AssetView::default();
+        self.draw_outcome(&copy, industries, rng)
+    }
+}
+
+/// `?` with a reason.
+trait Why<T> {
+    fn why(self, reason: &'static str) -> Result<T, &'static str>;
+}
+
+impl<T> Why<T> for Option<T> {
+    fn why(self, reason: &'static str) -> Result<T, &'static str> {
+        self.ok_or(reason)
+    }
+}
+
+impl<T, E> Why<T> for Result<T, E> {
+    fn why(self, reason: &'static str) -> Result<T, &'static str> {
+        self.map_err(|_| reason)
+    }
+}
+
+/// The plain realization of an auction's outcome as commands (see [`Knowledge::realize`]);
+/// `false` when it does not fit the amounts. `strict`: keep the zero bids (R-AUC-11).
+fn recipe(players: u8, o: &Outcome, strict: bool, finish: bool, out: &mut Vec<Command>) -> bool {
+    out.clear();
+    let all = SeatSet::all(players);
+    let w = o.winner;
+    let a = o.auctioneer;
+    let ne_open = |v: u64| o.opening != Some(v);
+    if let (Some(auct), Some(open)) = (a, o.opening) {
+        out.push(Command::Bid {
+            seat: auct,
+            amount: open,
+        });
+    }
+    let bidders = match a {
+        Some(auct) => {
+            let mut s = all;
+            s.remove(auct);
+            s
+        }
+        None => all,
+    };
+    match o.asset {
+        Asset::Discarded { kind } => {
+            // No taker (R-COM-7): the auctioneer won; every other seat bids 0 three times, so the
+            // asset ties three times with no single highest bid.
+            let (Some(auct), Some(open)) = (a, o.opening) else {
+                return false;
+            };
+            if w != auct || o.price != open || open == 0 {
+                return false;
+            }
+            for _ in 0..3 {
+                for s in bidders.iter() {
+                    out.push(Command::Bid { seat: s, amount: 0 });
+                }
+            }
+            if finish {
+                out.push(Command::DiscardAsset { seat: auct, kind });
+            }
+            true
+        }
+        Asset::None | Asset::Taken { .. } => {
+            let taker = match o.asset {
+                Asset::Taken { seat, price, kind } => Some((seat, price, kind)),
+                _ => None,
+            };
+            // The winner's bid is the highest (R-AUC-5).
+            if Some(w) == a {
+                if Some(o.price) != o.opening {
+                    return false;
+                }
+            } else if o.opening.is_some_and(|open| o.price <= open) || !ne_open(o.price) {
+                return false;
+            }
+            let auct_in_field = a.is_some() && a != Some(w);
+            let mut bids = [None::<u64>; MAX_SEATS];
+            if Some(w) != a {
+                bids[w.index()] = Some(o.price);
+            }
+            let mut cap = if Some(w) == a {
+                o.opening.unwrap_or(0)
+            } else {
+                o.price
+            };
+            let mut rebid: Option<(Seat, u64, Seat)> = None;
+            if let Some((t, q, _)) = taker {
+                if t == w {
+                    return false;
+                }
+                if Some(t) == a {
+                    if Some(q) != o.opening {
+                        return false;
+                    }
+                } else {
+                    let plain =
+                        q < cap && ne_open(q) && !(auct_in_field && q <= o.opening.unwrap_or(0));
+                    if plain {
+                        bids[t.index()] = Some(q);
+                        cap = q;
+                    } else {
+                        // An asset rebid (R-COM-4): the taker ties with a partner, then rebids.
+                        if q == 0 || !ne_open(q) {
+                            return false;
+                        }
+                        let Some(partner) = bidders.iter().find(|&s| s != w && s != t) else {
+                            return false;
+                        };
+                        let others = bidders.iter().filter(|&s| s != w && s != t).count() > 1;
+                        let mut x = if auct_in_field {
+                            o.opening.unwrap_or(0) + 1
+                        } else {
+                            u64::from(others)
+                        };
+                        if !ne_open(x) {
+                            x += 1;
+                        }
+                        if x >= cap {
+                            return false;
+                        }
+                        bids[t.index()] = Some(x);
+                        bids[partner.index()] = Some(x);
+                        cap = x;
+                        rebid = Some((t, q, partner));
+                    }
+                }
+            }
+            // Every other bidder below the cap, at 0 if its zero bid was revealed. Bidders whose
+            // bid was not 0 and finds no room below the cap tie above the winner three times and
+            // are set aside (R-AUC-7), when there are two of them and no asset step.
+            let mut set_aside = SeatSet::EMPTY;
+            for s in bidders.iter() {
+                if bids[s.index()].is_some() {
+                    continue;
+                }
+                let v = if strict {
+                    if o.zero.contains(s) {
+                        Some(0)
+                    } else {
+                        (1..cap).find(|&v| ne_open(v)).filter(|_| cap > 1)
+                    }
+                } else {
+                    (0..cap).find(|&v| ne_open(v))
+                };
+                match v.filter(|&v| v < cap) {
+                    Some(v) => bids[s.index()] = Some(v),
+                    None => set_aside.insert(s),
+                }
+            }
+            let mut top = 0;
+            if !set_aside.is_empty() {
+                if set_aside.len() < 2 || taker.is_some() {
+                    return false;
+                }
+                top = o.price.max(o.opening.unwrap_or(0)) + 1;
+                if !ne_open(top) {
+                    top += 1;
+                }
+                for s in set_aside.iter() {
+                    bids[s.index()] = Some(top);
+                }
+            }
+            for s in bidders.iter() {
+                out.push(Command::Bid {
+                    seat: s,
+                    amount: bids[s.index()].unwrap_or(0),
+                });
+            }
+            for _ in 0..2 {
+                for s in set_aside.iter() {
+                    out.push(Command::Bid {
+                        seat: s,
+                        amount: top,
+                    });
+                }
+            }
+            if let Some((t, q, partner)) = rebid {
+                out.push(Command::Bid { seat: t, amount: q });
+                out.push(Command::Bid {
+                    seat: partner,
+                    amount: 0,
+                });
+            }
+            if let (Some((t, _, kind)), true) = (taker, finish) {
+                out.push(Command::TakeAsset { seat: t, kind });
+            }
+            true
+        }
+    }
+}
+
+/// Moves the hidden amounts of a realized auction where the plain realization needs them.
+fn loosen(o: &mut Outcome) {
+    let auct_in_field = o.auctioneer.is_some() && o.auctioneer != Some(o.winner);
+    let open = o.opening.unwrap_or(0);
+    if let Asset::Taken { seat, price, .. } = &mut o.asset {
+        if Some(*seat) == o.auctioneer {
+            return;
+        }
+        if !o.asset_price_known && auct_in_field && *price <= open {
+            *price = open + 1;
+        }
+        if !o.price_known && Some(o.winner) != o.auctioneer && o.price <= *price {
+            o.price = price.saturating_add(1);
+        }
+        if !o.asset_price_known && o.price <= *price {
+            *price = o.price.saturating_sub(1);
+        }
+    }
+}
+
+/// Moves amounts (even known ones) so that the plain realization fits: the last resort.
+fn force_feasible(o: &mut Outcome) {
+    let open = o.opening.unwrap_or(0);
+    let auct_in_field = o.auctioneer.is_some() && o.auctioneer != Some(o.winner);
+    if let Asset::Taken { seat, price, .. } = &mut o.asset {
+        if Some(*seat) != o.auctioneer {
+            if auct_in_field && *price <= open {
+                *price = open + 1;
+            }
+            if Some(o.winner) != o.auctioneer && o.price <= *price {
+                o.price = *price + 1;
+            }
+            if Some(o.winner) == o.auctioneer && *price >= open {
+                *price = open.saturating_sub(1);
+            }
+        }
+    }
+    if Some(o.winner) != o.auctioneer && o.opening.is_some_and(|x| o.price <= x) {
+        o.price = open + 1;
+    }
+}
+
+/// `v` if it is below `cap` and not the opening bid, else a random amount that is (R-AUC-3).
+fn below(v: u64, cap: u64, opening: Option<u64>, rng: &mut Mix) -> Option<u64> {
+    if v < cap && opening != Some(v) {
+        return Some(v);
+    }
+    for _ in 0..8 {
+        let x = rng.below(cap.max(1));
+        if x < cap && opening != Some(x) {
+            return Some(x);
+        }
+    }
+    (0..cap.min(3)).find(|&x| opening != Some(x))
+}
+
+/// The model's bid for `seat` in `game` (which must be waiting for its bid): the value bot's,
+/// with noise from `seed`.
+pub(super) fn model_bid(rules: &Rules, game: &Game, seat: Seat, seed: u64) -> Option<u64> {
+    let mut bot = model(rules, seed, seat);
+    let mut g = *game;
+    // The value bot may peek first (5 players, R-VIS-5): then it bids with the price it saw.
+    for _ in 0..2 {
+        let view = g.view(seat);
+        let range = view.legal.bid?;
+        match bot.act(&view) {
+            Some(Command::Bid { amount, .. }) => return Some(nearest_legal(&range, amount)),
+            Some(peek @ Command::Peek { .. }) if g.play(peek).is_ok() => {}
+            _ => return Some(nearest_legal(&range, range.min)),
+        }
+    }
+    let range = g.bid_range(seat)?;
+    Some(nearest_legal(&range, range.min))
+}
+
+/// A non-negative money amount as a bid (rounded, saturating).
+pub(super) fn to_amount(x: f64) -> u64 {
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else if x >= 1.8e19 {
+        u64::MAX
+    } else {
+        (x + 0.5) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::Mix;
+    use super::Knowledge;
+    use crate::bots::{Bot, RandomBot, ValueBot};
+    use crate::rules::Rules;
+    use crate::session::Match;
+    use crate::view::SeatView;
+
+    /// What a sampled world must keep of the seat's view: everything the rest of the game
+    /// depends on, and everything the seat itself sees of the current step.
+    fn kept(v: &SeatView) -> impl PartialEq + core::fmt::Debug {
+        let me = v.seat.unwrap();
+        let seats: Vec<_> = v.seats[..v.players as usize]
+            .iter()
+            .map(|s| (s.nation, s.tiles, s.zero_marks, s.assets, s.peeked))
+            .collect();
+        let auctions: Vec<_> = v
+            .auctions()
+            .iter()
+            .map(|a| {
+                (
+                    a.tile,
+                    a.auctioneer,
+                    a.opening,
+                    a.awarded,
+                    a.winner,
+                    a.asset.taken,
+                    a.asset.discarded,
+                    a.asset.seat,
+                    a.asset.kind,
+                    a.asset.token,
+                )
+            })
+            .collect();
+        (
+            (v.phase, v.turn, v.tile, v.legal, v.to_act.contains(me)),
+            (v.deck_remaining, v.piles_remaining, v.bids[me.index()]),
+            (v.seats[me.index()].spent, v.seats[me.index()].industry),
+            seats,
+            auctions,
+        )
+    }
+
+    /// Sampled worlds keep what the seat knows, in every configuration, with random and value
+    /// bots (random bids make ties, third ties and asset rebids common).
+    #[test]
+    fn worlds_keep_what_the_seat_knows() {
+        let mut checked = 0;
+        for players in 3..=5u8 {
+            for commodities in [false, true] {
+                let rules = if commodities {
+                    Rules::commodities(players).unwrap()
+                } else {
+                    Rules::base(players).unwrap()
+                };
+                for seed in 0..24u64 {
+                    let mut m = Match::seeded(rules, seed);
+                    let mut random: Vec<RandomBot> =
+                        (0..5).map(|s| RandomBot::new(seed * 10 + s)).collect();
+                    let mut value: Vec<ValueBot> =
+                        (0..5).map(|s| ValueBot::new(seed * 10 + s)).collect();
+                    let mut rng = Mix(seed);
+                    while !m.game().is_over() {
+                        let seat = m.game().to_act().first().unwrap();
+                        let mv = m.view(Some(seat));
+                        let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
+                        for _ in 0..2 {
+                            let world = know.sample(&mut rng, 5).unwrap_or_else(|e| {
+                                panic!("no world for {seat:?} at {:?}: {e}", mv.view.phase)
+                            });
+                            assert_eq!(
+                                kept(&world.game.view(seat)),
+                                kept(&mv.view),
+                                "{players} players, commodities {commodities}, seed {seed}, {seat:?}"
+                            );
+                            checked += 1;
+                        }
+                        let bot: &mut dyn Bot = if (m.commands().len() + seed as usize) % 3 == 0 {
+                            &mut value[seat.index()]
+                        } else {
+                            &mut random[seat.index()]
+                        };
+                        let c = bot.act(&m.game().view(seat)).unwrap();
+                        m.apply(c).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+}

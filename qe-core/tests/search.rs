@@ -1,0 +1,148 @@
+//! The search bot (`qe_core::bots::SearchBot`): no cheating, legal play, determinism.
+//!
+//! - No cheat (R-VIS-8): for every preset, in twin games that differ only in what its seat may not
+//!   see (the construction of the no-leak test, `common/twins.rs`), the bot makes exactly the same
+//!   decisions, with its state carried from decision to decision.
+//! - It plays only legal commands, in every configuration (3, 4, 5 players, with and without
+//!   Commodities), and is deterministic for a seed.
+
+mod common;
+
+use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
+use qe_core::bots::{by_name, Level, SearchBot, NAMES};
+use qe_core::{Command, Match, Seat};
+
+/// Plays game A (seat `s` by the search bot, the others at random, as the no-leak test plays),
+/// builds its twin B, and checks that a second bot with the same seed, fed B's views, decides
+/// exactly what the first decided in A. Returns the number of decisions compared.
+fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usize) -> usize {
+    let rules = rules_of(players, commodities);
+    let s = Seat((seed % u64::from(players)) as u8);
+    let mut a = Match::seeded(rules, seed);
+    let mut bot_a = SearchBot::new(level, seed ^ 0xB07);
+    let mut rng = Rng(seed.wrapping_mul(31));
+    // Which commands of A were the bot's.
+    let mut by_bot = Vec::new();
+    while !a.game().is_over() && a.commands().len() < cut {
+        let acting = a.game().to_act();
+        let seat = acting
+            .iter()
+            .nth(rng.below(acting.len() as u64) as usize)
+            .unwrap();
+        let c = if seat == s {
+            bot_a
+                .decide(&a.view(Some(s)))
+                .expect("the bot acts when it must")
+        } else {
+            random_command_of(a.game(), seat, &mut rng, s)
+        };
+        by_bot.push(c.seat() == Some(s));
+        a.apply(c)
+            .unwrap_or_else(|e| panic!("{level:?} played an illegal {c:?}: {e}"));
+    }
+    let setup_b = twin_setup(&a, rules, seed, s, seed ^ 0x5EED);
+    let commands_b = twin_commands(&a, rules, seed, s);
+    let mut b = Match::with_setup(rules, setup_b).unwrap();
+    let mut replay = Match::seeded(rules, seed);
+    let mut bot_b = SearchBot::new(level, seed ^ 0xB07);
+    let mut compared = 0;
+    for (i, (&ca, &cb)) in a.commands().iter().zip(&commands_b).enumerate() {
+        let over = replay.game().is_over();
+        if !over {
+            // The twins look the same to `s` (the no-leak property) ...
+            assert_eq!(replay.view(Some(s)), b.view(Some(s)), "view differs at {i}");
+        }
+        if by_bot[i] {
+            // ... and so the bot decides the same in both.
+            let decided = bot_b.decide(&b.view(Some(s))).unwrap();
+            assert_eq!(
+                decided, ca,
+                "{level:?}, {players} players, commodities {commodities}, seed {seed}: decision {i} differs in the twin game"
+            );
+            compared += 1;
+        }
+        replay.apply(ca).unwrap();
+        b.apply(cb)
+            .unwrap_or_else(|e| panic!("command {i} {cb:?} illegal in the twin game: {e}"));
+    }
+    compared
+}
+
+#[test]
+fn easy_decides_the_same_in_twin_games() {
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(3, false), (4, true), (5, true), (5, false)]
+        .into_iter()
+        .enumerate()
+    {
+        compared += twin_check(Level::Easy, players, commodities, 100 + k as u64, 160);
+    }
+    assert!(compared >= 30, "{compared}");
+}
+
+#[test]
+fn medium_decides_the_same_in_twin_games() {
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(4, false), (3, true)].into_iter().enumerate() {
+        compared += twin_check(Level::Medium, players, commodities, 200 + k as u64, 28);
+    }
+    assert!(compared >= 4, "{compared}");
+}
+
+#[test]
+fn hard_decides_the_same_in_twin_games() {
+    let compared = twin_check(Level::Hard, 4, true, 300, 10);
+    assert!(compared >= 2, "{compared}");
+}
+
+/// Every preset name builds a search bot; `search` is `search:medium`.
+#[test]
+fn search_names_build_search_bots() {
+    for name in NAMES.iter().filter(|n| n.starts_with("search")) {
+        assert!(by_name(name, 1).is_some(), "{name}");
+    }
+    assert!(by_name("search:", 1).is_none());
+    assert!(by_name("search:extreme", 1).is_none());
+    assert!(by_name("searching", 1).is_none());
+    let mut m = Match::seeded(rules_of(4, false), 5);
+    let a = by_name("search", 9)
+        .unwrap()
+        .act_with_history(&m.view(Some(Seat(0))))
+        .unwrap();
+    let b = by_name("search:medium", 9)
+        .unwrap()
+        .act_with_history(&m.view(Some(Seat(0))))
+        .unwrap();
+    assert_eq!(a, b);
+    m.apply(a).unwrap();
+}
+
+/// Legal in every configuration, against every other bot, and deterministic for a seed.
+#[test]
+fn plays_legal_commands_everywhere_and_is_deterministic() {
+    for players in 3..=5u8 {
+        for commodities in [false, true] {
+            let seed = u64::from(players) * 10 + u64::from(commodities);
+            let play = || {
+                let mut m = Match::seeded(rules_of(players, commodities), seed);
+                let names = ["value", "search:easy", "random", "miser", "value"];
+                let mut bots: Vec<_> = (0..players)
+                    .map(|s| by_name(names[s as usize], seed + u64::from(s)).unwrap())
+                    .collect();
+                while !m.game().is_over() {
+                    let seat = m.game().to_act().first().unwrap();
+                    let bot = &mut bots[seat.index()];
+                    let c = bot.act_with_history(&m.view(Some(seat))).unwrap();
+                    m.apply(c).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+                }
+                m.commands().to_vec()
+            };
+            let first: Vec<Command> = play();
+            assert_eq!(
+                first,
+                play(),
+                "{players} players, commodities {commodities}"
+            );
+        }
+    }
+}
