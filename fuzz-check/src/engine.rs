@@ -16,6 +16,11 @@
 //!   bid amounts in auctions it does not run, shifted order-preservingly) gives that seat the same
 //!   view after every command and the same event stream.
 //!
+//! [`check`] runs all of it after every command; the fuzz targets split and sample it ([`Plan`]):
+//! [`fuzz`] (`engine`) the state and observer checks after a sample of the commands, [`fuzz_leak`]
+//! (`leak`) the twin game's views after the same sample, its event stream, and the match's record
+//! (it round-trips through JSON and replays to the same game). Both make every per-command check.
+//!
 //! The input format (any byte string is an input; missing bytes read as 0) is described in
 //! `fuzz/README.md`; [`encode`] writes it.
 
@@ -782,9 +787,9 @@ pub fn check(data: &[u8]) {
     check_input_with(&decode(data), Plan::FULL);
 }
 
-/// The `engine` fuzz target: the game played with every per-command check, the state checks
-/// ([`check_state`], the observer) on a sample of the accepted commands ([`Plan::sampled`]) and
-/// after the last one, and the match's record. No twin game.
+/// The `engine` fuzz target: the game played with every per-command check, and the state checks
+/// ([`check_state`], the observer) on a sample of the accepted commands ([`Steps::sampled`]) and
+/// after the last one. No twin game, no record.
 pub fn fuzz(data: &[u8]) {
     let input = decode(data);
     let steps = Steps::sampled(&input);
@@ -799,9 +804,10 @@ pub fn fuzz(data: &[u8]) {
     );
 }
 
-/// The `leak` fuzz target: the game played with every per-command check, and the twin game of
-/// the no-leak check (R-VIS-8), whose views are compared on a sample of the accepted commands
-/// ([`Plan::sampled`]) and whose event streams are compared whole. Same input format as `engine`.
+/// The `leak` fuzz target: the game played with every per-command check, the twin game of the
+/// no-leak check (R-VIS-8), whose views are compared on a sample of the accepted commands
+/// ([`Steps::sampled`]) and whose event streams are compared whole, and the match's record (it
+/// round-trips through JSON and replays to the same game). Same input format as `engine`.
 pub fn fuzz_leak(data: &[u8]) {
     let input = decode(data);
     let steps = Steps::sampled(&input);

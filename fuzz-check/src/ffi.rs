@@ -1,7 +1,8 @@
 //! The `ffi` target: arbitrary call sequences on the C ABI of `qe-ffi`.
 //!
-//! The input is a byte-coded list of calls on up to four live handles, each mirrored by a shadow
-//! [`Match`] driven through `qe-core` directly. Checked:
+//! The input is a byte placing the window of deeply checked calls (see [`fuzz`]), then a
+//! byte-coded list of calls on up to four live handles, each mirrored by a shadow [`Match`] driven
+//! through `qe-core` directly. Checked ([`check`]: all of it on every call):
 //! - no call panics (a caught panic, `QE_ERR_PANIC`, is a finding; the fuzzer's panic hook aborts
 //!   on any panic anyway) and, under AddressSanitizer, no memory error;
 //! - every status is `QE_OK` exactly when the same operation succeeds on the shadow game, and the
@@ -12,7 +13,10 @@
 //!   not been reused by a newer game, the case the ABI promises to detect) give
 //!   `QE_ERR_INVALID_HANDLE`, for every entry point and for a double free;
 //! - the last-error functions report the last failure, and buffers are NUL-terminated and never
-//!   overrun.
+//!   overrun;
+//! - a raw JSON command gets the status of [`Command::from_json`] and the shadow's `apply`, and the
+//!   record reader reads it the same as a record's only command;
+//! - at the end, every live handle equals its shadow.
 
 use std::ffi::{c_char, CStr, CString};
 use std::mem::MaybeUninit;
@@ -55,8 +59,9 @@ pub fn check(data: &[u8]) {
     run(data, None);
 }
 
-/// The `ffi` fuzz target: the same calls with the same checks, except that the deep ones (see
-/// [`step`]) run only on the [`WINDOW`] calls from `2 × ` the input's first byte.
+/// The `ffi` fuzz target: the same calls with the same checks, except that the deep ones (reading
+/// back, parsing or replaying what a call returned, and comparing the game behind a handle after
+/// an apply) run only on the [`WINDOW`] calls from `2 × ` the input's first byte.
 pub fn fuzz(data: &[u8]) {
     run(data, Some(WINDOW));
 }
