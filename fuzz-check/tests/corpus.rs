@@ -6,8 +6,10 @@
 use std::fs;
 use std::panic;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
-use qe_fuzz_check::TARGETS;
+use qe_fuzz_check::{Target, TARGETS};
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -28,8 +30,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 
 fn replay(kinds: &[&str]) -> usize {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
-    let mut failures = Vec::new();
-    let mut count = 0;
+    let mut jobs = Vec::new();
     for target in TARGETS {
         for kind in kinds {
             // `leak` reads `engine`'s seeds, replayed once (with the same checks) as `engine`'s.
@@ -37,24 +38,53 @@ fn replay(kinds: &[&str]) -> usize {
                 continue;
             }
             for file in files(&fuzz.join(kind).join(target.name)) {
-                // A fuzzer growing the corpus meanwhile may have replaced the file.
-                let Ok(data) = fs::read(&file) else { continue };
-                count += 1;
-                if panic::catch_unwind(|| (target.fuzz)(&data)).is_err()
-                    || panic::catch_unwind(|| (target.check)(&data)).is_err()
-                {
-                    failures.push(file.display().to_string());
-                }
+                jobs.push((target, file));
             }
         }
     }
+    let count = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let run = |target: &Target, file: &PathBuf| {
+        // A fuzzer growing the corpus meanwhile may have replaced the file.
+        let Ok(data) = fs::read(file) else { return };
+        count.fetch_add(1, Ordering::Relaxed);
+        if panic::catch_unwind(|| (target.fuzz)(&data)).is_err()
+            || panic::catch_unwind(|| (target.check)(&data)).is_err()
+        {
+            failures
+                .lock()
+                .expect("no panic while locked")
+                .push(file.display().to_string());
+        }
+    };
+    // The files are independent and shared out among the cores, except the C ABI's: its handle
+    // cells are process-wide, and a freed handle is detected as such only while no other thread
+    // reuses its cell, so the `ffi` files run on this thread afterwards.
+    let (serial, parallel): (Vec<_>, Vec<_>) = jobs.iter().partition(|(t, _)| t.name == "ffi");
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some((target, file)) = parallel.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    run(target, file);
+                }
+            });
+        }
+    });
+    for (target, file) in serial {
+        run(target, file);
+    }
+    let mut failures = failures.into_inner().expect("no panic while locked");
+    failures.sort();
     assert!(
         failures.is_empty(),
         "{} file(s) fail their target's checks:\n{}",
         failures.len(),
         failures.join("\n")
     );
-    count
+    count.into_inner()
 }
 
 #[test]
