@@ -127,7 +127,8 @@ fn main() {
     println!("wrote {records} record, {engines} engine and {ffi} ffi seeds under fuzz/seeds/");
 }
 
-/// Call sequences for the `ffi` target (format: `qe_fuzz_check::ffi`): games created, played through
+/// Call sequences for the `ffi` target (format: `qe_fuzz_check::ffi`, a byte placing the window
+/// of deeply checked calls, then the calls): games created, played through
 /// legal commands (binary and JSON), queried, cloned, recorded and replayed, freed, with NULL and
 /// freed handles mixed in.
 fn ffi_seeds(dir: &Path) -> usize {
@@ -135,7 +136,8 @@ fn ffi_seeds(dir: &Path) -> usize {
     let mut count = 0;
     for players in 3..=5u8 {
         for commodities in 0..2u8 {
-            let mut out = vec![0, players - 3, commodities];
+            // The first byte places the window of deeply checked calls (at call `2 × byte`).
+            let mut out = vec![rng.below(128) as u8, 0, players - 3, commodities];
             out.extend(rng.next().to_le_bytes());
             for _ in 0..300 {
                 match rng.below(20) {
@@ -199,7 +201,8 @@ fn ffi_seeds(dir: &Path) -> usize {
     }
     // Whole games on one handle, then every query (outcomes included) and a replay of the record.
     for (players, commodities) in [(3u8, 1u8), (5, 1), (4, 0)] {
-        let mut out = vec![0, players - 3, commodities];
+        // The window of deeply checked calls covers the queries after the game.
+        let mut out = vec![166, 0, players - 3, commodities];
         out.extend(rng.next().to_le_bytes());
         for _ in 0..330 {
             out.extend([6, 0, rng.next() as u8, rng.below(4) as u8, rng.next() as u8]);

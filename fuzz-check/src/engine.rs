@@ -16,6 +16,11 @@
 //!   bid amounts in auctions it does not run, shifted order-preservingly) gives that seat the same
 //!   view after every command and the same event stream.
 //!
+//! [`check`] runs all of it after every command; the fuzz targets split and sample it ([`Plan`]):
+//! [`fuzz`] (`engine`) the state and observer checks after a sample of the commands, [`fuzz_leak`]
+//! (`leak`) the twin game's views after the same sample, its event stream, and the match's record
+//! (it round-trips through JSON and replays to the same game). Both make every per-command check.
+//!
 //! The input format (any byte string is an input; missing bytes read as 0) is described in
 //! `fuzz/README.md`; [`encode`] writes it.
 
@@ -776,9 +781,113 @@ pub fn command(game: &Game, op: Op) -> Option<Command> {
 
 // ----- the checks --------------------------------------------------------------------------------
 
-/// Decodes `data` and runs every check of the target.
+/// Decodes `data` and runs every check of the target after every command ([`Plan::FULL`]): what
+/// the regression test and `repro` run.
 pub fn check(data: &[u8]) {
-    check_input(&decode(data));
+    check_input_with(&decode(data), Plan::FULL);
+}
+
+/// The `engine` fuzz target: the game played with every per-command check, and the state checks
+/// ([`check_state`], the observer) on a sample of the accepted commands ([`Steps::sampled`]) and
+/// after the last one. No twin game, no record.
+pub fn fuzz(data: &[u8]) {
+    let input = decode(data);
+    let steps = Steps::sampled(&input);
+    check_input_with(
+        &input,
+        Plan {
+            steps,
+            state: true,
+            record: false,
+            twin: false,
+        },
+    );
+}
+
+/// The `leak` fuzz target: the game played with every per-command check, the twin game of the
+/// no-leak check (R-VIS-8), whose views are compared on a sample of the accepted commands
+/// ([`Steps::sampled`]) and whose event streams are compared whole, and the match's record (it
+/// round-trips through JSON and replays to the same game). Same input format as `engine`.
+pub fn fuzz_leak(data: &[u8]) {
+    let input = decode(data);
+    let steps = Steps::sampled(&input);
+    check_input_with(
+        &input,
+        Plan {
+            steps,
+            state: false,
+            record: true,
+            twin: true,
+        },
+    );
+}
+
+/// Which of the engine checks run, and after which accepted commands the per-state ones do.
+///
+/// Always, whatever the plan: nothing panics; a bad rule set or set-up is a clear error; every
+/// event of an accepted command is checked; a rejected command leaves the game unchanged, names a
+/// rule and was not picked from the legal actions; and the initial state passes [`check_state`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// After which accepted commands the per-state checks run.
+    pub steps: Steps,
+    /// [`check_state`] and the observer check at the chosen steps and after the last accepted
+    /// command.
+    pub state: bool,
+    /// The match's record round-trips through JSON and replays to the same game.
+    pub record: bool,
+    /// No leak (R-VIS-8): the twin game's views at the chosen steps, and its event stream.
+    pub twin: bool,
+}
+
+impl Plan {
+    /// Every check after every accepted command.
+    pub const FULL: Plan = Plan {
+        steps: Steps::Every,
+        state: true,
+        record: true,
+        twin: true,
+    };
+}
+
+/// After which accepted commands the per-state checks of a [`Plan`] run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Steps {
+    /// After every one.
+    Every,
+    /// After the `len` consecutive commands from `start % accepted` and after `accepted / 2` (a
+    /// sample), where `accepted` is the number of accepted commands.
+    Window {
+        /// Where the window starts (modulo the number of accepted commands).
+        start: u64,
+        /// How many commands it covers.
+        len: usize,
+    },
+}
+
+/// How many consecutive commands a sampled window covers.
+pub const WINDOW: usize = 4;
+
+impl Steps {
+    /// The sample the fuzz targets use: a window of [`WINDOW`] commands placed by the input's
+    /// twin shuffle seed (so the fuzzer moves it by mutating those bytes).
+    pub fn sampled(input: &Input) -> Steps {
+        Steps::Window {
+            start: input.shuffle.rotate_left(32),
+            len: WINDOW,
+        }
+    }
+
+    /// Whether the checks run after accepted command `i` of `accepted`.
+    fn contains(self, i: usize, accepted: usize) -> bool {
+        match self {
+            Steps::Every => true,
+            Steps::Window { start, len } => {
+                let start = (start % accepted.max(1) as u64) as usize;
+                (start..start + len).contains(&i) || i == accepted / 2 || i + 1 == accepted
+            }
+        }
+    }
 }
 
 /// A command the played game accepted, with the state it was applied in.
@@ -789,8 +898,13 @@ struct Applied {
     auctioneer: Option<Seat>,
 }
 
-/// Runs every check on a decoded input.
+/// Runs every check on a decoded input, after every command ([`Plan::FULL`]).
 pub fn check_input(input: &Input) {
+    check_input_with(input, Plan::FULL);
+}
+
+/// Runs the checks of `plan` on a decoded input.
+pub fn check_input_with(input: &Input, plan: Plan) {
     let rules = match rules(input) {
         Ok(r) => r,
         Err(e) => return check_setup_error(&e),
@@ -811,9 +925,9 @@ pub fn check_input(input: &Input) {
         }
     };
     let initial = game;
+    check_state(&initial);
+    // The match, with the checks every command gets.
     let mut m = Match::new(game);
-    check_state(m.game());
-    let mut observer = Box::new(qe_core::encoding::Observer::new());
     let mut applied = Vec::new();
     for &op in &input.ops {
         let Some(c) = command(m.game(), op) else {
@@ -831,8 +945,6 @@ pub fn check_input(input: &Input) {
                     turn: before.turn(),
                     auctioneer: before.auctioneer(),
                 });
-                check_state(m.game());
-                check_observer(m.game(), &mut observer);
             }
             Err(e) => {
                 assert_eq!(
@@ -849,10 +961,45 @@ pub fn check_input(input: &Input) {
             }
         }
     }
-    check_record_of(&m);
-    check_no_leak(input, &rules, setup_a, initial, &m, &applied);
+    // The states after the accepted commands, replayed (`Game::apply` is deterministic): the
+    // per-state checks at the plan's steps, and the twin game alongside.
+    let mut twin = plan
+        .twin
+        .then(|| Twin::new(input, &rules, setup_a, &initial, m.game(), &applied));
+    if plan.state || twin.is_some() {
+        let mut observer = plan
+            .state
+            .then(|| Box::new(qe_core::encoding::Observer::new()));
+        let mut replay = initial;
+        let accepted = applied.len();
+        for (i, x) in applied.iter().enumerate() {
+            replay
+                .apply(x.command)
+                .expect("replay of an accepted command");
+            let sampled = plan.steps.contains(i, accepted);
+            if let Some(observer) = &mut observer {
+                if sampled || i + 1 == accepted {
+                    check_state(&replay);
+                    check_observer(&replay, observer);
+                }
+            }
+            if let Some(t) = &mut twin {
+                t.step(i, x, &replay, sampled);
+            }
+        }
+        assert_eq!(
+            &replay,
+            m.game(),
+            "the replay of the accepted commands differs from the match"
+        );
+    }
+    if plan.record {
+        check_record_of(&m);
+    }
+    if let Some(t) = twin {
+        t.finish(&m);
+    }
 }
-
 /// The observer writes exactly `observe_seat`'s floats, bit for bit, for every seat.
 fn check_observer(g: &Game, observer: &mut qe_core::encoding::Observer) {
     use qe_core::encoding::{observe_seat, OBS_SIZE};
@@ -1134,156 +1281,199 @@ fn check_record_of(m: &Match) {
 
 // ----- no leak (R-VIS-8) -------------------------------------------------------------------------
 
-/// Builds the twin game (same public information, different hidden information for `viewer`) and
-/// checks that `viewer`'s views and events are the same in both games.
-fn check_no_leak(
-    input: &Input,
-    rules: &Rules,
-    setup_a: Option<Setup>,
-    initial: Game,
-    a: &Match,
-    applied: &[Applied],
-) {
-    let n = rules.players();
-    let s = Seat(input.viewer % n);
-    let mut rng = Rng(input.shuffle);
-    let end = a.game();
-    let end_view = end.view(s);
+/// The twin game of the no-leak check: the same public information as the played game, different
+/// hidden information for `viewer`, driven by the played game's accepted commands (with the hidden
+/// parts mapped); `viewer`'s views and event stream must be the same in both games.
+struct Twin {
+    /// The seat whose views are compared.
+    s: Seat,
+    players: u8,
+    /// The twin's match.
+    b: Match,
+    /// How far hidden bids move up.
+    d: u64,
+    /// Per turn: the highest amount `s` or the auctioneer bid, the highest bid, and whether the
+    /// turn's bids stay as they are (`s` runs the auction or peeked at it).
+    seen: [u64; 16],
+    top: [u64; 16],
+    skip: [bool; 16],
+    /// The token permutation (kind-preserving, fixing the tokens `s` took).
+    pi: Vec<(TokenId, TokenId)>,
+    /// Seeds the permutation of dealt industry tokens.
+    shuffle: u64,
+}
 
-    // Others' industry tokens (and the 3-player set-aside one) are permuted among themselves.
-    let permute_deal = |deal: &mut [Industry], rng: &mut Rng| {
-        let slots: Vec<usize> = (0..deal.len()).filter(|&i| i != s.index()).collect();
-        let mut pool: Vec<Industry> = slots.iter().map(|&i| deal[i]).collect();
-        rng.shuffle(&mut pool);
-        for (slot, v) in slots.iter().zip(pool) {
-            deal[*slot] = v;
-        }
-    };
-    // Tokens: a kind-preserving permutation fixing the tokens `viewer` took.
-    let mine: Vec<TokenId> = end_view
-        .auctions()
-        .iter()
-        .filter(|x| x.asset.taken && x.asset.seat == Some(s))
-        .map(|x| x.asset.token.expect("own token is visible"))
-        .collect();
-    let mut pi: Vec<(TokenId, TokenId)> = Vec::new();
-    if rules.has_commodities() {
-        for k in AssetKind::ALL {
-            let free: Vec<TokenId> = tokens_of_kind(rules, *k)
-                .into_iter()
-                .filter(|t| !mine.contains(t))
-                .collect();
-            let mut to = free.clone();
-            rng.shuffle(&mut to);
-            pi.extend(free.into_iter().zip(to));
-        }
+/// The image of `t` under the permutation `pi` (`t` if it does not move).
+fn map_token(pi: &[(TokenId, TokenId)], t: TokenId) -> TokenId {
+    pi.iter().find(|(x, _)| *x == t).map_or(t, |(_, y)| *y)
+}
+
+/// Permutes the industry tokens of every seat but `s` (and the 3-player set-aside one) among
+/// themselves.
+fn permute_deal(s: Seat, deal: &mut [Industry], rng: &mut Rng) {
+    let slots: Vec<usize> = (0..deal.len()).filter(|&i| i != s.index()).collect();
+    let mut pool: Vec<Industry> = slots.iter().map(|&i| deal[i]).collect();
+    rng.shuffle(&mut pool);
+    for (slot, v) in slots.iter().zip(pool) {
+        deal[*slot] = v;
     }
-    let map_token = |t: TokenId| pi.iter().find(|(x, _)| *x == t).map_or(t, |(_, y)| *y);
+}
 
-    // Bids: in each auction that `viewer` does not run and did not peek at, amounts above every
-    // amount `viewer` or the auctioneer bid move up by `shift + 1` (strictly increasing, so every
-    // comparison, tie and zero stays the same).
-    let d = u64::from(input.shift) + 1;
-    let mut seen = [0u64; 16];
-    let mut top = [0u64; 16];
-    let mut skip = [false; 16];
-    for x in applied {
-        let t = x.turn as usize;
-        match x.command {
-            Command::Bid { seat, amount } => {
-                top[t] = top[t].max(amount);
-                if seat == s || Some(seat) == x.auctioneer {
-                    seen[t] = seen[t].max(amount);
-                }
-                if x.auctioneer == Some(s) {
-                    skip[t] = true;
-                }
+impl Twin {
+    /// Builds the twin of the game that started as `initial` and ended as `end` after `applied`.
+    fn new(
+        input: &Input,
+        rules: &Rules,
+        setup_a: Option<Setup>,
+        initial: &Game,
+        end: &Game,
+        applied: &[Applied],
+    ) -> Twin {
+        let n = rules.players();
+        let s = Seat(input.viewer % n);
+        let mut rng = Rng(input.shuffle);
+        let end_view = end.view(s);
+
+        // Tokens: a kind-preserving permutation fixing the tokens `viewer` took.
+        let mine: Vec<TokenId> = end_view
+            .auctions()
+            .iter()
+            .filter(|x| x.asset.taken && x.asset.seat == Some(s))
+            .map(|x| x.asset.token.expect("own token is visible"))
+            .collect();
+        let mut pi: Vec<(TokenId, TokenId)> = Vec::new();
+        if rules.has_commodities() {
+            for k in AssetKind::ALL {
+                let free: Vec<TokenId> = tokens_of_kind(rules, *k)
+                    .into_iter()
+                    .filter(|t| !mine.contains(t))
+                    .collect();
+                let mut to = free.clone();
+                rng.shuffle(&mut to);
+                pi.extend(free.into_iter().zip(to));
             }
-            Command::Peek { seat, turn } if seat == s => skip[turn as usize] = true,
-            _ => {}
+        }
+
+        // Bids: in each auction that `viewer` does not run and did not peek at, amounts above
+        // every amount `viewer` or the auctioneer bid move up by `shift + 1` (strictly
+        // increasing, so every comparison, tie and zero stays the same).
+        let d = u64::from(input.shift) + 1;
+        let mut seen = [0u64; 16];
+        let mut top = [0u64; 16];
+        let mut skip = [false; 16];
+        for x in applied {
+            let t = x.turn as usize;
+            match x.command {
+                Command::Bid { seat, amount } => {
+                    top[t] = top[t].max(amount);
+                    if seat == s || Some(seat) == x.auctioneer {
+                        seen[t] = seen[t].max(amount);
+                    }
+                    if x.auctioneer == Some(s) {
+                        skip[t] = true;
+                    }
+                }
+                Command::Peek { seat, turn } if seat == s => skip[turn as usize] = true,
+                _ => {}
+            }
+        }
+        let game = match setup_a {
+            Some(sa) => {
+                let mut deal: Vec<Industry> = sa.industries().to_vec();
+                deal.extend(sa.set_aside());
+                permute_deal(s, &mut deal, &mut rng);
+                let revealed = end_view.turns_started as usize;
+                let mut deck = sa.deck().to_vec();
+                let from = revealed.min(deck.len());
+                rng.shuffle(&mut deck[from..]);
+                let piles: [Vec<TokenId>; 3] = core::array::from_fn(|k| {
+                    sa.pile(AssetKind::ALL[k])
+                        .iter()
+                        .map(|&t| map_token(&pi, t))
+                        .collect()
+                });
+                let sb = Setup::new(
+                    rules,
+                    Some(sa.nations()),
+                    &deal[..n as usize],
+                    &deck,
+                    [&piles[0], &piles[1], &piles[2]],
+                )
+                .unwrap_or_else(|e| panic!("the twin set-up is invalid: {e}"));
+                Game::new(*rules, sb).expect("twin game")
+            }
+            None => {
+                let nations: Vec<Nation> = (0..n).map(|i| initial.nation(Seat(i))).collect();
+                Game::external_chance(*rules, Some(&nations)).expect("twin game")
+            }
+        };
+        assert_eq!(initial.view(s), game.view(s), "views differ at the start");
+        Twin {
+            s,
+            players: n,
+            b: Match::new(game),
+            d,
+            seen,
+            top,
+            skip,
+            pi,
+            shuffle: input.shuffle,
         }
     }
-    let shifted = |t: usize| !skip[t] && top[t] > seen[t] && top[t] <= u64::MAX - d;
-    let twin_command = |x: &Applied| -> Command {
+
+    /// Whether turn `t`'s hidden bids move up.
+    fn shifted(&self, t: usize) -> bool {
+        !self.skip[t] && self.top[t] > self.seen[t] && self.top[t] <= u64::MAX - self.d
+    }
+
+    /// The twin's command for an accepted command of the played game.
+    fn command(&self, x: &Applied) -> Command {
         match x.command {
             Command::Bid { seat, amount }
-                if shifted(x.turn as usize) && amount > seen[x.turn as usize] =>
+                if self.shifted(x.turn as usize) && amount > self.seen[x.turn as usize] =>
             {
-                debug_assert!(seat != s);
+                debug_assert!(seat != self.s);
                 Command::Bid {
                     seat,
-                    amount: amount + d,
+                    amount: amount + self.d,
                 }
             }
             Command::Chance(ChanceOutcome::Draw(t)) => {
-                Command::Chance(ChanceOutcome::Draw(map_token(t)))
+                Command::Chance(ChanceOutcome::Draw(map_token(&self.pi, t)))
             }
             Command::Chance(ChanceOutcome::Deal(mut deal)) => {
-                let len = deal_tokens(n).len();
-                permute_deal(&mut deal[..len], &mut Rng(input.shuffle ^ 0xDEA1));
+                let len = deal_tokens(self.players).len();
+                permute_deal(self.s, &mut deal[..len], &mut Rng(self.shuffle ^ 0xDEA1));
                 Command::Chance(ChanceOutcome::Deal(deal))
             }
             c => c,
         }
-    };
-
-    let twin = match setup_a {
-        Some(sa) => {
-            let mut deal: Vec<Industry> = sa.industries().to_vec();
-            deal.extend(sa.set_aside());
-            permute_deal(&mut deal, &mut rng);
-            let revealed = end_view.turns_started as usize;
-            let mut deck = sa.deck().to_vec();
-            let from = revealed.min(deck.len());
-            rng.shuffle(&mut deck[from..]);
-            let piles: [Vec<TokenId>; 3] = core::array::from_fn(|k| {
-                sa.pile(AssetKind::ALL[k])
-                    .iter()
-                    .map(|&t| map_token(t))
-                    .collect()
-            });
-            let sb = Setup::new(
-                rules,
-                Some(sa.nations()),
-                &deal[..n as usize],
-                &deck,
-                [&piles[0], &piles[1], &piles[2]],
-            )
-            .unwrap_or_else(|e| panic!("the twin set-up is invalid: {e}"));
-            Game::new(*rules, sb).expect("twin game")
-        }
-        None => {
-            let nations: Vec<Nation> = (0..n).map(|i| initial.nation(Seat(i))).collect();
-            Game::external_chance(*rules, Some(&nations)).expect("twin game")
-        }
-    };
-    let mut b = Match::new(twin);
-    let mut replay = initial;
-    assert_eq!(
-        replay.view(s),
-        b.game().view(s),
-        "views differ at the start"
-    );
-    for (i, x) in applied.iter().enumerate() {
-        let cb = twin_command(x);
-        replay
-            .apply(x.command)
-            .expect("replay of an accepted command");
-        b.apply(cb)
-            .unwrap_or_else(|e| panic!("command {i} {cb:?} is illegal in the twin game: {e}"));
-        if replay.is_over() {
-            break;
-        }
-        assert_eq!(
-            replay.view(s),
-            b.game().view(s),
-            "seat {s}'s view differs after command {i} {:?} (twin: {cb:?})",
-            x.command
-        );
     }
-    // The streams as the seat saw them while the game ran (at the end everything is revealed,
-    // R-VIS-7, and the twins differ by construction).
-    let ea: Vec<Event> = a.events().iter().map(|e| e.visible_to(s)).collect();
-    let eb: Vec<Event> = b.events().iter().map(|e| e.visible_to(s)).collect();
-    assert_eq!(ea, eb, "seat {s}'s event streams differ");
+
+    /// Applies the twin of accepted command `i` (`x`), after which the played game is `played`;
+    /// compares `viewer`'s views if `compare` (and the game is not over: at the end everything is
+    /// revealed, R-VIS-7, and the twins differ by construction).
+    fn step(&mut self, i: usize, x: &Applied, played: &Game, compare: bool) {
+        let cb = self.command(x);
+        self.b
+            .apply(cb)
+            .unwrap_or_else(|e| panic!("command {i} {cb:?} is illegal in the twin game: {e}"));
+        if compare && !played.is_over() {
+            assert_eq!(
+                played.view(self.s),
+                self.b.game().view(self.s),
+                "seat {}'s view differs after command {i} {:?} (twin: {cb:?})",
+                self.s,
+                x.command
+            );
+        }
+    }
+
+    /// Compares the event streams as `viewer` saw them while the game ran.
+    fn finish(self, a: &Match) {
+        let s = self.s;
+        let ea: Vec<Event> = a.events().iter().map(|e| e.visible_to(s)).collect();
+        let eb: Vec<Event> = self.b.events().iter().map(|e| e.visible_to(s)).collect();
+        assert_eq!(ea, eb, "seat {s}'s event streams differ");
+    }
 }

@@ -1,7 +1,8 @@
 //! The `ffi` target: arbitrary call sequences on the C ABI of `qe-ffi`.
 //!
-//! The input is a byte-coded list of calls on up to four live handles, each mirrored by a shadow
-//! [`Match`] driven through `qe-core` directly. Checked:
+//! The input is a byte placing the window of deeply checked calls (see [`fuzz`]), then a
+//! byte-coded list of calls on up to four live handles, each mirrored by a shadow [`Match`] driven
+//! through `qe-core` directly. Checked ([`check`]: all of it on every call):
 //! - no call panics (a caught panic, `QE_ERR_PANIC`, is a finding; the fuzzer's panic hook aborts
 //!   on any panic anyway) and, under AddressSanitizer, no memory error;
 //! - every status is `QE_OK` exactly when the same operation succeeds on the shadow game, and the
@@ -12,7 +13,10 @@
 //!   not been reused by a newer game, the case the ABI promises to detect) give
 //!   `QE_ERR_INVALID_HANDLE`, for every entry point and for a double free;
 //! - the last-error functions report the last failure, and buffers are NUL-terminated and never
-//!   overrun.
+//!   overrun;
+//! - a raw JSON command gets the status of [`Command::from_json`] and the shadow's `apply`, and the
+//!   record reader reads it the same as a record's only command;
+//! - at the end, every live handle equals its shadow.
 
 use std::ffi::{c_char, CStr, CString};
 use std::mem::MaybeUninit;
@@ -36,6 +40,9 @@ use crate::Bytes;
 const SLOTS: usize = 4;
 /// The most calls one input makes.
 const MAX_CALLS: usize = 400;
+/// The most `qe_game_from_record` calls one input makes (each reads and replays a whole record
+/// twice, in the library and in qe-core); later ones are skipped.
+const MAX_FROM_RECORD: usize = 4;
 
 struct Slot {
     handle: *mut QeGame,
@@ -44,20 +51,47 @@ struct Slot {
     cursors: [usize; 6],
 }
 
-/// Runs a call sequence.
+/// How many consecutive calls the `ffi` fuzz target checks deeply.
+pub const WINDOW: usize = 8;
+
+/// Runs a call sequence with every check on every call: what the regression test and `repro` run.
 pub fn check(data: &[u8]) {
+    run(data, None);
+}
+
+/// The `ffi` fuzz target: the same calls with the same checks, except that the deep ones (reading
+/// back, parsing or replaying what a call returned, and comparing the game behind a handle after
+/// an apply) run only on the [`WINDOW`] calls from `2 × ` the input's first byte.
+pub fn fuzz(data: &[u8]) {
+    run(data, Some(WINDOW));
+}
+
+/// Runs a call sequence: the first byte places the window of deeply checked calls (`window`:
+/// its length, `None` for every call), then the calls.
+fn run(data: &[u8], window: Option<usize>) {
     let mut b = Bytes::new(data);
+    let start = usize::from(b.u8()) * 2;
     let mut slots: Vec<Slot> = Vec::new();
     let mut stale: Vec<*mut QeGame> = Vec::new();
     let mut calls = 0;
+    let mut from_record = 0;
     while !b.is_empty() && calls < MAX_CALLS {
+        let deep = window.is_none_or(|len| (start..start + len).contains(&calls));
         calls += 1;
         let op = b.u8();
+        if op % 16 == 2 {
+            if from_record == MAX_FROM_RECORD {
+                continue;
+            }
+            from_record += 1;
+        }
         // SAFETY: every handle passed below is NULL, live (in `slots`) or freed by this input and not
         // reused since (in `stale`, pruned on every allocation): the cases the ABI defines.
-        unsafe { step(op, &mut b, &mut slots, &mut stale) };
+        unsafe { step(op, &mut b, &mut slots, &mut stale, deep) };
     }
     for s in slots {
+        // SAFETY: live handle.
+        unsafe { compare(&s) };
         // SAFETY: live handle.
         assert_eq!(unsafe { qe_game_free(s.handle) }, QE_OK);
     }
@@ -221,8 +255,9 @@ fn core_command(q: &QeCommand) -> Option<Command> {
     })
 }
 
-/// Applies through the ABI and on the shadow, and checks they agree.
-unsafe fn apply_both(slot: &mut Slot, status: QeStatus, command: Option<Command>) {
+/// Applies through the ABI and on the shadow, and checks they agree (the statuses always; the
+/// game behind the handle if `deep`).
+unsafe fn apply_both(slot: &mut Slot, status: QeStatus, command: Option<Command>, deep: bool) {
     assert_ne!(
         status,
         QE_ERR_PANIC,
@@ -248,8 +283,10 @@ unsafe fn apply_both(slot: &mut Slot, status: QeStatus, command: Option<Command>
         }
         None => assert_ne!(status, QE_OK, "an invalid command was accepted"),
     }
-    // SAFETY: live handle.
-    unsafe { compare(slot) };
+    if deep {
+        // SAFETY: live handle.
+        unsafe { compare(slot) };
+    }
 }
 
 /// Checks the handle against its shadow.
@@ -281,9 +318,20 @@ unsafe fn compare(slot: &Slot) {
     }
 }
 
-/// One call.
+/// One call. Every call is made and every status checked whatever `deep`; with `deep` false the
+/// checks that read, parse or replay what a call returned are skipped: the game behind the handle
+/// after an apply ([`compare`]), a record read back, the JSON of views, events and outcomes
+/// compared by content, a rejected record's or a view's expected values computed through qe-core,
+/// and the cross-check of the command reader with the record reader. The calls, the handles and
+/// the shadows are the same either way, so a failure found with `deep` off fails with it on.
 #[allow(clippy::too_many_lines)]
-unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mut QeGame>) {
+unsafe fn step(
+    op: u8,
+    b: &mut Bytes,
+    slots: &mut Vec<Slot>,
+    stale: &mut Vec<*mut QeGame>,
+    deep: bool,
+) {
     let pick = |b: &mut Bytes, slots: &Vec<Slot>| -> Option<usize> {
         let i = b.u8() as usize;
         (!slots.is_empty()).then(|| i % slots.len())
@@ -345,11 +393,13 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
                 );
                 // SAFETY: returned by the library.
                 let mut text = unsafe { take_string(json) };
-                assert_eq!(
-                    Record::from_json(&text).ok(),
-                    slots[i].shadow.record(),
-                    "the ABI's record differs from qe-core's"
-                );
+                if deep {
+                    assert_eq!(
+                        Record::from_json(&text).ok(),
+                        slots[i].shadow.record(),
+                        "the ABI's record differs from qe-core's"
+                    );
+                }
                 // Record JSON is ASCII: any byte offset is a character boundary.
                 assert!(text.is_ascii());
                 let at = b.u16() as usize % (text.len() + 1);
@@ -379,6 +429,11 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
                 "from_record: panic caught: {}",
                 last_message()
             );
+            if !deep && st != QE_OK {
+                // What qe-core makes of the text is only needed for a game to shadow.
+                assert!(out.is_null(), "from_record: out written on failure");
+                return;
+            }
             let expected = Record::from_json(c.to_str().expect("UTF-8")).map(|r| r.replay());
             match expected {
                 Ok(Ok(m)) => {
@@ -391,8 +446,10 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
                         stale.push(out);
                     } else {
                         add_slot(slots, stale, out, m);
-                        // SAFETY: live handle.
-                        unsafe { compare(slots.last().expect("just added")) };
+                        if deep {
+                            // SAFETY: live handle.
+                            unsafe { compare(slots.last().expect("just added")) };
+                        }
                     }
                 }
                 Ok(Err(qe_core::ReplayError::Command { index, .. })) => {
@@ -450,7 +507,7 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
             // SAFETY: live handle.
             let st = unsafe { qe_game_apply(slots[i].handle, q) };
             // SAFETY: live handle.
-            unsafe { apply_both(&mut slots[i], st, core_command(&q)) };
+            unsafe { apply_both(&mut slots[i], st, core_command(&q), deep) };
         }
         // qe_game_apply / qe_game_apply_json, a legal command
         6..=8 => {
@@ -476,7 +533,7 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
                 unsafe { qe_game_apply(slots[i].handle, ffi_command(&c)) }
             };
             // SAFETY: live handle.
-            unsafe { apply_both(&mut slots[i], st, Some(c)) };
+            unsafe { apply_both(&mut slots[i], st, Some(c), deep) };
             assert_eq!(st, QE_OK, "a legal command was rejected");
         }
         // qe_game_apply_json, raw text
@@ -488,27 +545,41 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
             // SAFETY: live handle, valid string.
             let st = unsafe { qe_game_apply_json(slots[i].handle, c.as_ptr()) };
             assert_ne!(st, QE_ERR_PANIC);
-            // What qe-core makes of it, as a record's only command.
-            let command = serde_json::from_str::<serde_json::Value>(&text)
-                .ok()
-                .and_then(|_| {
-                    let doc = Match::seeded(Rules::base(3).expect("3"), 0)
-                        .record()
-                        .expect("record")
-                        .to_json()
-                        .replace(r#""commands":[]"#, &format!(r#""commands":[{text}]"#));
-                    Record::from_json(&doc).ok()
-                })
-                .and_then(|r| r.commands.into_iter().next())
-                .and_then(Result::ok);
+            // What qe-core makes of it: the same reader (a chance outcome is read, and rejected
+            // by a game that is not in external-chance mode).
+            let command = Command::from_json(&text).ok();
+            if deep {
+                // The record reader agrees: as a record's only command it reads the same (a
+                // record holds no chance outcome).
+                let in_record = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|_| {
+                        let doc = Match::seeded(Rules::base(3).expect("3"), 0)
+                            .record()
+                            .expect("record")
+                            .to_json()
+                            .replace(r#""commands":[]"#, &format!(r#""commands":[{text}]"#));
+                        Record::from_json(&doc).ok()
+                    })
+                    .filter(|r| r.commands.len() == 1)
+                    .and_then(|r| r.commands.into_iter().next());
+                match in_record {
+                    Some(Ok(c)) => assert_eq!(command, Some(c), "the readers differ on {text:?}"),
+                    Some(Err(_)) => assert!(
+                        matches!(command, None | Some(Command::Chance(_))),
+                        "the record reader rejects {text:?}, the command reader reads {command:?}"
+                    ),
+                    None => {}
+                }
+            }
             // SAFETY: live handle.
-            unsafe { apply_both(&mut slots[i], st, command) };
+            unsafe { apply_both(&mut slots[i], st, command, deep) };
         }
         // queries
         10 | 11 => {
             let Some(i) = pick(b, slots) else { return };
             // SAFETY: live handle.
-            unsafe { query(b, &mut slots[i]) };
+            unsafe { query(b, &mut slots[i], deep) };
         }
         // NULL handles and NULL out-pointers
         12 => {
@@ -563,8 +634,9 @@ unsafe fn step(op: u8, b: &mut Bytes, slots: &mut Vec<Slot>, stale: &mut Vec<*mu
     }
 }
 
-/// One query on a live handle, checked against the shadow.
-unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
+/// One query on a live handle, checked against the shadow (the returned JSON by content, views
+/// and the record replayed only if `deep`).
+unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool) {
     let game = *slot.shadow.game();
     let n = game.players();
     let h = slot.handle;
@@ -594,6 +666,9 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
             let valid_viewer = viewer == QE_SPECTATOR || viewer < n;
             if valid_viewer && seat < n {
                 ok(st, "seat_info");
+                if !deep {
+                    return;
+                }
                 let view = if viewer == QE_SPECTATOR {
                     game.public_view()
                 } else {
@@ -612,6 +687,10 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
             let mut a = QeAuction::default();
             // SAFETY: as above.
             let st = unsafe { qe_game_auction(h, viewer, turn, &raw mut a) };
+            assert_ne!(st, QE_ERR_PANIC, "auction: panic caught");
+            if !deep {
+                return;
+            }
             let valid =
                 (viewer == QE_SPECTATOR || viewer < n) && turn < game.public_view().turns_started;
             assert_eq!(st == QE_OK, valid, "auction({viewer}, {turn}): {st}");
@@ -625,6 +704,9 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 ok(st, "view_json");
                 // SAFETY: returned by the library.
                 let text = unsafe { take_string(json) };
+                if !deep {
+                    return;
+                }
                 let view = if viewer == QE_SPECTATOR {
                     game.public_view()
                 } else {
@@ -698,14 +780,16 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                 // SAFETY: returned by the library.
                 let text = unsafe { take_string(json) };
                 let c = cursor(viewer);
-                let events: Vec<serde_json::Value> = slot
-                    .shadow
-                    .events_as_seen((viewer != QE_SPECTATOR).then_some(Seat(viewer)))
-                    .skip(slot.cursors[c])
-                    .map(|e| serde_json::to_value(e).expect("event JSON"))
-                    .collect();
-                let v: serde_json::Value = serde_json::from_str(&text).expect("events JSON");
-                assert_eq!(v.as_array(), Some(&events));
+                if deep {
+                    let events: Vec<serde_json::Value> = slot
+                        .shadow
+                        .events_as_seen((viewer != QE_SPECTATOR).then_some(Seat(viewer)))
+                        .skip(slot.cursors[c])
+                        .map(|e| serde_json::to_value(e).expect("event JSON"))
+                        .collect();
+                    let v: serde_json::Value = serde_json::from_str(&text).expect("events JSON");
+                    assert_eq!(v.as_array(), Some(&events));
+                }
                 slot.cursors[c] = slot.shadow.events().len();
             } else {
                 assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
@@ -716,6 +800,10 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
             let mut o = QeSeatOutcome::default();
             // SAFETY: as above.
             let st = unsafe { qe_game_outcome(h, seat, &raw mut o) };
+            if !deep {
+                assert_eq!(st == QE_OK, game.is_over() && seat < n, "outcome: {st}");
+                return;
+            }
             match game.outcome() {
                 Some(out) if seat < n => {
                     ok(st, "outcome");
@@ -733,6 +821,9 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
                     ok(st, "outcome_json");
                     // SAFETY: returned by the library.
                     let text = unsafe { take_string(json) };
+                    if !deep {
+                        return;
+                    }
                     let v: serde_json::Value = serde_json::from_str(&text).expect("outcome JSON");
                     for (i, s) in out.seats().iter().enumerate() {
                         assert_eq!(v["seats"][i]["total"], s.total);
@@ -754,6 +845,9 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot) {
             );
             // SAFETY: returned by the library.
             let text = unsafe { take_string(json) };
+            if !deep {
+                return;
+            }
             let record = Record::from_json(&text).expect("the ABI's record reads back");
             let replayed = record.replay().expect("the ABI's record replays");
             assert_eq!(replayed.game(), slot.shadow.game());

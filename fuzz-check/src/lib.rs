@@ -1,14 +1,17 @@
-//! The checks behind the fuzz targets of `fuzz/` (cargo-fuzz, nightly), in a crate of their own so
-//! that the stable test suite runs exactly the same checks over every committed corpus and crash
-//! file (`tests/corpus.rs`).
+//! The checks behind the fuzz targets of `fuzz/` (cargo-fuzz), in a crate of their own so that the
+//! stable test suite runs the same checks over every committed corpus and crash file
+//! (`tests/corpus.rs`).
 //!
 //! - [`engine::check`]: arbitrary rules, set-up and command stream applied to `qe-core`.
 //! - [`record::check`]: arbitrary bytes read as a `qe-record/1` JSON record.
 //! - [`ffi::check`]: arbitrary call sequences on the C ABI (`qe-ffi`), against a shadow game.
 //!
-//! Each check panics (with a message) when it finds a bug, and returns normally otherwise. The input
-//! formats are documented in `fuzz/README.md`; [`engine::encode`] writes the engine format, for the
-//! seed corpora.
+//! Each check panics (with a message) when it finds a bug, and returns normally otherwise. The
+//! fuzz targets run the same inputs through the same code with the expensive checks on a sample
+//! of the steps ([`engine::fuzz`], [`engine::fuzz_leak`], [`ffi::fuzz`]); the regression test and
+//! `repro` run every check on every step ([`Target::check`]), so a failure the fuzzer finds
+//! fails there too. The input formats are documented in `fuzz/README.md`; [`engine::encode`]
+//! writes the engine format, for the seed corpora.
 
 // Test-support code: a few pedantic lints are noise here.
 #![allow(
@@ -22,12 +25,52 @@ pub mod engine;
 pub mod ffi;
 pub mod record;
 
-/// The fuzz targets and their checks, by name.
-pub const TARGETS: [(&str, fn(&[u8])); 3] = [
-    ("engine", engine::check),
-    ("record", record::check),
-    ("ffi", ffi::check),
+/// A fuzz target of `fuzz/`.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    /// Its name: the cargo-fuzz binary, and its directories under `fuzz/corpus/` and
+    /// `fuzz/artifacts/`.
+    pub name: &'static str,
+    /// Its seed directory under `fuzz/seeds/`: the name of the target whose input format it reads.
+    pub seeds: &'static str,
+    /// What the fuzz binary runs on an input (the expensive checks on a sample of the steps).
+    pub fuzz: fn(&[u8]),
+    /// Every check on every step: what the regression test and `repro` run on the target's files.
+    pub check: fn(&[u8]),
+}
+
+/// The fuzz targets. `engine` and `leak` read the same input format.
+pub const TARGETS: [Target; 4] = [
+    Target {
+        name: "engine",
+        seeds: "engine",
+        fuzz: engine::fuzz,
+        check: engine::check,
+    },
+    Target {
+        name: "leak",
+        seeds: "engine",
+        fuzz: engine::fuzz_leak,
+        check: engine::check,
+    },
+    Target {
+        name: "record",
+        seeds: "record",
+        fuzz: record::check,
+        check: record::check,
+    },
+    Target {
+        name: "ffi",
+        seeds: "ffi",
+        fuzz: ffi::fuzz,
+        check: ffi::check,
+    },
 ];
+
+/// The target called `name`.
+pub fn target(name: &str) -> Option<Target> {
+    TARGETS.iter().copied().find(|t| t.name == name)
+}
 
 /// Reads an input byte by byte; past the end every read is 0, so any byte string is an input.
 #[derive(Debug, Clone)]

@@ -1,3 +1,4 @@
-//! Arbitrary rules + set-up + command stream applied to qe-core: see `qe_fuzz_check::engine`.
+//! Arbitrary rules + set-up + command stream applied to qe-core, the state checks on a sample of
+//! the commands: see `qe_fuzz_check::engine::fuzz`.
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| qe_fuzz_check::engine::check(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| qe_fuzz_check::engine::fuzz(data));
