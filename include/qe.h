@@ -189,6 +189,12 @@
 #define QE_EVENT_GAME_OVER 12
 
 /**
+ * `QeEvent.kind`: an event that has no flat form in this version of the ABI; read it with
+ * `qe_game_events_json`.
+ */
+#define QE_EVENT_OTHER 255
+
+/**
  * `qe_bot_new` level: the bot's only level, or `search`'s default (medium).
  */
 #define QE_BOT_LEVEL_DEFAULT 0

@@ -267,6 +267,7 @@ namespace Qe
         public const uint QE_EVENT_ASSET_DISCARDED = 10;
         public const uint QE_EVENT_PEEKED = 11;
         public const uint QE_EVENT_GAME_OVER = 12;
+        public const uint QE_EVENT_OTHER = 255;
 
         public const uint QE_BOT_LEVEL_DEFAULT = 0;
         public const uint QE_BOT_LEVEL_EASY = 1;

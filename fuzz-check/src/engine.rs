@@ -484,7 +484,7 @@ pub fn input_of_record(record: &Record, viewer: u8, shuffle: u64) -> Input {
                     kind: kind.index() as u8,
                 },
                 Command::Peek { seat, turn } => RawCommand::Peek { seat: seat.0, turn },
-                Command::Chance(_) => RawCommand::Reveal(0),
+                _ => RawCommand::Reveal(0),
             })
         })
         .collect();
@@ -1081,6 +1081,7 @@ pub fn check_state(g: &Game) {
             assert!(g.rules().has_commodities());
         }
         Phase::GameOver => assert!(to_act.is_empty()),
+        other => panic!("a phase the checks do not know: {other:?}"),
     }
     if !matches!(phase, Phase::Chance { .. }) {
         assert!(outcomes.is_empty());

@@ -182,7 +182,7 @@ fn command_json(c: &Command) -> String {
             )
         }
         Command::Peek { seat, turn } => format!("{{\"seat\":{},\"peek\":{turn}}}", seat.0),
-        Command::Chance(_) => "{}".to_owned(),
+        _ => "{}".to_owned(),
     }
 }
 
@@ -231,7 +231,7 @@ fn ffi_command(c: &Command) -> QeCommand {
             q.seat = seat.0;
             q.turn = turn;
         }
-        Command::Chance(_) => q.kind = 99,
+        _ => q.kind = 99,
     }
     q
 }

@@ -45,6 +45,7 @@ pub fn phase_text(phase: Phase) -> String {
         Phase::TakeAsset { seat } => format!("seat {} takes an asset", seat.0),
         Phase::DiscardAsset { seat } => format!("seat {} discards an asset", seat.0),
         Phase::GameOver => "game over".into(),
+        _ => "waiting".into(),
     }
 }
 
@@ -389,6 +390,7 @@ pub fn event_line(view: &SeatView, rules: &Rules, event: &Event) -> Option<Strin
                 BidStage::Secret => "bids",
                 BidStage::Rebid(_) => "rebids",
                 BidStage::AssetRebid(_) => "rebids for the asset",
+                _ => "bids",
             };
             match amount {
                 Some(a) => format!("{} {what} {a}", name(seat)),
@@ -459,6 +461,8 @@ pub fn event_line(view: &SeatView, rules: &Rules, event: &Event) -> Option<Strin
             name(seat),
             price.map_or(String::new(), |p| format!(": {p}"))
         ),
+        // Events a later qe-core may add: not narrated.
+        _ => return None,
     })
 }
 

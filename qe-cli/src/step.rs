@@ -87,6 +87,7 @@ fn every_bid(m: &Match) -> String {
                 BidStage::Secret => String::new(),
                 BidStage::Rebid(n) => format!(" (rebid {n})"),
                 BidStage::AssetRebid(n) => format!(" (asset rebid {n})"),
+                _ => String::new(),
             };
             let amount = b.amount.map_or_else(|| "?".to_owned(), |x| x.to_string());
             parts.push(format!("seat {}{stage} {amount}", b.seat.0));

@@ -253,6 +253,7 @@ fn bid_lines(m: &qe_core::Match, viewer: Option<Seat>) -> Vec<String> {
                     qe_core::BidStage::Secret => "bids",
                     qe_core::BidStage::Rebid(_) => "rebids",
                     qe_core::BidStage::AssetRebid(_) => "rebids for the asset",
+                    other => panic!("a bid stage this test does not know: {other:?}"),
                 };
                 Some(match amount {
                     Some(a) => format!("· {} {what} {a}", name(seat)),

@@ -6,6 +6,7 @@ use crate::seat::{Seat, MAX_SEATS};
 
 /// One step of the game, as applied by [`Game::apply`](crate::Game::apply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Command {
     /// An opening bid, secret bid, rebid or asset rebid (R-AUC-2…9, R-COM-4).
     Bid {
@@ -54,6 +55,7 @@ impl Command {
 
 /// The outcome of a chance event in external-chance mode (R-SET-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ChanceOutcome {
     /// The industry deal: a permutation of the dealt tokens (R-CMP-6); seat `i` gets entry `i`, and
     /// with 3 players entry 3 is the token set aside. Entries past the token count are ignored.

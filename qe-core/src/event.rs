@@ -9,6 +9,7 @@ use crate::visibility::{self, Viewer};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum BidStage {
     /// A secret bid (R-AUC-3, R-AUC-9).
     Secret,
@@ -25,6 +26,7 @@ pub enum BidStage {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Event {
     /// A seat received its industry token; only that seat sees which (R-VIS-2).
     Dealt {

@@ -37,6 +37,14 @@ pub struct Legal {
 }
 
 impl Legal {
+    /// What a seat may do when the only question is its bid: `bid`, and no pile or peek action.
+    pub fn bid_only(bid: Option<BidRange>) -> Legal {
+        Legal {
+            bid,
+            ..Legal::default()
+        }
+    }
+
     /// Whether the seat must act now (bid, take or discard) for the game to go on.
     pub fn must_act(&self) -> bool {
         self.bid.is_some() || !self.take.is_empty() || !self.discard.is_empty()

@@ -8,6 +8,7 @@ use crate::seat::Seat;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "phase", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Phase {
     /// External-chance mode: the caller must supply a chance outcome (R-SET-3).
     Chance {
@@ -87,6 +88,7 @@ impl Phase {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Chance {
     /// The industry-token deal.
     Deal,

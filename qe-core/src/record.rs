@@ -24,6 +24,7 @@ pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
 /// A game record: rules, set-up and every command played (`RECORD.md`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Record {
     /// 3, 4 or 5.
     pub players: u8,

@@ -74,6 +74,7 @@ impl Table {
 /// assert_eq!(rules.nationalization.score(3), 6); // R-SCO-6
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Rules {
     players: u8,
     expansions: Expansions,

@@ -44,6 +44,7 @@ impl Holdings {
 /// One seat's result: RULES.md section 8.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SeatOutcome {
     /// The seat number.
     pub seat: u8,

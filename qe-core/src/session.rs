@@ -19,6 +19,7 @@ use crate::visibility::Viewer;
 /// (R-VIS-7), `None` otherwise. Opening bids are public and in the view's auctions (R-VIS-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SeenBid {
     /// The auction's turn.
     pub turn: u8,
@@ -35,6 +36,7 @@ pub struct SeenBid {
 /// out as "the view".
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct MatchView {
     /// The table as it stands.
     #[cfg_attr(feature = "serde", serde(flatten))]

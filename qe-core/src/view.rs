@@ -18,6 +18,7 @@ use crate::visibility::{self, Viewer};
 /// What a seat knows of another seat (or of itself).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SeatInfo {
     /// Its nation (public, R-VIS-1).
     pub nation: Option<Nation>,
@@ -38,6 +39,7 @@ pub struct SeatInfo {
 /// What a seat knows of the asset step of one auction (R-COM, R-VIS-1…3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct AssetView {
     /// `true` once an asset was taken (public).
     pub taken: bool,
@@ -62,6 +64,7 @@ pub struct AssetView {
 /// What a seat knows of one auction (one turn).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct AuctionView {
     /// The turn.
     pub turn: u8,
@@ -103,6 +106,7 @@ pub struct AuctionView {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SeatView {
     /// The viewing seat; `None` for a spectator.
     pub seat: Option<Seat>,

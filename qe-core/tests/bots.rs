@@ -50,7 +50,7 @@ fn play(players: u8, commodities: bool, seed: u64, mix: &[usize; 5]) -> Vec<Comm
             Command::TakeAsset { kind, .. } => assert!(view.legal.take.contains(kind)),
             Command::DiscardAsset { kind, .. } => assert!(view.legal.discard.contains(kind)),
             Command::Peek { turn, .. } => assert!(view.legal.peek & (1 << turn) != 0),
-            Command::Chance(_) => panic!("bots never play chance"),
+            other => panic!("bots play seat commands, not {other:?}"),
         }
         // ... and the engine accepts it.
         if let Err(e) = game.apply(command) {

@@ -66,7 +66,7 @@ fn flat(c: &Command) -> QeCommand {
             turn,
             ..QeCommand::default()
         },
-        Command::Chance(_) => unreachable!(),
+        _ => unreachable!("benchmarks play seat commands"),
     }
 }
 
@@ -80,7 +80,7 @@ fn json(c: &Command) -> CString {
             format!(r#"{{"seat":{},"discard_asset":"{kind}"}}"#, seat.0)
         }
         Command::Peek { seat, turn } => format!(r#"{{"seat":{},"peek":{turn}}}"#, seat.0),
-        Command::Chance(_) => unreachable!(),
+        _ => unreachable!("benchmarks play seat commands"),
     };
     CString::new(text).unwrap()
 }

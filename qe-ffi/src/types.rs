@@ -79,6 +79,9 @@ pub const QE_EVENT_ASSET_DISCARDED: u32 = 10;
 pub const QE_EVENT_PEEKED: u32 = 11;
 /// `QeEvent.kind`: the game ended; everything is revealed (R-TRN-4, R-VIS-7).
 pub const QE_EVENT_GAME_OVER: u32 = 12;
+/// `QeEvent.kind`: an event that has no flat form in this version of the ABI; read it with
+/// `qe_game_events_json`.
+pub const QE_EVENT_OTHER: u32 = 255;
 
 /// `qe_bot_new` level: the bot's only level, or `search`'s default (medium).
 pub const QE_BOT_LEVEL_DEFAULT: u32 = 0;
@@ -176,8 +179,8 @@ impl From<qe_core::Command> for QeCommand {
                 out.seat = seat.0;
                 out.turn = turn;
             }
-            // Bots never play chance outcomes (and this ABI has no external-chance games).
-            qe_core::Command::Chance(_) => out.kind = u32::MAX,
+            // Bots never play chance outcomes, nor commands a later qe-core may add.
+            _ => out.kind = u32::MAX,
         }
         out
     }
@@ -277,7 +280,8 @@ pub(crate) fn phase_parts(phase: Phase) -> (u32, u8, u8) {
         | Phase::TakeAsset { seat }
         | Phase::DiscardAsset { seat } => (code, seat.0, 0),
         Phase::Rebid { tie } | Phase::AssetRebid { tie } => (code, QE_NONE, tie),
-        Phase::Chance { .. } | Phase::Bidding | Phase::GameOver => (code, QE_NONE, 0),
+        // Chance, Bidding, GameOver, and phases a later qe-core may add.
+        _ => (code, QE_NONE, 0),
     }
 }
 
@@ -599,6 +603,7 @@ impl From<&Event> for QeEvent {
                     BidStage::Secret => (0, 0),
                     BidStage::Rebid(n) => (1, n),
                     BidStage::AssetRebid(n) => (2, n),
+                    _ => (QE_NONE, 0),
                 };
                 o.seen_by = seen_by.bits();
                 amount(&mut o, a);
@@ -688,6 +693,7 @@ impl From<&Event> for QeEvent {
                 amount(&mut o, price);
             }
             Event::GameOver => o.kind = QE_EVENT_GAME_OVER,
+            _ => o.kind = QE_EVENT_OTHER,
         }
         o
     }

@@ -35,5 +35,7 @@ pub fn chance_id(index: usize, o: ChanceOutcome) -> usize {
         ChanceOutcome::Deal(_) => index,
         ChanceOutcome::Reveal(t) => t.index(),
         ChanceOutcome::Draw(t) => t.number() as usize - 1,
+        // Outcomes a later qe-core may add: their position.
+        _ => index,
     }
 }

@@ -486,10 +486,7 @@ impl PyGame {
     fn legal_of(&self, seat: Seat) -> qe_core::Legal {
         let g = self.game();
         if !self.space.has_peeks() && is_bidding(g) {
-            qe_core::Legal {
-                bid: g.bid_range(seat),
-                ..qe_core::Legal::default()
-            }
+            qe_core::Legal::bid_only(g.bid_range(seat))
         } else {
             g.legal(seat)
         }
