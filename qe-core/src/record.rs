@@ -437,6 +437,26 @@ mod json {
         }
     }
 
+    /// Serializes a command in its record form, as [`Command::to_json`] writes it (`{"seat":0,"bid":5}`,
+    /// `{"chance":{"reveal":"US-AGR"}}`), through any serde serializer.
+    impl serde::Serialize for Command {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let value: Value =
+                serde_json::from_str(&self.to_json()).map_err(serde::ser::Error::custom)?;
+            value.serialize(serializer)
+        }
+    }
+
+    /// Reads a command in its record form with [`Command::from_json`]'s rules (a key given twice, an
+    /// unknown action or a bid out of range is an error naming its rule).
+    impl<'de> serde::Deserialize<'de> for Command {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Command, D::Error> {
+            let value = Value::deserialize(deserializer)?;
+            Command::from_json(&value.to_string())
+                .map_err(|e| serde::de::Error::custom(format!("{}: {e}", e.rule())))
+        }
+    }
+
     /// The longest command JSON [`Command::from_json`] reads: far more than any command needs.
     pub const MAX_COMMAND_BYTES: usize = 4096;
 

@@ -55,3 +55,40 @@ fn bids_up_to_2_pow_64_minus_1_and_totals_past_it_stay_exact() {
     assert_eq!(e.rule(), "R-AUC-4");
     assert!(e.to_string().contains("18446744073709551616"), "{e}");
 }
+
+/// `Command` is serde-serializable in its record form, inside any structure of the caller's.
+#[test]
+fn commands_serialize_in_the_record_form_inside_a_users_types() {
+    use qe_core::{AssetKind, Command, Seat};
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Turn {
+        player: String,
+        command: Command,
+    }
+    for command in [
+        Command::Bid {
+            seat: Seat(1),
+            amount: u64::MAX,
+        },
+        Command::TakeAsset {
+            seat: Seat(2),
+            kind: AssetKind::Oil,
+        },
+        Command::Peek {
+            seat: Seat(4),
+            turn: 3,
+        },
+    ] {
+        let turn = Turn {
+            player: "ada".into(),
+            command,
+        };
+        let text = serde_json::to_string(&turn).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let record_form: serde_json::Value = serde_json::from_str(&command.to_json()).unwrap();
+        assert_eq!(value["command"], record_form, "{text}");
+        assert_eq!(serde_json::from_str::<Turn>(&text).unwrap(), turn);
+    }
+    let bad = serde_json::from_str::<Turn>(r#"{"player":"x","command":{"seat":1,"bid":-3}}"#);
+    assert!(bad.unwrap_err().to_string().contains("R-AUC-4"));
+}
