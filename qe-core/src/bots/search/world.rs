@@ -899,9 +899,9 @@ fn recipe(players: u8, o: &Outcome, strict: bool, finish: bool, out: &mut Vec<Co
                     }
                 }
             }
-            // Every other bidder below the cap, at 0 if its zero bid was revealed. Bidders whose
-            // bid was not 0 and finds no room below the cap tie above the winner three times and
-            // are set aside (R-AUC-7), when there are two of them and no asset step.
+            // Every other bidder below the cap, at 0 if its zero bid was revealed. Bidders that find
+            // no room below the cap tie above the winner three times and are set aside (R-AUC-7,
+            // also out of the asset field, R-COM-3), when there are two of them.
             let mut set_aside = SeatSet::EMPTY;
             for s in bidders.iter() {
                 if bids[s.index()].is_some() {
@@ -923,7 +923,7 @@ fn recipe(players: u8, o: &Outcome, strict: bool, finish: bool, out: &mut Vec<Co
             }
             let mut top = 0;
             if !set_aside.is_empty() {
-                if set_aside.len() < 2 || taker.is_some() {
+                if set_aside.len() < 2 {
                     return false;
                 }
                 top = o.price.max(o.opening.unwrap_or(0)) + 1;
@@ -1056,6 +1056,7 @@ mod tests {
     use super::super::Mix;
     use super::Knowledge;
     use crate::bots::{Bot, RandomBot, ValueBot};
+    use crate::game::Phase;
     use crate::rules::Rules;
     use crate::session::Match;
     use crate::view::SeatView;
@@ -1093,6 +1094,65 @@ mod tests {
             seats,
             auctions,
         )
+    }
+
+    /// A third company tie sets every other bidder aside (R-AUC-7) and the seat, alone in the
+    /// asset field, takes the asset at 0 (R-COM-3): worlds rebuild it, at the take and after.
+    #[test]
+    fn worlds_rebuild_a_field_emptied_by_a_third_tie() {
+        use crate::command::Command;
+        use crate::components::AssetKind;
+        use crate::seat::Seat;
+        let rules = Rules::commodities(5).unwrap();
+        let mut m = Match::seeded(rules, 3);
+        let bid = |seat: u8, amount: u64| Command::Bid {
+            seat: Seat(seat),
+            amount,
+        };
+        // Turn 0: seat 0 opens and wins; everyone else bids 0 three times (no taker).
+        for c in [bid(0, 2), bid(1, 0), bid(2, 0), bid(3, 0), bid(4, 0)] {
+            m.apply(c).unwrap();
+        }
+        for _ in 0..2 {
+            for s in 1..5 {
+                m.apply(bid(s, 0)).unwrap();
+            }
+        }
+        m.apply(Command::DiscardAsset {
+            seat: Seat(0),
+            kind: AssetKind::Gold,
+        })
+        .unwrap();
+        // Turn 1: seat 1 opens at 1; seats 2, 3, 4 tie at 5 three times; seat 0 bids 0.
+        for c in [bid(1, 1), bid(0, 0), bid(2, 5), bid(3, 5), bid(4, 5)] {
+            m.apply(c).unwrap();
+        }
+        for _ in 0..2 {
+            for s in 2..5 {
+                m.apply(bid(s, 5)).unwrap();
+            }
+        }
+        assert_eq!(
+            m.view(Some(Seat(0))).view.phase,
+            Phase::TakeAsset { seat: Seat(0) }
+        );
+        let mut rng = Mix(1);
+        let check = |m: &Match, rng: &mut Mix| {
+            let mv = m.view(Some(Seat(0)));
+            let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
+            for _ in 0..4 {
+                let world = know.sample(rng, 3).unwrap();
+                assert_eq!(kept(&world.game.view(Seat(0))), kept(&mv.view));
+            }
+        };
+        check(&m, &mut rng);
+        m.apply(Command::TakeAsset {
+            seat: Seat(0),
+            kind: AssetKind::Oil,
+        })
+        .unwrap();
+        m.apply(bid(2, 3)).unwrap(); // turn 2: seat 2 opens; seat 0 must bid
+        check(&m, &mut rng);
     }
 
     /// Sampled worlds keep what the seat knows, in every configuration, with random and value
