@@ -1056,7 +1056,7 @@ mod tests {
     use super::super::Mix;
     use super::Knowledge;
     use crate::bots::{Bot, RandomBot, ValueBot};
-    use crate::game::Phase;
+    use crate::phase::Phase;
     use crate::rules::Rules;
     use crate::session::Match;
     use crate::view::SeatView;
