@@ -85,11 +85,12 @@ fn main() {
                                 let st = search.last_stats();
                                 if std::env::var("QE_TRACE").is_ok() {
                                     eprintln!(
-                                        "{} {} {} {}",
+                                        "{} {} {} {} {:?}",
                                         m.game().turn(),
                                         st.commands,
                                         st.worlds,
-                                        times.last().unwrap()
+                                        cpu.last().copied().unwrap_or(f64::NAN),
+                                        m.game().phase()
                                     );
                                 }
                                 rejected += u64::from(st.rejected);

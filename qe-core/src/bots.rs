@@ -277,13 +277,17 @@ fn tile_points(
     let mut counts = [0u8; 5];
     let mut vp = 0;
     let mut own = 0;
-    for t in TileId::ALL {
-        if tiles & (1 << t.index()) != 0 {
-            vp += u32::from(rules.manifest().tile_value(t));
-            counts[t.industry().index()] += 1;
-            if Some(t.nation()) == nation {
-                own += 1;
-            }
+    let mut rest = tiles;
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let Some(t) = TileId::from_index(bit) else {
+            break;
+        };
+        vp += u32::from(rules.manifest().tile_value(t));
+        counts[t.industry().index()] += 1;
+        if Some(t.nation()) == nation {
+            own += 1;
         }
     }
     if let Some(i) = industry {

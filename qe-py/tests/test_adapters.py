@@ -323,6 +323,21 @@ def test_openspiel_bots_play_a_game() -> None:
     assert sum(returns) in (0.0, pytest.approx(1.0))
 
 
+def test_the_search_bot_is_a_pyspiel_bot() -> None:
+    """``qe.bots.Search(level).spiel_bot(game, player)`` plays a whole OpenSpiel game."""
+    import pyspiel
+
+    import qe.bots
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    bots = [qe.bots.Search("easy", seed=1).spiel_bot(game, 0)]
+    bots += [qe.bots.Bot("value", seed=p).spiel_bot(game, p) for p in (1, 2)]
+    assert isinstance(bots[0], pyspiel.Bot)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 4)
+    assert sum(returns) in (0.0, pytest.approx(1.0))
+
+
 def test_openspiel_peeks() -> None:
     """With ``peeks`` (5 players), a peek is a legal action of a seat that must act; after it the
     seat still has to act, and the peeked price shows in its observation."""

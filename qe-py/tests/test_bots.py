@@ -77,3 +77,27 @@ def test_returns_are_the_core_reward() -> None:
     assert g.returns("score") == [s.total / 100 for s in out.seats]
     with pytest.raises(ValueError, match='unknown reward "wins": expected one of win, score'):
         g.returns("wins")
+
+
+def test_search_takes_the_core_levels() -> None:
+    assert qe.bots.LEVELS == ("easy", "medium", "hard")
+    bot = qe.bots.Search("easy", seed=3)
+    assert (bot.name, bot.level, bot.seed) == ("search:easy", "easy", 3)
+    assert qe.bots.Search().name == "search:medium"
+    with pytest.raises(ValueError, match="level must be one of easy, medium, hard, got 'expert'"):
+        qe.bots.Search("expert")
+    with pytest.raises(ValueError, match="got 2"):
+        qe.bots.Search(2)  # type: ignore[arg-type]
+
+
+def test_search_plays_a_seat_deterministically() -> None:
+    """Same seeds, same game: the search seat's commands are the same; they are legal."""
+    records = []
+    for _ in range(2):
+        g = qe.Game(4, seed=7)
+        bots = [qe.bots.Search("easy", seed=1)] + [qe.bots.Bot("value", seed=s) for s in (1, 2, 3)]
+        while not g.is_over:
+            for s in g.to_act:
+                assert bots[s].play(g, s)
+        records.append(g.record())
+    assert records[0] == records[1]

@@ -57,12 +57,12 @@ use world::{Knowledge, World};
 /// bots of [`super::by_name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// A tenth of the medium budget: about 1 ms a decision on one core, noticeably weaker.
+    /// A fifth of the medium budget: about 2 ms a decision on one core (median), weaker.
     Easy,
-    /// The default (`search`): about 10 ms a decision on one core (measured on the 2-core
-    /// development machine, release build; see the README).
+    /// The default (`search`): about 6 ms a decision on one core (median; the 99th percentile
+    /// stays under 20 ms), measured on the 2-core development machine, release build (PERF.md).
     Medium,
-    /// Four times the medium budget: about 40 ms a decision.
+    /// Four times the medium budget: about 25 ms a decision (median).
     Hard,
 }
 
@@ -93,12 +93,12 @@ impl Level {
                 probe_worlds: 12,
             },
             Level::Medium => SearchConfig {
-                budget: 120_000,
+                budget: 60_000,
                 candidates: 7,
                 probe_worlds: 24,
             },
             Level::Hard => SearchConfig {
-                budget: 480_000,
+                budget: 240_000,
                 candidates: 9,
                 probe_worlds: 40,
             },
@@ -316,9 +316,13 @@ impl Bot for SearchBot {
     }
 }
 
-/// What sampling a world costs, in simulated commands (measured: a world takes about as long as
-/// fifty playout commands).
-const WORLD_COST: u64 = 50;
+/// What sampling a world costs, in simulated commands, at the start of turn `turn`: sampling
+/// replays every finished auction, so a world costs more as the game goes on (fitted to the
+/// decision times on one core: a playout command about 0.16 µs, a world about 0.8 µs per finished
+/// turn plus a fixed part).
+fn world_cost(turn: u8) -> u64 {
+    20 + 5 * u64::from(turn)
+}
 
 /// One decision's search state.
 struct Search<'k, 'r> {
@@ -367,9 +371,9 @@ impl Search<'_, '_> {
             share += 1.0 / (f64::from(rounds) * alive_count as f64);
             alive_count = alive_count.div_ceil(2);
         }
-        let budget = budget.saturating_sub(self.worlds.len() as u64 * WORLD_COST) as f64;
-        let playouts =
-            ((budget / (per_playout + share * WORLD_COST as f64)) as u64).max(2 * c as u64);
+        let world = world_cost(view.turn);
+        let budget = budget.saturating_sub(self.worlds.len() as u64 * world) as f64;
+        let playouts = ((budget / (per_playout + share * world as f64)) as u64).max(2 * c as u64);
         let mut alive: Vec<usize> = (0..c).collect();
         let mut sum = alloc::vec![0.0f64; c];
         let mut next = 0usize;

@@ -30,10 +30,13 @@ if TYPE_CHECKING:
     from . import Game
     from .openspiel import QeOpenSpielGame, QeSpielBot
 
-__all__ = ["NAMES", "Bot", "play_out", "spiel_bot"]
+__all__ = ["LEVELS", "NAMES", "Bot", "Search", "play_out", "spiel_bot"]
 
 NAMES: Tuple[str, ...] = tuple(_qe.bot_names())
 """The documented bot names of ``qe_core::bots`` (``Bot`` takes any name the core knows)."""
+
+LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswith("search:"))
+"""The search bot's preset levels (``easy``, ``medium``, ``hard``), read from :data:`NAMES`."""
 
 
 class Bot:
@@ -68,8 +71,32 @@ class Bot:
         """Plays its command for ``seat``; returns whether the seat had something to do."""
         return self._b.play(game._g, seat)
 
+    def spiel_bot(self, game: "QeOpenSpielGame", player: int) -> "QeSpielBot":
+        """This bot's kind and seed as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game
+        (imports :mod:`qe.openspiel`, so OpenSpiel must be installed)."""
+        return spiel_bot(game, player, self.name, self.seed)
+
     def __repr__(self) -> str:
         return repr(self._b)
+
+
+class Search(Bot):
+    """The core's search bot (``qe_core::bots::SearchBot``) at a preset ``level`` of
+    :data:`LEVELS`: determinized Monte Carlo search over what its seat may see, deterministic for
+    a ``seed``. ``Search("medium")`` is ``Bot("search:medium")``; ``.spiel_bot(game, player)``
+    makes it a ``pyspiel.Bot``."""
+
+    __slots__ = ()
+
+    def __init__(self, level: str = "medium", seed: int = 0) -> None:
+        if not isinstance(level, str) or level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        super().__init__(f"search:{level}", seed)
+
+    @property
+    def level(self) -> str:
+        """The preset level."""
+        return self.name.split(":", 1)[1]
 
 
 def play_out(game: "Game", names: Any, seed: int = 0) -> None:
