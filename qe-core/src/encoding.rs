@@ -2,7 +2,8 @@
 //! ↔ amount), the [`ActionSpace`] with its action masks, and a fixed-size `f32` observation written
 //! **only** from what a seat sees: a [`SeatView`] ([`observe`]) or the same parts straight from the
 //! game ([`observe_seat`] and [`Observer`], faster), so it cannot leak what the seat may not know
-//! (R-VIS-8). One writer writes every float, whichever the entry point.
+//! (R-VIS-8). One writer writes every float, whichever the entry point; an [`ObservedGame`] (a game
+//! that owns its writer) also keeps the slots of the turns over and copies them.
 //!
 //! ## Action space
 //!
@@ -58,10 +59,12 @@ use crate::{Seat, MAX_SEATS};
 use layout::at;
 
 mod layout;
+mod observed;
 mod observer;
 pub use layout::{
     place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
 };
+pub use observed::ObservedGame;
 pub use observer::Observer;
 
 /// The most rungs a [`BidLadder`] may have.

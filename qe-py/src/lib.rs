@@ -128,6 +128,42 @@ pub(crate) fn to_py<'py, T: serde::Serialize>(
     pyser::to_python(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The Python list `[lo, ..., hi - 1]` without `skip` (ints below 256): a slice of a list of the
+/// ints 0..=255 made once and never handed out, so the items are copied by the interpreter's own
+/// slice rather than set one call at a time (`int_range_list` in PERF.md).
+pub(crate) fn int_range_list(
+    py: Python<'_>,
+    lo: usize,
+    hi: usize,
+    skip: Option<usize>,
+) -> PyResult<Bound<'_, PyList>> {
+    use pyo3::ffi;
+    use pyo3::sync::PyOnceLock;
+    static ALL: PyOnceLock<Py<PyList>> = PyOnceLock::new();
+    let all = ALL.get_or_init(py, || {
+        let ints: Vec<u8> = (0..=255u8).collect();
+        int_list(py, &ints).expect("256 small ints").unbind()
+    });
+    let (lo, hi) = (lo.min(256), hi.min(256));
+    // SAFETY: `PyList_GetSlice` returns a new list (or NULL with an error set); the list `ALL` is
+    // private to this function and never changed; under the GIL.
+    let list = unsafe {
+        let list = ffi::PyList_GetSlice(
+            all.as_ptr(),
+            lo as ffi::Py_ssize_t,
+            hi.max(lo) as ffi::Py_ssize_t,
+        );
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Bound::from_owned_ptr(py, list).cast_into_unchecked::<PyList>()
+    };
+    if let Some(k) = skip.filter(|k| (lo..hi).contains(k)) {
+        list.del_item(k - lo)?;
+    }
+    Ok(list)
+}
+
 /// A Python list of small non-negative ints (seats, actions), built directly.
 pub(crate) fn int_list<'py>(py: Python<'py>, items: &[u8]) -> PyResult<Bound<'py, PyList>> {
     use pyo3::ffi;
@@ -514,7 +550,8 @@ impl PyGame {
         acting_only: bool,
         zero_others: bool,
     ) {
-        let g = self.m.game();
+        let m = &self.m;
+        let g = m.game();
         let observer = &mut self.observer;
         let a = self.space.size();
         let acting = g.to_act();
@@ -528,7 +565,7 @@ impl PyGame {
                 k.fill(0);
                 continue;
             }
-            observer.observe(g, seat, o);
+            observer.observe(m, seat, o);
             self.space.mask_with(&g.legal(seat), k, 1, 0);
         }
     }
@@ -811,30 +848,29 @@ impl PyGame {
     fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
         let s = seat_of(py, self.game(), seat)?;
         let g = self.game();
-        let mut legal = [0u8; MAX_ACTIONS];
-        let mut count = 0;
         if !self.space.has_peeks() && is_bidding(g) {
             // The hot case (sealed bids, rebids, opening bids): the rungs the bid range allows,
-            // without the rest of `Game::legal`.
-            if let Some(range) = g.bid_range(s) {
-                let amounts = self.space.ladder().amounts();
-                let lo = amounts.partition_point(|&a| a < range.min);
-                let hi = amounts.partition_point(|&a| a <= range.max).max(lo);
-                for (i, &a) in amounts[lo..hi].iter().enumerate() {
-                    if Some(a) != range.forbidden {
-                        legal[count] = (lo + i) as u8;
-                        count += 1;
-                    }
-                }
-            }
-        } else {
-            let mut mask = [false; MAX_ACTIONS];
-            let n = self.space.size();
-            self.space.mask(&g.legal(s), &mut mask[..n]);
-            for (a, _) in mask[..n].iter().enumerate().filter(|(_, &m)| m) {
-                legal[count] = a as u8;
-                count += 1;
-            }
+            // without the rest of `Game::legal`: a run of rungs less the forbidden amount's.
+            let Some(range) = g.bid_range(s) else {
+                return int_list(py, &[]);
+            };
+            let amounts = self.space.ladder().amounts();
+            let lo = amounts.partition_point(|&a| a < range.min);
+            let hi = amounts.partition_point(|&a| a <= range.max).max(lo);
+            let skip = range
+                .forbidden
+                .and_then(|f| amounts[lo..hi].binary_search(&f).ok())
+                .map(|i| lo + i);
+            return int_range_list(py, lo, hi, skip);
+        }
+        let mut legal = [0u8; MAX_ACTIONS];
+        let mut count = 0;
+        let mut mask = [false; MAX_ACTIONS];
+        let n = self.space.size();
+        self.space.mask(&g.legal(s), &mut mask[..n]);
+        for (a, _) in mask[..n].iter().enumerate().filter(|(_, &m)| m) {
+            legal[count] = a as u8;
+            count += 1;
         }
         int_list(py, &legal[..count])
     }
@@ -901,8 +937,7 @@ impl PyGame {
         let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
-        self.observer
-            .observe(self.m.game(), s, &mut out[..OBS_SIZE]);
+        self.observer.observe(&self.m, s, &mut out[..OBS_SIZE]);
         if bounds {
             observe_bounds(
                 &self.m.deduce(s),
@@ -931,8 +966,7 @@ impl PyGame {
         let s = seat_of(py, self.game(), seat)?;
         let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
-        self.observer
-            .observe(self.m.game(), s, unsafe { out.slice() });
+        self.observer.observe(&self.m, s, unsafe { out.slice() });
         Ok(())
     }
 
@@ -951,7 +985,7 @@ impl PyGame {
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         let out = unsafe { out.slice() };
         let (obs, hist) = out.split_at_mut(OBS_SIZE);
-        self.observer.observe(self.m.game(), s, obs);
+        self.observer.observe(&self.m, s, obs);
         history::write_history(&self.m, s, hist);
         Ok(())
     }

@@ -4,7 +4,7 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use qe_core::bots::{by_name_with, BoxedBot, NAMES};
-use qe_core::encoding::{ActionSpace, BidLadder, Observer, OBS_SIZE};
+use qe_core::encoding::{ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
 use qe_core::{Game, Rules, Seat, MAX_SEATS};
 
@@ -42,9 +42,9 @@ struct Core {
     rules: Rules,
     space: ActionSpace,
     seed: u64,
-    games: Vec<Game>,
-    /// One per game: writes its observations (exactly `observe_seat`'s floats, faster).
-    observers: Vec<Observer>,
+    /// The games, each with the writer of its observations (exactly `observe_seat`'s floats,
+    /// faster: it keeps the slots of the turns over, PERF.md).
+    games: Vec<ObservedGame>,
     /// How many games each env has started (for seeding).
     started: Vec<u64>,
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
@@ -89,7 +89,7 @@ impl Core {
         let k = self.started[e];
         self.started[e] += 1;
         let game_seed = splitmix(self.seed ^ splitmix(((e as u64) << 32) ^ k));
-        self.games[e] = Game::seeded(self.rules, game_seed);
+        self.games[e].reset(Game::seeded(self.rules, game_seed));
         if let Some(name) = &self.opponents {
             let manifest = *self.rules.manifest();
             for s in 0..self.players() {
@@ -107,8 +107,9 @@ impl Core {
     /// Plays the opponents of env `e` until the learner must act or the game ends.
     fn run_bots(&mut self, e: usize) {
         let learner = self.learner;
-        let game = &mut self.games[e];
-        while !game.is_over() {
+        let observed = &mut self.games[e];
+        while !observed.game().is_over() {
+            let game = observed.game();
             let mut others = game.to_act();
             others.remove(learner);
             let Some(seat) = others.first() else { break };
@@ -117,7 +118,7 @@ impl Core {
                 .expect("every other seat has a bot")
                 .get_mut();
             let command = bot.act(&game.view(seat)).expect("a bot that must act acts");
-            game.play(command).expect("bots play legal commands");
+            observed.play(command).expect("bots play legal commands");
         }
     }
 
@@ -130,9 +131,8 @@ impl Core {
         let a = self.actions();
         let wait = self.space.size();
         let rows = self.rows();
-        let game = &self.games[e];
-        let observer = &mut self.observers[e];
-        let acting = game.to_act();
+        let observed = &mut self.games[e];
+        let acting = observed.game().to_act();
         for r in 0..rows {
             let seat = if self.opponents.is_some() {
                 self.learner
@@ -145,7 +145,7 @@ impl Core {
             if !acting.contains(seat) {
                 // Nothing to do: the wait action only (ignored by `step`).
                 if self.all_seats {
-                    observer.observe(game, seat, o);
+                    observed.observe(seat, o);
                 } else if self.zero_others {
                     crate::buf::zero_row(o);
                 }
@@ -153,16 +153,16 @@ impl Core {
                 m[wait] = 1;
                 continue;
             }
-            observer.observe(game, seat, o);
+            observed.observe(seat, o);
             self.space
-                .mask_with(&game.legal(seat), &mut m[..wait], 1, 0);
+                .mask_with(&observed.game().legal(seat), &mut m[..wait], 1, 0);
             m[wait] = 0;
         }
     }
 
     fn rewards(&self, e: usize, out: &mut Out<'_>) {
         let rows = self.rows();
-        let outcome = self.games[e].outcome().expect("game over");
+        let outcome = self.games[e].game().outcome().expect("game over");
         if self.opponents.is_some() {
             out.reward[e] = self.reward.of(&outcome, self.learner) as f32;
         } else {
@@ -186,7 +186,8 @@ impl Core {
     fn decode(&mut self, py: Python<'_>) -> Result<(), (usize, Seat, PyErr)> {
         let per_env = self.rows();
         let single = self.opponents.is_some();
-        for (e, (game, pending)) in self.games.iter().zip(&mut self.pending).enumerate() {
+        for (e, (observed, pending)) in self.games.iter().zip(&mut self.pending).enumerate() {
+            let game = observed.game();
             *pending = [None; MAX_SEATS];
             for seat in game.to_act().iter() {
                 if single && seat != self.learner {
@@ -236,7 +237,7 @@ impl Core {
             if self.opponents.is_some() {
                 self.run_bots(e);
             }
-            let over = self.games[e].is_over();
+            let over = self.games[e].game().is_over();
             out.done[e] = over;
             if over {
                 self.rewards(e, out);
@@ -451,8 +452,7 @@ impl VectorEnv {
                 rules: r,
                 space,
                 seed: seed.unwrap_or_else(random_seed),
-                games: try_vec(num_envs, Game::seeded(r, 0))?,
-                observers: try_vec(num_envs, Observer::new())?,
+                games: try_vec(num_envs, ObservedGame::new(Game::seeded(r, 0)))?,
                 started: try_vec(num_envs, 0)?,
                 opponents: opponents.map(str::to_owned),
                 bots: {

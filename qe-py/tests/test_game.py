@@ -345,6 +345,25 @@ def test_observations_of_a_game_observed_all_along_equal_a_fresh_copys(
         assert np.array_equal(g.observation(s), copy.copy(g).observation(s))
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_observations_looked_at_now_and_then_equal_a_fresh_copys(seed: int) -> None:
+    # The kept observer follows the game's commands between looks (several turns may end, seats
+    # peek, R-VIS-5): its floats are still a fresh copy's (plain observe_seat).
+    players = 5 if seed % 2 else 4
+    g = qe.Game(players, seed % 3 == 0, seed, peeks=players == 5)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while not g.is_over:
+        if steps % (seed + 2) == 0:
+            for s in range(players):
+                assert np.array_equal(g.observation(s), copy.copy(g).observation(s))
+        mask = np.stack([g.action_mask(s) for s in range(players)])
+        g.step(_random_legal(mask, rng))
+        steps += 1
+    for s in range(players):
+        assert np.array_equal(g.observation(s), copy.copy(g).observation(s))
+
+
 @pytest.mark.parametrize("players,commodities,peeks", [(4, False, False), (3, True, False), (5, True, True)])
 def test_step_observe_agrees_with_step_and_observe_into(
     players: int, commodities: bool, peeks: bool

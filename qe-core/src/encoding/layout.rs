@@ -484,6 +484,11 @@ impl<const LEN: usize, const N: usize> Slots<LEN, N> {
         Slots(b.offset)
     }
 
+    /// The block's offset in the observation.
+    pub(crate) const fn offset(self) -> usize {
+        self.0
+    }
+
     /// Slot `i` (below `N`) of the block in `x`, the observation.
     #[inline]
     pub(crate) fn slot(self, x: &mut [f32], i: usize) -> &mut [f32; LEN] {
