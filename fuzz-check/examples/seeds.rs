@@ -136,10 +136,10 @@ fn ffi_seeds(dir: &Path) -> usize {
     let mut count = 0;
     for players in 3..=5u8 {
         for commodities in 0..2u8 {
-            // The first byte places the window of deeply checked calls (at call `2 × byte`).
-            let mut out = vec![rng.below(128) as u8, 0, players - 3, commodities];
+            // The first byte places the window of deeply checked calls (at call `byte % MAX_CALLS`).
+            let mut out = vec![rng.below(64) as u8, 0, players - 3, commodities];
             out.extend(rng.next().to_le_bytes());
-            for _ in 0..300 {
+            for _ in 0..90 {
                 match rng.below(20) {
                     0 => out.extend([
                         10,
@@ -185,11 +185,12 @@ fn ffi_seeds(dir: &Path) -> usize {
                         out.extend([0, rng.below(3) as u8, commodities]);
                         out.extend(rng.next().to_le_bytes());
                     }
+                    // A run of one to four legal commands.
                     _ => out.extend([
                         6,
                         rng.next() as u8,
                         rng.next() as u8,
-                        rng.below(4) as u8,
+                        rng.below(16) as u8,
                         rng.next() as u8,
                     ]),
                 }
@@ -201,11 +202,18 @@ fn ffi_seeds(dir: &Path) -> usize {
     }
     // Whole games on one handle, then every query (outcomes included) and a replay of the record.
     for (players, commodities) in [(3u8, 1u8), (5, 1), (4, 0)] {
-        // The window of deeply checked calls covers the queries after the game.
-        let mut out = vec![166, 0, players - 3, commodities];
+        // 40 runs of eight legal commands (a game has fewer), then the window of deeply checked
+        // calls covers the queries after the game (calls 41 to 48).
+        let mut out = vec![41, 0, players - 3, commodities];
         out.extend(rng.next().to_le_bytes());
-        for _ in 0..330 {
-            out.extend([6, 0, rng.next() as u8, rng.below(4) as u8, rng.next() as u8]);
+        for _ in 0..40 {
+            out.extend([
+                6,
+                0,
+                rng.next() as u8,
+                0x1c | rng.below(4) as u8,
+                rng.next() as u8,
+            ]);
         }
         for sub in 0..10u8 {
             out.extend([
