@@ -47,7 +47,7 @@ use super::{nearest_legal, Bot, ValueBot};
 use crate::command::Command;
 use crate::components::{AssetKind, Manifest};
 use crate::game::Game;
-use crate::rules::{Rules, RulesBuilder};
+use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::session::{MatchView, SeenBid};
 use crate::view::SeatView;
@@ -142,8 +142,6 @@ pub struct SearchStats {
 #[derive(Clone, Debug)]
 pub struct SearchBot {
     config: SearchConfig,
-    manifest: Manifest,
-    rules: Option<Rules>,
     rng: Mix,
     /// Suggests a candidate and decides when the search cannot.
     value: ValueBot,
@@ -178,8 +176,6 @@ impl SearchBot {
     pub fn with_config(config: SearchConfig, seed: u64, manifest: Manifest) -> SearchBot {
         SearchBot {
             config,
-            manifest,
-            rules: None,
             rng: Mix(mix(seed ^ 0x5EA7_C4B0_75EA_7C4B)),
             value: ValueBot::with_manifest(mix(seed), manifest),
             stats: SearchStats::default(),
@@ -209,7 +205,8 @@ impl SearchBot {
         self.stats = SearchStats::default();
         let me = view.seat?;
         let legal = view.legal;
-        let rules = self.rules(view);
+        // The value bot caches the viewed game's rules, with this bot's manifest.
+        let rules = self.value.rules(view);
         if let Some(turn) = peek_choice(view, &rules) {
             return Some(Command::Peek { seat: me, turn });
         }
@@ -277,27 +274,6 @@ impl SearchBot {
         }
         let best = search.halving(&candidates, self.config.budget);
         Some(best.unwrap_or(suggestion).command(me))
-    }
-
-    /// The rules of the viewed game (cached).
-    fn rules(&mut self, view: &SeatView) -> Rules {
-        match self.rules {
-            Some(r) if r.players() == view.players && r.has_commodities() == view.commodities => r,
-            _ => {
-                let r = RulesBuilder::new(view.players)
-                    .commodities(view.commodities)
-                    .manifest(self.manifest)
-                    .build()
-                    .or_else(|_| {
-                        RulesBuilder::new(view.players)
-                            .commodities(view.commodities)
-                            .build()
-                    })
-                    .expect("a view has 3 to 5 players");
-                self.rules = Some(r);
-                r
-            }
-        }
     }
 }
 
