@@ -42,12 +42,16 @@ use crate::Bytes;
 const SLOTS: usize = 4;
 /// The most calls one input makes (later bytes are ignored). Every call goes through the C ABI
 /// under AddressSanitizer and through the shadow game, so the calls an input makes are what its
-/// execution costs: 64 calls hold a whole game (guided applies play runs of commands) and keep the
-/// target above 1,000 executions a second.
+/// execution costs: 64 calls hold a whole game (guided applies play runs of commands). The limits
+/// below keep the target above 1,000 executions a second (fuzz/README.md, "Builds and speed").
 pub const MAX_CALLS: usize = 64;
 /// The most `qe_game_from_record` calls one input makes (each reads and replays a whole record
 /// twice, in the library and in qe-core); later ones are skipped.
-const MAX_FROM_RECORD: usize = 2;
+const MAX_FROM_RECORD: usize = 1;
+/// The most JSON documents (views, event lists, outcomes, records) one input asks for with the
+/// query calls; later such queries are skipped. Without a limit the fuzzer learns to query
+/// late-game views over and over, and writing them under AddressSanitizer dominates the time.
+const MAX_DOCUMENTS: usize = 4;
 /// The longest run of legal commands one guided apply plays.
 const MAX_RUN: usize = 8;
 
@@ -83,6 +87,7 @@ fn run(data: &[u8], window: Option<usize>) {
     let mut stale: Vec<*mut QeGame> = Vec::new();
     let mut calls = 0;
     let mut from_record = 0;
+    let mut documents = 0;
     while !b.is_empty() && calls < MAX_CALLS {
         let deep = window.is_none_or(|len| (start..start + len).contains(&calls));
         calls += 1;
@@ -95,7 +100,7 @@ fn run(data: &[u8], window: Option<usize>) {
         }
         // SAFETY: every handle passed below is NULL, live (in `slots`) or freed by this input and not
         // reused since (in `stale`, pruned on every allocation): the cases the ABI defines.
-        unsafe { step(op, &mut b, &mut slots, &mut stale, deep) };
+        unsafe { step(op, &mut b, &mut slots, &mut stale, deep, &mut documents) };
     }
     for s in slots {
         // SAFETY: live handle.
@@ -339,6 +344,7 @@ unsafe fn step(
     slots: &mut Vec<Slot>,
     stale: &mut Vec<*mut QeGame>,
     deep: bool,
+    documents: &mut usize,
 ) {
     let pick = |b: &mut Bytes, slots: &Vec<Slot>| -> Option<usize> {
         let i = b.u8() as usize;
@@ -596,7 +602,7 @@ unsafe fn step(
         10 | 11 => {
             let Some(i) = pick(b, slots) else { return };
             // SAFETY: live handle.
-            unsafe { query(b, &mut slots[i], deep) };
+            unsafe { query(b, &mut slots[i], deep, documents) };
         }
         // NULL handles and NULL out-pointers
         12 => {
@@ -652,8 +658,9 @@ unsafe fn step(
 }
 
 /// One query on a live handle, checked against the shadow (the returned JSON by content, views
-/// and the record replayed only if `deep`).
-unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool) {
+/// and the record replayed only if `deep`). A query for a JSON document counts in `documents`,
+/// and is skipped once [`MAX_DOCUMENTS`] have been written.
+unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, documents: &mut usize) {
     let game = *slot.shadow.game();
     let n = game.players();
     let h = slot.handle;
@@ -661,6 +668,12 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool) {
     let sel = b.u8();
     let args: [u8; 3] = b.array();
     let b = &mut Bytes::new(&args);
+    if matches!(sel % 10, 3 | 6 | 8 | 9) {
+        if *documents == MAX_DOCUMENTS {
+            return;
+        }
+        *documents += 1;
+    }
     match sel % 10 {
         0 => {
             let seat = b.u8() % 8;
