@@ -1,16 +1,12 @@
 //! The `QeBot` handle: one of qe-core's bots (`qe_core::bots::NAMES`), kept from decision to
-//! decision, in a pooled cell with a magic number like `QeGame` (so freed and foreign handles are
-//! detected with defined behaviour).
+//! decision, in a pooled handle cell like `QeGame` (see `handle`).
 
 use std::sync::Mutex;
 
 use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::Manifest;
 
-use crate::status::{Error, QE_ERR_INVALID_HANDLE};
-
-const MAGIC_LIVE: u64 = 0x5145_5f42_4f54_2121; // "QE_BOT!!"
-const MAGIC_FREED: u64 = 0x5145_5f42_4f54_5846; // "QE_BOTXF"
+use crate::handle::{Cell, Handle};
 
 /// A bot that decides for a seat of a game: `random`, `miser`, `value`, or the search bot at a
 /// level (`search` easy, medium or hard), deterministic for its seed.
@@ -23,8 +19,7 @@ const MAGIC_FREED: u64 = 0x5145_5f42_4f54_5846; // "QE_BOTXF"
 /// time; a freed handle, a double free, or a `QeGame` passed as a `QeBot` gives
 /// `QE_ERR_INVALID_HANDLE`).
 pub struct QeBot {
-    magic: u64,
-    state: Option<Box<BotState>>,
+    cell: Cell<BotState>,
 }
 
 /// What a live bot handle holds.
@@ -59,82 +54,26 @@ impl BotState {
     }
 }
 
-/// Cells of freed bots, reused by the next allocation (addresses, to be `Send`).
+/// Cells of freed bots.
 static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
-/// Moves `state` into a live cell and returns the handle.
-pub(crate) fn allocate(state: BotState) -> *mut QeBot {
-    let reused = POOL.lock().ok().and_then(|mut p| p.pop());
-    match reused {
-        Some(addr) => {
-            let cell = addr as *mut QeBot;
-            // SAFETY: pooled addresses come from `Box::into_raw` below and are never deallocated;
-            // a pooled cell is owned by the pool alone.
-            unsafe {
-                (*cell).state = Some(Box::new(state));
-                (*cell).magic = MAGIC_LIVE;
-            }
-            cell
-        }
-        None => Box::into_raw(Box::new(QeBot {
-            magic: MAGIC_LIVE,
-            state: Some(Box::new(state)),
-        })),
-    }
-}
+impl Handle for QeBot {
+    type State = BotState;
+    const NAME: &'static str = "QeBot";
+    const ARGUMENT: &'static str = "bot";
+    const MAGIC_LIVE: u64 = 0x5145_5f42_4f54_2121; // "QE_BOT!!"
+    const MAGIC_FREED: u64 = 0x5145_5f42_4f54_5846; // "QE_BOTXF"
 
-fn check(ptr: *const QeBot) -> Result<(), Error> {
-    if ptr.is_null() {
-        return Err(Error::null("bot"));
+    fn pool() -> &'static Mutex<Vec<usize>> {
+        &POOL
     }
-    if (ptr as usize) % std::mem::align_of::<QeBot>() != 0 {
-        return Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            "invalid handle: misaligned pointer, not a QeBot",
-        ));
-    }
-    // SAFETY: as for `QeGame` handles: cells are never deallocated, so for any pointer this
-    // library handed out the read is of live memory.
-    let magic = unsafe { std::ptr::read_volatile(std::ptr::addr_of!((*ptr).magic)) };
-    match magic {
-        MAGIC_LIVE => Ok(()),
-        MAGIC_FREED => Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            "invalid handle: this QeBot was already freed",
-        )),
-        _ => Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            "invalid handle: not a QeBot created by this library",
-        )),
-    }
-}
 
-/// The state behind a bot handle, for use.
-///
-/// # Safety
-/// `ptr` must be NULL, a handle from this library, or point to readable memory at least as large
-/// and aligned as a `QeBot`; no other thread may use the handle meanwhile.
-pub(crate) unsafe fn get_mut<'a>(ptr: *mut QeBot) -> Result<&'a mut BotState, Error> {
-    check(ptr)?;
-    // SAFETY: `check` saw the live magic; the caller guarantees exclusive use.
-    unsafe { (*ptr).state.as_deref_mut() }
-        .ok_or_else(|| Error::new(QE_ERR_INVALID_HANDLE, "invalid handle: empty QeBot"))
-}
-
-/// Frees the bot behind a live handle and returns its cell to the pool.
-///
-/// # Safety
-/// As [`get_mut`].
-pub(crate) unsafe fn release(ptr: *mut QeBot) -> Result<(), Error> {
-    check(ptr)?;
-    // SAFETY: `check` saw the live magic; the caller guarantees exclusive use.
-    let state = unsafe {
-        (*ptr).magic = MAGIC_FREED;
-        (*ptr).state.take()
-    };
-    drop(state);
-    if let Ok(mut pool) = POOL.lock() {
-        pool.push(ptr as usize);
+    fn wrap(cell: Cell<BotState>) -> QeBot {
+        QeBot { cell }
     }
-    Ok(())
+
+    unsafe fn cell(ptr: *mut QeBot) -> *mut Cell<BotState> {
+        // SAFETY: the caller's contract (aligned, as large as a `QeBot`); no read.
+        unsafe { &raw mut (*ptr).cell }
+    }
 }

@@ -1,155 +1,149 @@
-//! The `QeGame` handle: a pooled cell with a magic number, so that freed and foreign handles are
-//! detected with defined behaviour.
+//! Handles: pooled cells with a magic number, so that freed and foreign handles are detected with
+//! defined behaviour. One implementation for every handle type ([`QeGame`](crate::QeGame),
+//! [`QeBot`](crate::QeBot)); each type says only its name, its magic numbers and its pool
+//! ([`Handle`]).
 //!
-//! A handle points to a small cell that the library never gives back to the allocator: `qe_game_free`
-//! drops the game inside, marks the cell freed and keeps it in a pool for the next `qe_game_new`.
-//! So reading the magic of a freed handle reads live memory, and a use after free or a double free
-//! is reported as `QE_ERR_INVALID_HANDLE` instead of corrupting the heap. A stale handle whose cell
-//! has since been reused by a new game refers to that new game (not detected).
+//! A handle points to a small cell that the library never gives back to the allocator: freeing a
+//! handle drops what is inside, marks the cell freed and keeps it in its type's pool for the next
+//! handle of that type. So reading the magic of a freed handle reads live memory, and a use after
+//! free or a double free is reported as `QE_ERR_INVALID_HANDLE` instead of corrupting the heap. A
+//! stale handle whose cell has since been reused by a newer handle refers to that newer handle
+//! (not detected). Each type has its own magic numbers, so a handle of one type passed as another
+//! is reported too.
 
 use std::sync::Mutex;
 
-use qe_core::{Match, Seat, MAX_SEATS};
-
 use crate::status::{Error, QE_ERR_INVALID_HANDLE};
 
-const MAGIC_LIVE: u64 = 0x5145_5f47_414d_4521; // "QE_GAME!"
-const MAGIC_FREED: u64 = 0x5145_5f46_5245_4544; // "QE_FREED"
-
-/// The number of event cursors: one per seat, and one for the spectator.
-pub(crate) const CURSORS: usize = MAX_SEATS + 1;
-
-/// A game of QE with its history: the command log (for the record), every event, and one "read so
-/// far" cursor per seat and for the spectator.
-///
-/// Create one with `qe_game_new`, `qe_game_from_record` or `qe_game_clone`; free it with
-/// `qe_game_free`. Opaque: use it only through pointers.
-///
-/// Thread safety: a `QeGame` is not synchronized. It may be used from any thread, and moved between
-/// threads, but not used by two threads at the same time (guard it with your own lock). Different
-/// games are independent and may be used in parallel.
-///
-/// Lifetime: valid from its creation until `qe_game_free`. Every pointer a function writes into a
-/// caller's struct is a copy; nothing returned borrows from the game, so freeing it invalidates
-/// nothing else.
-///
-/// Invalid handles: using a freed handle, freeing it twice, or passing a misaligned pointer or
-/// readable memory that is not a handle gives `QE_ERR_INVALID_HANDLE` (handle cells are pooled,
-/// never returned to the allocator). Not detected: a stale handle whose cell a newer game reuses
-/// (it refers to that game), and pointers to unmapped memory.
-pub struct QeGame {
+/// What every handle type holds: the magic number (live or freed), then what is behind a live
+/// handle.
+pub(crate) struct Cell<T> {
     magic: u64,
-    state: Option<Box<GameState>>,
+    state: Option<Box<T>>,
 }
 
-/// What a live handle holds.
-pub(crate) struct GameState {
-    pub m: Match,
-    /// Per seat (and, last, the spectator): how many events of `m.events()` were already read.
-    pub cursors: [usize; CURSORS],
+/// A handle type: an opaque struct holding one [`Cell`].
+pub(crate) trait Handle: Sized {
+    /// What a live handle holds.
+    type State;
+    /// The type's name in error messages (`QeGame`).
+    const NAME: &'static str;
+    /// The argument's name in the NULL-pointer error (`game`).
+    const ARGUMENT: &'static str;
+    /// The magic of a live handle of this type.
+    const MAGIC_LIVE: u64;
+    /// The magic of a freed handle of this type.
+    const MAGIC_FREED: u64;
+    /// The cells of this type's freed handles, reused by the next allocation (addresses, to be
+    /// `Send`).
+    fn pool() -> &'static Mutex<Vec<usize>>;
+    /// A new handle around `cell`.
+    fn wrap(cell: Cell<Self::State>) -> Self;
+    /// The cell of the handle at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` must be aligned for `Self` and point to memory at least as large as a `Self`.
+    unsafe fn cell(ptr: *mut Self) -> *mut Cell<Self::State>;
 }
 
-impl GameState {
-    pub fn new(m: Match) -> GameState {
-        GameState {
-            m,
-            cursors: [0; CURSORS],
-        }
-    }
-}
-
-/// Cells of freed games, reused by the next allocation (addresses, to be `Send`).
-static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-
-/// Moves `state` into a live cell and returns the handle.
-pub(crate) fn allocate(state: GameState) -> *mut QeGame {
-    let reused = POOL.lock().ok().and_then(|mut p| p.pop());
+/// Moves `state` into a live cell of type `H` (a pooled one if any) and returns the handle.
+pub(crate) fn allocate<H: Handle>(state: H::State) -> *mut H {
+    let reused = H::pool().lock().ok().and_then(|mut p| p.pop());
     match reused {
         Some(addr) => {
-            let cell = addr as *mut QeGame;
+            let ptr = addr as *mut H;
             // SAFETY: pooled addresses come from `Box::into_raw` below and are never deallocated;
             // a pooled cell is owned by the pool alone.
             unsafe {
+                let cell = H::cell(ptr);
                 (*cell).state = Some(Box::new(state));
-                (*cell).magic = MAGIC_LIVE;
+                (*cell).magic = H::MAGIC_LIVE;
             }
-            cell
+            ptr
         }
-        None => Box::into_raw(Box::new(QeGame {
-            magic: MAGIC_LIVE,
+        None => Box::into_raw(Box::new(H::wrap(Cell {
+            magic: H::MAGIC_LIVE,
             state: Some(Box::new(state)),
-        })),
+        }))),
     }
 }
 
-fn check(ptr: *const QeGame) -> Result<(), Error> {
+/// The cell of a live handle of type `H`, or the error that says why `ptr` is not one.
+///
+/// # Safety
+/// As [`get`].
+unsafe fn live<H: Handle>(ptr: *const H) -> Result<*mut Cell<H::State>, Error> {
     if ptr.is_null() {
-        return Err(Error::null("game"));
+        return Err(Error::null(H::ARGUMENT));
     }
-    if (ptr as usize) % std::mem::align_of::<QeGame>() != 0 {
+    let name = H::NAME;
+    if (ptr as usize) % std::mem::align_of::<H>() != 0 {
         return Err(Error::new(
             QE_ERR_INVALID_HANDLE,
-            "invalid handle: misaligned pointer, not a QeGame",
+            format!("invalid handle: misaligned pointer, not a {name}"),
         ));
     }
-    // SAFETY: the caller passes a handle; cells are never deallocated, so for any pointer this
-    // library handed out the read is of live memory (see the module docs for foreign pointers).
-    let magic = unsafe { std::ptr::read_volatile(std::ptr::addr_of!((*ptr).magic)) };
-    match magic {
-        MAGIC_LIVE => Ok(()),
-        MAGIC_FREED => Err(Error::new(
+    // SAFETY: aligned, and the caller passes a handle or readable memory as large as one; cells
+    // are never deallocated, so for any pointer this library handed out the read is of live
+    // memory.
+    let cell = unsafe { H::cell(ptr.cast_mut()) };
+    // SAFETY: as above.
+    let magic = unsafe { std::ptr::read_volatile(&raw const (*cell).magic) };
+    if magic == H::MAGIC_LIVE {
+        Ok(cell)
+    } else if magic == H::MAGIC_FREED {
+        Err(Error::new(
             QE_ERR_INVALID_HANDLE,
-            "invalid handle: this QeGame was already freed",
-        )),
-        _ => Err(Error::new(
+            format!("invalid handle: this {name} was already freed"),
+        ))
+    } else {
+        Err(Error::new(
             QE_ERR_INVALID_HANDLE,
-            "invalid handle: not a QeGame created by this library",
-        )),
+            format!("invalid handle: not a {name} created by this library"),
+        ))
     }
 }
 
-/// The state behind a handle, for reading.
+fn empty<H: Handle>() -> Error {
+    Error::new(
+        QE_ERR_INVALID_HANDLE,
+        format!("invalid handle: empty {}", H::NAME),
+    )
+}
+
+/// What is behind a handle, for reading.
 ///
 /// # Safety
 /// `ptr` must be NULL, a handle from this library, or point to readable memory at least as large
-/// and aligned as a `QeGame`; no other thread may use the handle meanwhile.
-pub(crate) unsafe fn get<'a>(ptr: *const QeGame) -> Result<&'a GameState, Error> {
-    check(ptr)?;
-    // SAFETY: `check` saw the live magic.
-    unsafe { (*ptr).state.as_deref() }
-        .ok_or_else(|| Error::new(QE_ERR_INVALID_HANDLE, "invalid handle: empty QeGame"))
+/// and aligned as an `H`; no other thread may use the handle meanwhile.
+pub(crate) unsafe fn get<'a, H: Handle>(ptr: *const H) -> Result<&'a H::State, Error> {
+    // SAFETY: the caller's contract; `live` saw the live magic.
+    unsafe { (*live(ptr)?).state.as_deref() }.ok_or_else(empty::<H>)
 }
 
-/// The state behind a handle, for writing.
+/// What is behind a handle, for writing.
 ///
 /// # Safety
 /// As [`get`].
-pub(crate) unsafe fn get_mut<'a>(ptr: *mut QeGame) -> Result<&'a mut GameState, Error> {
-    check(ptr)?;
-    // SAFETY: `check` saw the live magic; the caller guarantees exclusive use.
-    unsafe { (*ptr).state.as_deref_mut() }
-        .ok_or_else(|| Error::new(QE_ERR_INVALID_HANDLE, "invalid handle: empty QeGame"))
+pub(crate) unsafe fn get_mut<'a, H: Handle>(ptr: *mut H) -> Result<&'a mut H::State, Error> {
+    // SAFETY: the caller's contract (exclusive use); `live` saw the live magic.
+    unsafe { (*live(ptr)?).state.as_deref_mut() }.ok_or_else(empty::<H>)
 }
 
-/// Frees the game behind a live handle and returns its cell to the pool.
+/// Frees what is behind a live handle and returns its cell to the pool.
 ///
 /// # Safety
 /// As [`get`].
-pub(crate) unsafe fn release(ptr: *mut QeGame) -> Result<(), Error> {
-    check(ptr)?;
-    // SAFETY: `check` saw the live magic; the caller guarantees exclusive use.
+pub(crate) unsafe fn release<H: Handle>(ptr: *mut H) -> Result<(), Error> {
+    // SAFETY: the caller's contract (exclusive use); `live` saw the live magic.
     let state = unsafe {
-        (*ptr).magic = MAGIC_FREED;
-        (*ptr).state.take()
+        let cell = live(ptr)?;
+        (*cell).magic = H::MAGIC_FREED;
+        (*cell).state.take()
     };
     drop(state);
-    if let Ok(mut pool) = POOL.lock() {
+    if let Ok(mut pool) = H::pool().lock() {
         pool.push(ptr as usize);
     }
     Ok(())
-}
-
-/// The index of the event cursor of `viewer` (a seat, or `QE_SPECTATOR`).
-pub(crate) fn cursor_index(viewer: Option<Seat>) -> usize {
-    viewer.map_or(MAX_SEATS, Seat::index)
 }

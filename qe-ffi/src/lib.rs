@@ -21,15 +21,18 @@
 //!
 //! ## Handles
 //!
-//! [`QeGame`] is the one handle type: a game plus its history. It is not synchronized (use one
-//! from one thread at a time; different games are independent). Freed handles are detected: the
-//! library keeps handle cells in a pool and never returns them to the allocator, so using a freed
-//! handle, or freeing it twice, gives `QE_ERR_INVALID_HANDLE`. Not detected: a stale handle whose
-//! cell has been reused by a later game (it refers to that game), and pointers the library never
-//! returned (detected only when they point to readable memory that does not hold the handle magic).
+//! There are two handle types: [`QeGame`], a game plus its history, and [`QeBot`], a bot that
+//! decides for one seat. Neither is synchronized (use one from one thread at a time; different
+//! handles are independent). Freed handles are detected: the library keeps handle cells in a pool
+//! and never returns them to the allocator, so using a freed handle, or freeing it twice, gives
+//! `QE_ERR_INVALID_HANDLE`, and so does a handle of one type passed as the other. Not detected: a
+//! stale handle whose cell has been reused by a later handle of its type (it refers to that one),
+//! and pointers the library never returned (detected only when they point to readable memory at
+//! least as large as a handle that does not hold the handle magic).
 #![allow(unsafe_code)]
 
 mod bot;
+mod game;
 mod handle;
 mod status;
 mod types;
@@ -42,8 +45,8 @@ use qe_core::{
 };
 
 pub use bot::QeBot;
-pub use handle::QeGame;
-use handle::{GameState, CURSORS};
+pub use game::QeGame;
+use game::{cursor_index, GameState, CURSORS};
 pub use status::*;
 pub use types::*;
 
@@ -415,7 +418,7 @@ pub unsafe extern "C" fn qe_game_new_with(
         } else {
             Match::seeded(rules, o.seed)
         };
-        out.set(handle::allocate(GameState::new(m)));
+        out.set(handle::allocate::<QeGame>(GameState::new(m)));
         Ok(())
     })
 }
@@ -477,7 +480,9 @@ pub unsafe extern "C" fn qe_game_new(
         let on = flag_arg(commodities, "commodities")?;
         let expansions = Expansions::NONE.set(Expansion::Commodities, on);
         let rules = rules_of(players.into(), expansions)?;
-        out.set(handle::allocate(GameState::new(Match::seeded(rules, seed))));
+        out.set(handle::allocate::<QeGame>(GameState::new(Match::seeded(
+            rules, seed,
+        ))));
         Ok(())
     })
 }
@@ -518,7 +523,7 @@ pub unsafe extern "C" fn qe_game_from_record(
             }
             Error::from(e)
         })?;
-        out.set(handle::allocate(GameState::new(m)));
+        out.set(handle::allocate::<QeGame>(GameState::new(m)));
         Ok(())
     })
 }
@@ -538,7 +543,7 @@ pub unsafe extern "C" fn qe_game_clone(
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let out = out_arg(out_game, "out_game")?;
-        out.set(handle::allocate(GameState {
+        out.set(handle::allocate::<QeGame>(GameState {
             m: state.m.clone(),
             cursors: state.cursors,
         }));
@@ -819,7 +824,7 @@ pub unsafe extern "C" fn qe_game_events_pending(
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let viewer = viewer_arg(state, viewer)?;
-        let cursor = state.cursors[handle::cursor_index(viewer)];
+        let cursor = state.cursors[cursor_index(viewer)];
         out_arg(out_count, "out_count")?.set(state.m.events().len() - cursor);
         Ok(())
     })
@@ -838,7 +843,7 @@ pub unsafe extern "C" fn qe_game_events_rewind(game: *mut QeGame, viewer: u8) ->
         // SAFETY: caller contract.
         let state = unsafe { handle::get_mut(game)? };
         let viewer = viewer_arg(state, viewer)?;
-        state.cursors[handle::cursor_index(viewer)] = 0;
+        state.cursors[cursor_index(viewer)] = 0;
         Ok(())
     })
 }
@@ -870,7 +875,7 @@ pub unsafe extern "C" fn qe_game_events(
         if !buf.is_null() && (buf as usize) % std::mem::align_of::<QeEvent>() != 0 {
             return Err(Error::invalid("`buf` is misaligned"));
         }
-        let i = handle::cursor_index(viewer);
+        let i = cursor_index(viewer);
         let cursor = state.cursors[i];
         let new = &state.m.events()[cursor..];
         let n = new.len().min(cap);
@@ -903,7 +908,7 @@ pub unsafe extern "C" fn qe_game_events_json(
         let state = unsafe { handle::get_mut(game)? };
         let viewer = viewer_arg(state, viewer)?;
         let out = out_arg(out_json, "out_json")?;
-        let i = handle::cursor_index(viewer);
+        let i = cursor_index(viewer);
         let events: Vec<qe_core::Event> = state
             .m
             .events_as_seen(viewer)
@@ -1118,7 +1123,7 @@ pub unsafe extern "C" fn qe_bot_new(
         };
         let state = bot::BotState::new(&name, seed)
             .ok_or_else(|| Error::invalid(format!("unknown bot `{name}` (bots: {names})")))?;
-        out.set(bot::allocate(state));
+        out.set(handle::allocate::<QeBot>(state));
         Ok(())
     })
 }
@@ -1145,7 +1150,7 @@ pub unsafe extern "C" fn qe_bot_decide(
 ) -> QeStatus {
     status::guard(|| {
         // SAFETY: caller contract.
-        let bot = unsafe { bot::get_mut(bot)? };
+        let bot = unsafe { handle::get_mut(bot)? };
         // SAFETY: caller contract.
         let state = unsafe { handle::get(game)? };
         let seat = seat_arg(state, seat)?;
@@ -1185,7 +1190,7 @@ pub unsafe extern "C" fn qe_bot_free(bot: *mut QeBot) -> QeStatus {
             return Ok(());
         }
         // SAFETY: caller contract.
-        unsafe { bot::release(bot) }
+        unsafe { handle::release(bot) }
     })
 }
 
