@@ -190,6 +190,21 @@ mod tests {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
+    /// Asserts that `observed` writes for `seat` exactly the floats `observe_seat` writes for its
+    /// game (`direct` and `fast` are scratch buffers; `what` names the case on failure).
+    #[track_caller]
+    fn assert_agrees(
+        observed: &mut ObservedGame,
+        seat: Seat,
+        direct: &mut [f32],
+        fast: &mut [f32],
+        what: impl FnOnce() -> alloc::string::String,
+    ) {
+        observe_seat(observed.game(), seat, direct);
+        observed.observe(seat, fast);
+        assert_eq!(bits(fast), bits(direct), "{}", what());
+    }
+
     /// The fast path equals the plain writer (`observe_seat`) bit for bit, for every seat and the
     /// spectator after every command of random games in every variant, with 5-player peeks taken
     /// along the way, seats observed at irregular times (so several turns end between two looks),
@@ -220,13 +235,9 @@ mod tests {
                             if seed % 2 == 0 && step % (u64::from(s) + 2) != 0 {
                                 continue;
                             }
-                            observe_seat(observed.game(), Seat(s), &mut direct);
-                            observed.observe(Seat(s), &mut fast);
-                            assert_eq!(
-                                bits(&fast),
-                                bits(&direct),
-                                "{players}p seed {seed} seat {s}"
-                            );
+                            assert_agrees(&mut observed, Seat(s), &mut direct, &mut fast, || {
+                                alloc::format!("{players}p seed {seed} seat {s}")
+                            });
                             compared += 1;
                         }
                         if observed.game().is_over() {
@@ -241,9 +252,9 @@ mod tests {
                             let command = RandomBot::new(step).act(&game.view(seat)).unwrap();
                             copy.play(command).unwrap();
                             for s in 0..players {
-                                observe_seat(copy.game(), Seat(s), &mut direct);
-                                copy.observe(Seat(s), &mut fast);
-                                assert_eq!(bits(&fast), bits(&direct), "copy {players}p");
+                                assert_agrees(&mut copy, Seat(s), &mut direct, &mut fast, || {
+                                    alloc::format!("copy {players}p")
+                                });
                             }
                             copies += 1;
                         }
@@ -289,13 +300,9 @@ mod tests {
                 let mut step = 0usize;
                 while !observed.game().is_over() {
                     for s in 0..players {
-                        observe_seat(observed.game(), Seat(s), &mut direct);
-                        observed.observe(Seat(s), &mut fast);
-                        assert_eq!(
-                            bits(&fast),
-                            bits(&direct),
-                            "{players}p seed {seed} seat {s}"
-                        );
+                        assert_agrees(&mut observed, Seat(s), &mut direct, &mut fast, || {
+                            alloc::format!("{players}p seed {seed} seat {s}")
+                        });
                         compared += 1;
                     }
                     step += 1;
