@@ -1020,6 +1020,28 @@ mod tests {
         assert_eq!(oa[me.offset + 1], 1.0);
     }
 
+    /// The bit patterns of `v`: observations are compared bit for bit, not as floats.
+    pub(super) fn bits(v: &[f32]) -> vec::Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Asserts that `observer` writes for `seat` of `game` exactly the floats `observe_seat`
+    /// writes (`scratch` holds the two buffers: `observe_seat`'s, then the observer's; `what`
+    /// names the case on failure).
+    #[track_caller]
+    fn assert_observer_agrees(
+        observer: &mut Observer,
+        game: &Game,
+        seat: Seat,
+        scratch: (&mut [f32], &mut [f32]),
+        what: impl FnOnce() -> alloc::string::String,
+    ) {
+        let (direct, observed) = scratch;
+        observe_seat(game, seat, direct);
+        observer.observe(game, seat, observed);
+        assert_eq!(bits(observed), bits(direct), "observer: {}", what());
+    }
+
     /// `observe_seat` writes exactly what `observe` writes from the view, bit for bit, for every
     /// seat (and a seat outside the game: the spectator) after every command, in every variant,
     /// with 5-player peeks (R-VIS-5) taken along the way.
@@ -1031,7 +1053,6 @@ mod tests {
         let mut direct = vec![0.0f32; OBS_SIZE];
         let mut observed = vec![0.0f32; OBS_SIZE];
         let mut observer = alloc::boxed::Box::new(Observer::new());
-        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<vec::Vec<_>>();
         let (mut compared, mut peeked, mut rewound) = (0, 0, 0);
         for players in 3..=5u8 {
             for commodities in [false, true] {
@@ -1051,17 +1072,17 @@ mod tests {
                     loop {
                         for s in 0..=players {
                             observe(&game.view(Seat(s)), &mut from_view);
-                            observe_seat(&game, Seat(s), &mut direct);
-                            observer.observe(&game, Seat(s), &mut observed);
+                            assert_observer_agrees(
+                                &mut observer,
+                                &game,
+                                Seat(s),
+                                (&mut direct, &mut observed),
+                                || alloc::format!("{players}p seed {seed} seat {s}"),
+                            );
                             assert_eq!(
                                 bits(&from_view),
                                 bits(&direct),
                                 "{players}p seed {seed} seat {s}"
-                            );
-                            assert_eq!(
-                                bits(&observed),
-                                bits(&direct),
-                                "observer: {players}p seed {seed} seat {s}"
                             );
                             compared += 1;
                         }
@@ -1072,9 +1093,13 @@ mod tests {
                         if step % 13 == 0 {
                             // An earlier copy: the observer must not use the turns it kept.
                             let s = Seat((step % u64::from(players)) as u8);
-                            observe_seat(&earlier, s, &mut direct);
-                            observer.observe(&earlier, s, &mut observed);
-                            assert_eq!(bits(&observed), bits(&direct), "rewound {players}p");
+                            assert_observer_agrees(
+                                &mut observer,
+                                &earlier,
+                                s,
+                                (&mut direct, &mut observed),
+                                || alloc::format!("rewound {players}p"),
+                            );
                             rewound += 1;
                         }
                         if step % 29 == 0 {
@@ -1120,9 +1145,13 @@ mod tests {
                 let mut step = 0usize;
                 while !game.is_over() {
                     for s in 0..players {
-                        observe_seat(&game, Seat(s), &mut direct);
-                        observer.observe(&game, Seat(s), &mut observed);
-                        assert_eq!(direct, observed, "{players}p seed {seed} seat {s}");
+                        assert_observer_agrees(
+                            &mut observer,
+                            &game,
+                            Seat(s),
+                            (&mut direct, &mut observed),
+                            || alloc::format!("{players}p seed {seed} seat {s}"),
+                        );
                         compared += 1;
                     }
                     step += 1;

@@ -182,13 +182,10 @@ mod tests {
     use super::*;
     use crate::bots::{Bot, RandomBot};
     use crate::encoding::observe_seat;
+    use crate::encoding::tests::bits;
     use crate::Rules;
     use alloc::boxed::Box;
     use alloc::vec::Vec;
-
-    fn bits(v: &[f32]) -> Vec<u32> {
-        v.iter().map(|x| x.to_bits()).collect()
-    }
 
     /// Asserts that `observed` writes for `seat` exactly the floats `observe_seat` writes for its
     /// game (`direct` and `fast` are scratch buffers; `what` names the case on failure).
