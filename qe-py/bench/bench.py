@@ -103,7 +103,7 @@ def _ranks(rng: np.random.Generator, shape: tuple) -> list:
     return list(keys.astype(np.int8))
 
 
-def _buffers() -> Tuple[np.ndarray, np.ndarray]:
+def buffers() -> Tuple[np.ndarray, np.ndarray]:
     """Preallocated observation and mask rows of a 4-player game on the default ladder."""
     n_actions = qe.Game(4, False, 0).num_actions
     return np.zeros((4, qe.OBS_SIZE), np.float32), np.zeros((4, n_actions), np.int8)
@@ -116,7 +116,7 @@ def bench_obs(seconds: float) -> float:
     rng = random.Random(0)
     odd = [[rng.choice(odd_rungs)] * 4 for _ in range(4096)]
     even = [[rng.choice(even_rungs) for _ in range(4)] for _ in range(4096)]
-    obs, mask = _buffers()
+    obs, mask = buffers()
 
     def play(
         seed: int,
@@ -140,7 +140,7 @@ def bench_obs(seconds: float) -> float:
 
 
 def bench_obs_numpy(seconds: float) -> float:
-    obs, mask = _buffers()
+    obs, mask = buffers()
     keys = np.zeros_like(mask)
     ranks = _ranks(np.random.default_rng(0), (4096, *mask.shape))
 
@@ -185,11 +185,7 @@ def bench_vector(seconds: float) -> float:
 
 
 def bench_goofspiel(seconds: float, observe: bool) -> float:
-    import pyspiel
-    from open_spiel.python.observation import make_observation
-
-    game = pyspiel.load_game("goofspiel", {"num_cards": 16, "players": 4, "imp_info": True})
-    observer = make_observation(game)
+    game, observer = reference_goofspiel()
     rng = random.Random(0)
     games = 0
     start = time.perf_counter()
@@ -212,7 +208,7 @@ def bench_goofspiel(seconds: float, observe: bool) -> float:
     return games / (time.perf_counter() - start)
 
 
-def _like_rate(seconds: float, play: Callable[[Any], None]) -> float:
+def _like_rate(seconds: float, play: Callable[[int], None]) -> float:
     games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -222,72 +218,99 @@ def _like_rate(seconds: float, play: Callable[[Any], None]) -> float:
     return games / (time.perf_counter() - start)
 
 
-def like_qe(seconds: float, observe: bool) -> float:
-    rng = random.Random(0)
-    randrange = rng.randrange
-    obs, mask = _buffers()
-    flatnonzero = np.flatnonzero
-
-    def plain(seed: int) -> None:
-        g = qe.Game(4, False, seed)
-        actions = [0, 0, 0, 0]
-        while not g.is_over:
-            for s in g.to_act:
-                legal = g.legal_actions(s)
-                actions[s] = legal[randrange(len(legal))]
-            g.step(actions)
-
-    def observed(seed: int) -> None:
-        g = qe.Game(4, False, seed)
-        actions = [0, 0, 0, 0]
-        while not g.is_over:
-            g.observe_into(obs, mask, True)
-            for s in g.to_act:
-                legal = flatnonzero(mask[s])
-                actions[s] = legal[randrange(len(legal))]
-            g.step(actions)
-
-    return _like_rate(seconds, observed if observe else plain)
+# The like-for-like games, one whole game a call: L1 (`plain`) and L2 (`observed`) on each side.
+# like_steps.py plays the same functions under callgrind. `randrange` is the one random source of
+# a run (a bound `random.Random(0).randrange`); `flatnonzero` is bound as a default on both sides.
 
 
-def like_goofspiel(seconds: float, observe: bool) -> float:
+def qe_plain(seed: int, randrange: Callable[[int], int]) -> None:
+    """L1 on qe: one game of `qe.Game(4, False, seed)`."""
+    g = qe.Game(4, False, seed)
+    actions = [0, 0, 0, 0]
+    while not g.is_over:
+        for s in g.to_act:
+            legal = g.legal_actions(s)
+            actions[s] = legal[randrange(len(legal))]
+        g.step(actions)
+
+
+def qe_observed(
+    seed: int,
+    randrange: Callable[[int], int],
+    obs: np.ndarray,
+    mask: np.ndarray,
+    flatnonzero: Any = np.flatnonzero,
+) -> None:
+    """L2 on qe: one game, observing into `obs` and `mask` (as `buffers()` makes them)."""
+    g = qe.Game(4, False, seed)
+    actions = [0, 0, 0, 0]
+    while not g.is_over:
+        g.observe_into(obs, mask, True)
+        for s in g.to_act:
+            legal = flatnonzero(mask[s])
+            actions[s] = legal[randrange(len(legal))]
+        g.step(actions)
+
+
+def goofspiel_plain(game: Any, randrange: Callable[[int], int]) -> None:
+    """L1 on goofspiel: one game of `game` (`reference_goofspiel()`)."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[randrange(len(outcomes))][0])
+            continue
+        actions = []
+        for p in range(4):
+            legal = state.legal_actions(p)
+            actions.append(legal[randrange(len(legal))])
+        state.apply_actions(actions)
+
+
+def goofspiel_observed(
+    game: Any,
+    observer: Any,
+    randrange: Callable[[int], int],
+    flatnonzero: Any = np.flatnonzero,
+) -> None:
+    """L2 on goofspiel: one game of `game`, with `observer = make_observation(game)`."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[randrange(len(outcomes))][0])
+            continue
+        actions = []
+        for p in range(4):
+            observer.set_from(state, p)
+            legal = flatnonzero(np.asarray(state.legal_actions_mask(p), np.int8))
+            actions.append(int(legal[randrange(len(legal))]))
+        state.apply_actions(actions)
+
+
+def reference_goofspiel() -> Tuple[Any, Any]:
+    """The reference game (goofspiel, 16 cards, 4 players, imp_info) and its numpy observer."""
     import pyspiel
     from open_spiel.python.observation import make_observation
 
     game = pyspiel.load_game("goofspiel", {"num_cards": 16, "players": 4, "imp_info": True})
-    observer = make_observation(game)
-    rng = random.Random(0)
-    randrange = rng.randrange
-    flatnonzero = np.flatnonzero
+    return game, make_observation(game)
 
-    def plain(_: int) -> None:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[randrange(len(outcomes))][0])
-                continue
-            actions = []
-            for p in range(4):
-                legal = state.legal_actions(p)
-                actions.append(legal[randrange(len(legal))])
-            state.apply_actions(actions)
 
-    def observed(_: int) -> None:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[randrange(len(outcomes))][0])
-                continue
-            actions = []
-            for p in range(4):
-                observer.set_from(state, p)
-                legal = flatnonzero(np.asarray(state.legal_actions_mask(p), np.int8))
-                actions.append(int(legal[randrange(len(legal))]))
-            state.apply_actions(actions)
+def like_qe(seconds: float, observe: bool) -> float:
+    randrange = random.Random(0).randrange
+    if observe:
+        obs, mask = buffers()
+        return _like_rate(seconds, lambda seed: qe_observed(seed, randrange, obs, mask))
+    return _like_rate(seconds, lambda seed: qe_plain(seed, randrange))
 
-    return _like_rate(seconds, observed if observe else plain)
+
+def like_goofspiel(seconds: float, observe: bool) -> float:
+    game, observer = reference_goofspiel()
+    randrange = random.Random(0).randrange
+    if observe:
+        return _like_rate(seconds, lambda _: goofspiel_observed(game, observer, randrange))
+    return _like_rate(seconds, lambda _: goofspiel_plain(game, randrange))
 
 
 def main() -> None:

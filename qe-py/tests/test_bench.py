@@ -38,3 +38,25 @@ def test_bench_script_runs_every_line() -> None:
             assert rates[name] > 0, out
         assert out.count("qe/goofspiel") == 2, out
     assert "reference: goofspiel" in out or "SKIPPED" in out, out
+
+
+LIKE_STEPS = BENCH.parent / "like_steps.py"
+
+
+def test_like_steps_plays_bench_loops() -> None:
+    """like_steps.py (the callgrind driver) imports bench.py's like-for-like games and plays them;
+    goofspiel only where OpenSpiel is installed (it is, in the test venv)."""
+    import importlib.util
+
+    sides = ["qe"]
+    if importlib.util.find_spec("pyspiel") is not None:
+        sides.append("goofspiel")
+    else:
+        print("like_steps goofspiel SKIPPED: open_spiel is not installed")
+    for side in sides:
+        for mode in ("plain", "observed"):
+            subprocess.run([sys.executable, str(LIKE_STEPS), side, mode, "2"], check=True)
+    bad = subprocess.run(
+        [sys.executable, str(LIKE_STEPS), "chess", "plain", "2"], capture_output=True, text=True
+    )
+    assert bad.returncode != 0 and "Usage" in bad.stderr, bad
