@@ -52,6 +52,34 @@ const MAX_FROM_RECORD: usize = 1;
 /// query calls; later such queries are skipped. Without a limit the fuzzer learns to query
 /// late-game views over and over, and writing them under AddressSanitizer dominates the time.
 const MAX_DOCUMENTS: usize = 4;
+/// What one input has spent of the costly calls it may make ([`MAX_FROM_RECORD`],
+/// [`MAX_DOCUMENTS`]); a call over its limit is skipped.
+#[derive(Default)]
+struct Budget {
+    from_record: usize,
+    documents: usize,
+}
+
+impl Budget {
+    /// Counts a `qe_game_from_record` call; false (skip it) once the limit is reached.
+    fn spend_from_record(&mut self) -> bool {
+        Self::spend(&mut self.from_record, MAX_FROM_RECORD)
+    }
+
+    /// Counts a query for a JSON document; false (skip it) once the limit is reached.
+    fn spend_document(&mut self) -> bool {
+        Self::spend(&mut self.documents, MAX_DOCUMENTS)
+    }
+
+    fn spend(spent: &mut usize, limit: usize) -> bool {
+        if *spent == limit {
+            return false;
+        }
+        *spent += 1;
+        true
+    }
+}
+
 /// The longest run of legal commands one guided apply plays.
 const MAX_RUN: usize = 8;
 
@@ -86,21 +114,17 @@ fn run(data: &[u8], window: Option<usize>) {
     let mut slots: Vec<Slot> = Vec::new();
     let mut stale: Vec<*mut QeGame> = Vec::new();
     let mut calls = 0;
-    let mut from_record = 0;
-    let mut documents = 0;
+    let mut budget = Budget::default();
     while !b.is_empty() && calls < MAX_CALLS {
         let deep = window.is_none_or(|len| (start..start + len).contains(&calls));
         calls += 1;
         let op = b.u8();
-        if op % 16 == 2 {
-            if from_record == MAX_FROM_RECORD {
-                continue;
-            }
-            from_record += 1;
+        if op % 16 == 2 && !budget.spend_from_record() {
+            continue;
         }
         // SAFETY: every handle passed below is NULL, live (in `slots`) or freed by this input and not
         // reused since (in `stale`, pruned on every allocation): the cases the ABI defines.
-        unsafe { step(op, &mut b, &mut slots, &mut stale, deep, &mut documents) };
+        unsafe { step(op, &mut b, &mut slots, &mut stale, deep, &mut budget) };
     }
     for s in slots {
         // SAFETY: live handle.
@@ -344,7 +368,7 @@ unsafe fn step(
     slots: &mut Vec<Slot>,
     stale: &mut Vec<*mut QeGame>,
     deep: bool,
-    documents: &mut usize,
+    budget: &mut Budget,
 ) {
     let pick = |b: &mut Bytes, slots: &Vec<Slot>| -> Option<usize> {
         let i = b.u8() as usize;
@@ -602,7 +626,7 @@ unsafe fn step(
         10 | 11 => {
             let Some(i) = pick(b, slots) else { return };
             // SAFETY: live handle.
-            unsafe { query(b, &mut slots[i], deep, documents) };
+            unsafe { query(b, &mut slots[i], deep, budget) };
         }
         // NULL handles and NULL out-pointers
         12 => {
@@ -658,9 +682,9 @@ unsafe fn step(
 }
 
 /// One query on a live handle, checked against the shadow (the returned JSON by content, views
-/// and the record replayed only if `deep`). A query for a JSON document counts in `documents`,
-/// and is skipped once [`MAX_DOCUMENTS`] have been written.
-unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, documents: &mut usize) {
+/// and the record replayed only if `deep`). A query for a JSON document is spent from `budget`,
+/// and skipped once [`MAX_DOCUMENTS`] have been written.
+unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget) {
     let game = *slot.shadow.game();
     let n = game.players();
     let h = slot.handle;
@@ -668,11 +692,8 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, documents: &mut usiz
     let sel = b.u8();
     let args: [u8; 3] = b.array();
     let b = &mut Bytes::new(&args);
-    if matches!(sel % 10, 3 | 6 | 8 | 9) {
-        if *documents == MAX_DOCUMENTS {
-            return;
-        }
-        *documents += 1;
+    if matches!(sel % 10, 3 | 6 | 8 | 9) && !budget.spend_document() {
+        return;
     }
     match sel % 10 {
         0 => {
