@@ -4,9 +4,12 @@ under callgrind.
 Usage: python qe-py/bench/like_steps.py {qe,goofspiel} {plain,observed} GAMES
 
 The loops are bench.py's own functions (`qe_plain`, `qe_observed`, `goofspiel_plain`,
-`goofspiel_observed`), seeds 0..GAMES. Run it twice (say 20 and 120 games) under
-`valgrind --tool=callgrind` and divide the difference of the totals by the difference of the games:
-start-up (interpreter, imports) cancels out.
+`goofspiel_observed`), seeds 0..GAMES. Run it twice (20 and 1020 games) under
+`PYTHONHASHSEED=0 valgrind --tool=callgrind` and divide the difference of the totals by the
+difference of the games: start-up (interpreter, imports) cancels out. The total of the same run
+moves by up to about 3.4M instructions from one run to the next, so a difference of 1000 games keeps
+that within about 1% of a game's count (a difference of 100 games did not). Build the extension
+first (`maturin develop --release`): a stale build measures old code.
 """
 
 from __future__ import annotations
