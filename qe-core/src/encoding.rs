@@ -1021,25 +1021,25 @@ mod tests {
     }
 
     /// The bit patterns of `v`: observations are compared bit for bit, not as floats.
-    pub(super) fn bits(v: &[f32]) -> vec::Vec<u32> {
+    fn bits(v: &[f32]) -> vec::Vec<u32> {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
-    /// Asserts that `observer` writes for `seat` of `game` exactly the floats `observe_seat`
-    /// writes (`scratch` holds the two buffers: `observe_seat`'s, then the observer's; `what`
-    /// names the case on failure).
+    /// Asserts that `write` fills an observation of `seat` in `game` with exactly the floats
+    /// `observe_seat` writes, bit for bit (`what` names the case on failure). Every other writer
+    /// (`observe` from the view, an [`Observer`], an `ObservedGame`) is checked through it.
     #[track_caller]
-    fn assert_observer_agrees(
-        observer: &mut Observer,
+    pub(super) fn assert_writes_like_observe_seat(
         game: &Game,
         seat: Seat,
-        scratch: (&mut [f32], &mut [f32]),
+        write: impl FnOnce(&mut [f32]),
         what: impl FnOnce() -> alloc::string::String,
     ) {
-        let (direct, observed) = scratch;
-        observe_seat(game, seat, direct);
-        observer.observe(game, seat, observed);
-        assert_eq!(bits(observed), bits(direct), "observer: {}", what());
+        let mut direct = [0.0f32; OBS_SIZE];
+        let mut written = [0.0f32; OBS_SIZE];
+        observe_seat(game, seat, &mut direct);
+        write(&mut written);
+        assert_eq!(bits(&written), bits(&direct), "{}", what());
     }
 
     /// `observe_seat` writes exactly what `observe` writes from the view, bit for bit, for every
@@ -1049,9 +1049,6 @@ mod tests {
     /// an earlier copy of the current game (so it must notice and start again).
     #[test]
     fn observe_seat_agrees_with_the_view_bit_for_bit() {
-        let mut from_view = vec![0.0f32; OBS_SIZE];
-        let mut direct = vec![0.0f32; OBS_SIZE];
-        let mut observed = vec![0.0f32; OBS_SIZE];
         let mut observer = alloc::boxed::Box::new(Observer::new());
         let (mut compared, mut peeked, mut rewound) = (0, 0, 0);
         for players in 3..=5u8 {
@@ -1071,18 +1068,17 @@ mod tests {
                     let mut earlier = game;
                     loop {
                         for s in 0..=players {
-                            observe(&game.view(Seat(s)), &mut from_view);
-                            assert_observer_agrees(
-                                &mut observer,
+                            assert_writes_like_observe_seat(
                                 &game,
                                 Seat(s),
-                                (&mut direct, &mut observed),
+                                |out| observe(&game.view(Seat(s)), out),
                                 || alloc::format!("{players}p seed {seed} seat {s}"),
                             );
-                            assert_eq!(
-                                bits(&from_view),
-                                bits(&direct),
-                                "{players}p seed {seed} seat {s}"
+                            assert_writes_like_observe_seat(
+                                &game,
+                                Seat(s),
+                                |out| observer.observe(&game, Seat(s), out),
+                                || alloc::format!("observer: {players}p seed {seed} seat {s}"),
                             );
                             compared += 1;
                         }
@@ -1093,12 +1089,11 @@ mod tests {
                         if step % 13 == 0 {
                             // An earlier copy: the observer must not use the turns it kept.
                             let s = Seat((step % u64::from(players)) as u8);
-                            assert_observer_agrees(
-                                &mut observer,
+                            assert_writes_like_observe_seat(
                                 &earlier,
                                 s,
-                                (&mut direct, &mut observed),
-                                || alloc::format!("rewound {players}p"),
+                                |out| observer.observe(&earlier, s, out),
+                                || alloc::format!("observer: rewound {players}p"),
                             );
                             rewound += 1;
                         }
@@ -1131,8 +1126,6 @@ mod tests {
     /// the game waits for the deal, each reveal and each draw.
     #[test]
     fn observer_agrees_in_external_chance_mode() {
-        let mut direct = vec![0.0f32; OBS_SIZE];
-        let mut observed = vec![0.0f32; OBS_SIZE];
         let mut observer = Observer::new();
         let mut compared = 0;
         for players in 3..=5u8 {
@@ -1145,12 +1138,11 @@ mod tests {
                 let mut step = 0usize;
                 while !game.is_over() {
                     for s in 0..players {
-                        assert_observer_agrees(
-                            &mut observer,
+                        assert_writes_like_observe_seat(
                             &game,
                             Seat(s),
-                            (&mut direct, &mut observed),
-                            || alloc::format!("{players}p seed {seed} seat {s}"),
+                            |out| observer.observe(&game, Seat(s), out),
+                            || alloc::format!("observer: {players}p seed {seed} seat {s}"),
                         );
                         compared += 1;
                     }

@@ -181,25 +181,21 @@ impl ObservedGame {
 mod tests {
     use super::*;
     use crate::bots::{Bot, RandomBot};
-    use crate::encoding::observe_seat;
-    use crate::encoding::tests::bits;
+    use crate::encoding::tests::assert_writes_like_observe_seat;
     use crate::Rules;
     use alloc::boxed::Box;
     use alloc::vec::Vec;
 
     /// Asserts that `observed` writes for `seat` exactly the floats `observe_seat` writes for its
-    /// game (`direct` and `fast` are scratch buffers; `what` names the case on failure).
+    /// game (`what` names the case on failure).
     #[track_caller]
     fn assert_agrees(
         observed: &mut ObservedGame,
         seat: Seat,
-        direct: &mut [f32],
-        fast: &mut [f32],
         what: impl FnOnce() -> alloc::string::String,
     ) {
-        observe_seat(observed.game(), seat, direct);
-        observed.observe(seat, fast);
-        assert_eq!(bits(fast), bits(direct), "{}", what());
+        let game = *observed.game();
+        assert_writes_like_observe_seat(&game, seat, |out| observed.observe(seat, out), what);
     }
 
     /// The fast path equals the plain writer (`observe_seat`) bit for bit, for every seat and the
@@ -208,8 +204,6 @@ mod tests {
     /// a copy going its own way, and one value reset onto each new game.
     #[test]
     fn observed_game_equals_observe_seat_over_random_games() {
-        let mut direct = [0.0f32; OBS_SIZE];
-        let mut fast = [0.0f32; OBS_SIZE];
         let mut observed = Box::new(ObservedGame::new(Game::seeded(Rules::base(4).unwrap(), 0)));
         let (mut compared, mut peeked, mut copies) = (0, 0, 0);
         for players in 3..=5u8 {
@@ -232,7 +226,7 @@ mod tests {
                             if seed % 2 == 0 && step % (u64::from(s) + 2) != 0 {
                                 continue;
                             }
-                            assert_agrees(&mut observed, Seat(s), &mut direct, &mut fast, || {
+                            assert_agrees(&mut observed, Seat(s), || {
                                 alloc::format!("{players}p seed {seed} seat {s}")
                             });
                             compared += 1;
@@ -249,7 +243,7 @@ mod tests {
                             let command = RandomBot::new(step).act(&game.view(seat)).unwrap();
                             copy.play(command).unwrap();
                             for s in 0..players {
-                                assert_agrees(&mut copy, Seat(s), &mut direct, &mut fast, || {
+                                assert_agrees(&mut copy, Seat(s), || {
                                     alloc::format!("copy {players}p")
                                 });
                             }
@@ -283,8 +277,6 @@ mod tests {
     /// reveal and each draw.
     #[test]
     fn observed_game_equals_observe_seat_in_external_chance_mode() {
-        let mut direct = [0.0f32; OBS_SIZE];
-        let mut fast = [0.0f32; OBS_SIZE];
         let mut compared = 0;
         for players in 3..=5u8 {
             let rules = Rules::commodities(players).unwrap();
@@ -297,7 +289,7 @@ mod tests {
                 let mut step = 0usize;
                 while !observed.game().is_over() {
                     for s in 0..players {
-                        assert_agrees(&mut observed, Seat(s), &mut direct, &mut fast, || {
+                        assert_agrees(&mut observed, Seat(s), || {
                             alloc::format!("{players}p seed {seed} seat {s}")
                         });
                         compared += 1;
