@@ -6,7 +6,7 @@ use qe_core::bots::{by_name, BoxedBot, NAMES};
 use qe_core::{Command, Seat};
 
 use crate::vector::Exclusive;
-use crate::{command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
+use crate::{args, command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
 
 /// A bot of `qe_core::bots` (built by `qe_core::bots::by_name`, so every name the core knows
 /// works). It decides from the seat's view only.
@@ -36,8 +36,9 @@ impl PyBot {
 #[pymethods]
 impl PyBot {
     #[new]
-    #[pyo3(signature = (name, seed=0))]
-    fn new(name: &str, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (name, seed=None), text_signature = "(name, seed=0)")]
+    fn new(name: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = args::int_or::<u64>(seed, "seed", 0)?;
         let bot = by_name(name, seed).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown bot {name:?}: expected a bot name of qe_core::bots ({})",
@@ -69,7 +70,7 @@ impl PyBot {
         &mut self,
         py: Python<'py>,
         game: PyRef<'_, PyGame>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let s = seat_of(py, game.game(), seat)?;
         self.decide(&game, s, true)
@@ -83,7 +84,7 @@ impl PyBot {
         &mut self,
         py: Python<'_>,
         mut game: PyRefMut<'_, PyGame>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
         let s = seat_of(py, game.game(), seat)?;
         match self.decide(&game, s, true) {
@@ -103,7 +104,7 @@ impl PyBot {
         &mut self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
     ) -> PyResult<Option<usize>> {
         let s = seat_of(py, game.game(), seat)?;
         let space = game.space;

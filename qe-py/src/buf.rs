@@ -12,11 +12,13 @@ use std::any::TypeId;
 
 use numpy::npyffi::{flags, NpyTypes, PyArrayObject, PY_ARRAY_API};
 use numpy::{Element, PyArray1, PyArrayDyn, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyTuple};
-use qe_core::{SeatSet, MAX_SEATS};
+use pyo3::types::{PyList, PyString, PyTuple};
+use qe_core::{Seat, SeatSet, MAX_SEATS};
+
+use crate::args;
 
 /// A checked numpy buffer: `len` elements of `T` from `data`, contiguous, aligned and writeable.
 pub(crate) struct Buffer<T> {
@@ -140,17 +142,18 @@ impl<T: Element + 'static> Buffer<T> {
 
 /// One entry per seat read from `actions`: a list, a tuple, a 1-D int64 numpy array, or any other
 /// sequence of ints. Only the entries of the seats in `wanted` are read (`None` if the sequence is
-/// too short for that seat); entries of other seats may be anything.
+/// too short for that seat); entries of other seats may be anything. Errors name `actions` (and
+/// the entry: `actions[2] must be an int, got str 'x'`).
 pub(crate) fn seat_ints(
     actions: &Bound<'_, PyAny>,
     wanted: SeatSet,
 ) -> PyResult<[Option<i64>; MAX_SEATS]> {
     // Lists and tuples first: they are not arrays, and telling so costs a call into numpy.
     if actions.is_exact_instance_of::<PyList>() || actions.is_exact_instance_of::<PyTuple>() {
-        return per_seat(actions, wanted, |item| item.extract());
+        return per_seat(actions, wanted, "actions", args::entry::<i64>);
     }
     let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
-        return per_seat(actions, wanted, |item| item.extract());
+        return per_seat(actions, wanted, "actions", args::entry::<i64>);
     };
     let mut out = [None; MAX_SEATS];
     let n = arr.len();
@@ -174,33 +177,43 @@ pub(crate) fn seat_ints(
     Ok(out)
 }
 
-/// Like [`seat_ints`] for any element type, without the numpy fast path.
+/// Like [`seat_ints`] for any element type, without the numpy fast path: entry `i` of `values`
+/// (named `name` in errors) read by `extract(item, name, i)`.
 pub(crate) fn per_seat<T: Copy>(
     values: &Bound<'_, PyAny>,
     wanted: SeatSet,
-    extract: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+    name: &str,
+    extract: impl Fn(&Bound<'_, PyAny>, &str, usize) -> PyResult<T>,
 ) -> PyResult<[Option<T>; MAX_SEATS]> {
     let mut out = [None; MAX_SEATS];
+    let entry = |s: Seat, item: PyResult<Bound<'_, PyAny>>| -> PyResult<T> {
+        extract(&item?, name, s.index())
+    };
     if let Ok(list) = values.cast::<PyList>() {
         let n = list.len();
-        for s in wanted.iter() {
-            if s.index() < n {
-                out[s.index()] = Some(extract(&list.get_item(s.index())?)?);
-            }
+        for s in wanted.iter().filter(|s| s.index() < n) {
+            out[s.index()] = Some(entry(s, list.get_item(s.index()))?);
         }
     } else if let Ok(tuple) = values.cast::<PyTuple>() {
         let n = tuple.len();
-        for s in wanted.iter() {
-            if s.index() < n {
-                out[s.index()] = Some(extract(&tuple.get_item(s.index())?)?);
-            }
+        for s in wanted.iter().filter(|s| s.index() < n) {
+            out[s.index()] = Some(entry(s, tuple.get_item(s.index()))?);
         }
     } else {
-        let n = values.len()?;
-        for s in wanted.iter() {
-            if s.index() < n {
-                out[s.index()] = Some(extract(&values.get_item(s.index())?)?);
-            }
+        let not_sequence = || {
+            PyTypeError::new_err(format!(
+                "{name} must be a sequence with one entry per seat (a list, a tuple or a 1-D \
+                 numpy array), got {} {}",
+                args::type_name(values),
+                args::quote(values)
+            ))
+        };
+        if values.is_instance_of::<PyString>() {
+            return Err(not_sequence());
+        }
+        let n = values.len().map_err(|_| not_sequence())?;
+        for s in wanted.iter().filter(|s| s.index() < n) {
+            out[s.index()] = Some(entry(s, values.get_item(s.index()))?);
         }
     }
     Ok(out)

@@ -7,7 +7,8 @@
 //! out of here as Python objects built straight from their serde form (`pyser`), never as JSON
 //! text. `Bot` is a bot of `qe_core::bots` by name; `GameProperty` gives the facade its hot state
 //! properties in one call. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
-//! and the stable numeric code of `CommandError::code()` / `SetupError::code()`.
+//! and the stable numeric code of `CommandError::code()` / `SetupError::code()`; integer arguments
+//! are read through the `args` module, whose errors name the argument and quote the value given.
 // PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
 #![allow(
     clippy::needless_pass_by_value,
@@ -19,6 +20,7 @@
 // Rewards and scores are f32 by design; short names follow the game's vocabulary (g, p, a, s).
 #![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
 
+mod args;
 mod bots;
 mod buf;
 mod command;
@@ -212,7 +214,20 @@ pub(crate) fn random_seed() -> u64 {
     h.finish()
 }
 
-pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: i64) -> PyResult<Seat> {
+/// The seat `seat` (a Python int) of `game`: `IllegalCommand` (R-AUC-12) naming it if the game has
+/// no such seat, a `TypeError` naming it if it is not an int.
+pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    let seat = args::int::<i64>(seat, "seat").map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+            PyValueError::new_err(format!(
+                "seat must be a seat of this game (0 to {}), got {}",
+                game.players() - 1,
+                args::quote(seat)
+            ))
+        } else {
+            e
+        }
+    })?;
     match u8::try_from(seat) {
         Ok(s) if s < game.players() => Ok(Seat(s)),
         _ => Err(command_error(py, &CommandError::SeatOutOfRange { seat })),
@@ -236,15 +251,24 @@ pub struct PyBidLadder(pub BidLadder);
 #[pymethods]
 impl PyBidLadder {
     #[new]
-    fn new(py: Python<'_>, amounts: Vec<u64>) -> PyResult<Self> {
-        BidLadder::new(&amounts)
+    fn new(py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        use qe_core::encoding::{LadderError, MAX_RUNGS};
+        let read = args::int_list::<u64>(amounts, "amounts", MAX_RUNGS + 1)?;
+        if read.len() > MAX_RUNGS {
+            // Too many: the count the caller gave where it has one (an iterator says only "65").
+            let n = amounts.len().unwrap_or(read.len());
+            return Err(ladder_error(py, &LadderError::Rungs(n)));
+        }
+        BidLadder::new(&read)
             .map(PyBidLadder)
             .map_err(|e| ladder_error(py, &e))
     }
 
     /// `rungs` amounts `0, step, 2*step, ...`.
     #[staticmethod]
-    fn linear(py: Python<'_>, step: u64, rungs: usize) -> PyResult<Self> {
+    fn linear(py: Python<'_>, step: &Bound<'_, PyAny>, rungs: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let step = args::int::<u64>(step, "step")?;
+        let rungs = args::int::<usize>(rungs, "rungs")?;
         BidLadder::linear(step, rungs)
             .map(PyBidLadder)
             .map_err(|e| ladder_error(py, &e))
@@ -252,7 +276,14 @@ impl PyBidLadder {
 
     /// `0`, `first`, then roughly times `ratio` per rung (each at least one more than the last).
     #[staticmethod]
-    fn geometric(py: Python<'_>, first: u64, ratio: f64, rungs: usize) -> PyResult<Self> {
+    fn geometric(
+        py: Python<'_>,
+        first: &Bound<'_, PyAny>,
+        ratio: f64,
+        rungs: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let first = args::int::<u64>(first, "first")?;
+        let rungs = args::int::<usize>(rungs, "rungs")?;
         BidLadder::geometric(first, ratio, rungs)
             .map(PyBidLadder)
             .map_err(|e| ladder_error(py, &e))
@@ -269,14 +300,15 @@ impl PyBidLadder {
         self.0.amounts().to_vec()
     }
 
-    fn amount(&self, index: usize) -> PyResult<u64> {
-        self.0
-            .amount(index)
-            .ok_or_else(|| PyIndexError::new_err("rung out of range"))
+    fn amount(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let index = args::int::<usize>(index, "index")?;
+        self.0.amount(index).ok_or_else(|| {
+            PyIndexError::new_err(format!("rung {index} out of range 0..{}", self.0.len()))
+        })
     }
 
-    fn index_of(&self, amount: u64) -> Option<usize> {
-        self.0.index_of(amount)
+    fn index_of(&self, amount: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        Ok(self.0.index_of(args::int::<u64>(amount, "amount")?))
     }
 
     fn __len__(&self) -> usize {
@@ -317,8 +349,9 @@ pub struct PyBidRange {
 
 #[pymethods]
 impl PyBidRange {
-    fn allows(&self, amount: u64) -> bool {
-        amount >= self.min && amount <= self.max && Some(amount) != self.forbidden
+    fn allows(&self, amount: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let amount = args::int::<u64>(amount, "amount")?;
+        Ok(amount >= self.min && amount <= self.max && Some(amount) != self.forbidden)
     }
     fn __repr__(&self) -> String {
         format!(
@@ -477,6 +510,15 @@ impl PyGame {
 
     /// The commands of one action per acting seat (`actions[seat]`), checked all together: an
     /// error (bad entry, action out of range, or the first rule an action breaks) changes nothing.
+    /// The error for `action` of `seat`, outside the action space.
+    fn out_of_range(&self, action: impl core::fmt::Display, seat: Seat) -> PyErr {
+        PyValueError::new_err(format!(
+            "action {action} out of range 0..{} (seat {})",
+            self.space.size(),
+            seat.0
+        ))
+    }
+
     fn step_commands(
         &self,
         py: Python<'_>,
@@ -495,13 +537,7 @@ impl PyGame {
                 ))
             })?;
             let legal = self.legal_of(s);
-            let out_of_range = || {
-                PyValueError::new_err(format!(
-                    "action {a} out of range 0..{} (seat {})",
-                    self.space.size(),
-                    s.0
-                ))
-            };
+            let out_of_range = || self.out_of_range(a, s);
             let a = usize::try_from(a).map_err(|_| out_of_range())?;
             let c = self.space.decode(s, &legal, a).ok_or_else(out_of_range)?;
             ok &= self.space.is_legal(&legal, a);
@@ -616,18 +652,23 @@ fn events_list(
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=4, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false))]
+    #[pyo3(
+        signature = (players=None, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false),
+        text_signature = "(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False, external_chance=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        players: u8,
+        players: Option<&Bound<'_, PyAny>>,
         commodities: bool,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
         expansions: Option<Vec<String>>,
         ladder: Option<PyBidLadder>,
         peeks: bool,
         external_chance: bool,
     ) -> PyResult<Self> {
+        let seed = args::opt_int::<u64>(seed, "seed")?;
+        let players = args::int_or::<u8>(players, "players", 4)?;
         let r = rules(py, players, commodities, expansions)?;
         let m = if external_chance {
             Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
@@ -732,19 +773,29 @@ impl PyGame {
     fn to_act_mask(&self) -> u8 {
         self.game().to_act().bits()
     }
-    fn bid_range(&self, py: Python<'_>, seat: i64) -> PyResult<Option<PyBidRange>> {
+    fn bid_range(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<Option<PyBidRange>> {
         let s = seat_of(py, self.game(), seat)?;
         Ok(self.bid_range_of(s))
     }
-    fn legal_dict<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn legal_dict<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let s = seat_of(py, self.game(), seat)?;
         to_py(py, &self.game().legal(s))
     }
 
     // ----- commands -------------------------------------------------------------------------------
 
-    fn bid(&mut self, py: Python<'_>, seat: i64, amount: u64) -> PyResult<()> {
+    fn bid(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        amount: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
+        let amount = args::int::<u64>(amount, "amount")?;
         self.play_cmd(py, Command::Bid { seat, amount })?;
         Ok(())
     }
@@ -754,7 +805,7 @@ impl PyGame {
     fn bid_all(&mut self, py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<()> {
         let g = self.game();
         let acting = g.to_act();
-        let amounts = buf::per_seat(amounts, acting, |item| item.extract::<u64>())?;
+        let amounts = buf::per_seat(amounts, acting, "amounts", args::entry::<u64>)?;
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
@@ -776,22 +827,28 @@ impl PyGame {
         self.apply_all(py, commands)
     }
 
-    fn take(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
+    fn take(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
         self.play_cmd(py, Command::TakeAsset { seat, kind })?;
         Ok(())
     }
 
-    fn discard(&mut self, py: Python<'_>, seat: i64, pile: &str) -> PyResult<()> {
+    fn discard(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
         self.play_cmd(py, Command::DiscardAsset { seat, kind })?;
         Ok(())
     }
 
-    fn peek(&mut self, py: Python<'_>, seat: i64, turn: u8) -> PyResult<()> {
+    fn peek(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        turn: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
+        let turn = args::int::<u8>(turn, "turn")?;
         self.play_cmd(py, Command::Peek { seat, turn })?;
         Ok(())
     }
@@ -845,7 +902,11 @@ impl PyGame {
     }
 
     /// The legal action indices of `seat` now (empty when it has nothing to do).
-    fn legal_actions<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyList>> {
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let s = seat_of(py, self.game(), seat)?;
         let g = self.game();
         if !self.space.has_peeks() && is_bidding(g) {
@@ -876,13 +937,19 @@ impl PyGame {
     }
 
     /// Plays action `action` of `seat` (see the action space in the README).
-    fn apply_action(&mut self, py: Python<'_>, seat: i64, action: usize) -> PyResult<()> {
+    fn apply_action(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
+        let action = args::int::<usize>(action, "action")?;
         let legal = self.game().legal(s);
         let c = self
             .space
             .decode(s, &legal, action)
-            .ok_or_else(|| PyValueError::new_err(format!("action {action} out of range")))?;
+            .ok_or_else(|| self.out_of_range(action, s))?;
         self.play_cmd(py, c)?;
         Ok(())
     }
@@ -929,7 +996,7 @@ impl PyGame {
     fn observation<'py>(
         &mut self,
         py: Python<'py>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
         bounds: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let s = seat_of(py, self.game(), seat)?;
@@ -950,7 +1017,11 @@ impl PyGame {
 
     /// What `seat` can prove about every seat's total spent (`qe_core::deduction`), as dicts with
     /// `lower`, `upper`, `known_prices`, `won`.
-    fn spend_bounds_dicts<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn spend_bounds_dicts<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let s = seat_of(py, self.game(), seat)?;
         let d = self.m.deduce(s);
         to_py(py, &d.seats[..self.game().players() as usize].to_vec())
@@ -960,7 +1031,7 @@ impl PyGame {
     fn observation_into(
         &mut self,
         py: Python<'_>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
         out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
@@ -977,7 +1048,7 @@ impl PyGame {
     fn information_state_into(
         &mut self,
         py: Python<'_>,
-        seat: i64,
+        seat: &Bound<'_, PyAny>,
         out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
@@ -991,7 +1062,11 @@ impl PyGame {
     }
 
     /// The action mask of `seat` (int8, `num_actions`): 1 where legal.
-    fn action_mask<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let s = seat_of(py, self.game(), seat)?;
         let arr = PyArray1::<i8>::zeros(py, self.space.size(), false);
         // SAFETY: the array was just created and is not shared.
@@ -1048,7 +1123,8 @@ impl PyGame {
     }
 
     /// Applies the chance outcome with this stable id (see `chance_actions`).
-    fn apply_chance_action(&mut self, py: Python<'_>, id: usize) -> PyResult<()> {
+    fn apply_chance_action(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = args::int::<usize>(id, "id")?;
         let outcomes = self.game().chance_outcomes();
         let o = outcomes
             .iter()
@@ -1078,7 +1154,11 @@ impl PyGame {
 
     // ----- views, events, outcome, record --------------------------------------------------------
 
-    fn view_dict<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn view_dict<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let s = seat_of(py, self.game(), seat)?;
         to_py(py, &self.m.view(Some(s)))
     }
@@ -1088,8 +1168,12 @@ impl PyGame {
     /// The event stream of `seat` as dicts (every event, as that seat may see it); `None`: the
     /// spectator's (public) stream.
     #[pyo3(signature = (seat=None))]
-    fn events_dicts<'py>(&self, py: Python<'py>, seat: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
-        match seat {
+    fn events_dicts<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match seat.filter(|s| !s.is_none()) {
             Some(seat) => {
                 let s = seat_of(py, self.game(), seat)?;
                 events_list(py, self.m.events_for(s))

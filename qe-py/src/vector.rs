@@ -8,7 +8,7 @@ use qe_core::encoding::{ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
 use qe_core::{Game, Rules, Seat, MAX_SEATS};
 
-use crate::{command_error, random_seed, rules, PyBidLadder};
+use crate::{args, command_error, random_seed, rules, PyBidLadder};
 
 mod exclusive {
     /// A value reachable only through `&mut` (so sharing `&Exclusive<T>` between threads gives no
@@ -391,29 +391,39 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(
+        signature = (num_envs, players=None, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=None, reward="win", all_seats=false, peeks=false, zero_others=true),
+        text_signature = "(num_envs, players=4, commodities=False, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward=\"win\", all_seats=False, peeks=False, zero_others=True)"
+    )]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn new(
         py: Python<'_>,
-        num_envs: usize,
-        players: u8,
+        num_envs: &Bound<'_, PyAny>,
+        players: Option<&Bound<'_, PyAny>>,
         commodities: bool,
         expansions: Option<Vec<String>>,
         ladder: Option<PyBidLadder>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
-        seat: u8,
+        seat: Option<&Bound<'_, PyAny>>,
         reward: &str,
         all_seats: bool,
         peeks: bool,
         zero_others: bool,
     ) -> PyResult<Self> {
-        if num_envs == 0 || num_envs > MAX_ENVS {
-            return Err(PyValueError::new_err(format!(
-                "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
-            )));
-        }
+        let num_envs = args::int::<i128>(num_envs, "num_envs")?;
+        let seed = args::opt_int::<u64>(seed, "seed")?;
+        let players = args::int_or::<u8>(players, "players", 4)?;
+        let seat = args::int_or::<i128>(seat, "seat", 0)?;
+        let num_envs = usize::try_from(num_envs)
+            .ok()
+            .filter(|n| (1..=MAX_ENVS).contains(n))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
+                ))
+            })?;
         let r = rules(py, players, commodities, expansions)?;
         if let Some(name) = opponents {
             if by_name_with(name, 0, *r.manifest()).is_none() {
@@ -423,12 +433,15 @@ impl VectorEnv {
                 )));
             }
         }
-        if seat >= players {
-            return Err(PyValueError::new_err(format!(
-                "seat must be from 0 to {}, got {seat}",
-                players - 1
-            )));
-        }
+        let seat = u8::try_from(seat)
+            .ok()
+            .filter(|&s| s < players)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "seat must be from 0 to {}, got {seat}",
+                    players - 1
+                ))
+            })?;
         let reward = crate::reward_of(reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
@@ -534,9 +547,9 @@ impl VectorEnv {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        if let Some(s) = seed {
+        if let Some(s) = args::opt_int::<u64>(seed, "seed")? {
             self.core.seed = s;
             self.core.started.fill(0);
         }

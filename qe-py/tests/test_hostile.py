@@ -76,6 +76,62 @@ def test_messages_name_the_value_given() -> None:
         g.observe_into(obs, mask)
 
 
+# Integer arguments out of their type's range or of the wrong type: each message names the
+# argument and quotes the value given (PyO3's own conversion names neither for a range error).
+BAD_INTS = [
+    ("Game(seed=-1)", lambda g: qe.Game(4, False, -1), OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
+    ("Game(seed=2**70)", lambda g: qe.Game(4, False, 2**70), OverflowError, f"seed must be .*, got {2**70}"),
+    ("Game(seed='x')", lambda g: qe.Game(4, False, "x"), TypeError, "seed must be an int, got str 'x'"),
+    ("Game(players='4')", lambda g: qe.Game("4"), TypeError, "players must be an int, got str '4'"),
+    ("Game(players=300)", lambda g: qe.Game(300), OverflowError, "players must be an int from 0 to 255, got 300"),
+    ("bid amount", lambda g: g.bid(0, -5), OverflowError, "amount must be .*, got -5"),
+    ("bid_all entry", lambda g: g.bid_all([-1, 0, 0, 0]), OverflowError, r"amounts\[0\] must be .*, got -1"),
+    ("peek turn", lambda g: g.peek(0, 300), OverflowError, "turn must be an int from 0 to 255, got 300"),
+    ("apply_action action", lambda g: g.apply_action(0, -1), OverflowError, "action must be .*, got -1"),
+    ("apply_action range", lambda g: g.apply_action(0, 99), ValueError, r"action 99 out of range 0\.\.\d+ \(seat 0\)"),
+    ("apply_chance_action id", lambda g: g.apply_chance_action(-1), OverflowError, "id must be .*, got -1"),
+    ("legal_actions seat type", lambda g: g.legal_actions("a"), TypeError, "seat must be an int, got str 'a'"),
+    ("legal_actions huge seat", lambda g: g.legal_actions(2**70), ValueError, rf"seat must be a seat of this game \(0 to 3\), got {2**70}"),
+    ("events huge seat", lambda g: g.events(10**5000), ValueError, "got an int of 16610 bits"),
+    ("step not a sequence", lambda g: g.step(5), TypeError, r"actions must be a sequence .*, got int 5"),
+    ("step str", lambda g: g.step("abc"), TypeError, "actions must be a sequence .*, got str 'abc'"),
+    ("step float entry", lambda g: g.step([1.5, 0, 0, 0]), TypeError, r"actions\[0\] must be an int, got float 1.5"),
+    ("step numpy float entry", lambda g: g.step(np.zeros(4)), TypeError, r"actions\[0\] must be an int, got float64"),
+    ("step huge entry", lambda g: g.step([2**70, 0, 0, 0]), OverflowError, rf"actions\[0\] must be .*, got {2**70}"),
+    ("BidLadder entry", lambda g: qe.BidLadder([0, "a"]), TypeError, r"amounts\[1\] must be an int, got str 'a'"),
+    ("BidLadder str", lambda g: qe.BidLadder("abc"), TypeError, "amounts must be a sequence of ints, got str 'abc'"),
+    ("BidLadder too long", lambda g: qe.BidLadder(list(range(1000))), qe.SetupError, "not 1000"),
+    ("BidLadder endless", lambda g: qe.BidLadder(iter(int, 1)), qe.SetupError, "not 65"),
+    ("BidLadder.linear step", lambda g: qe.BidLadder.linear(-1, 4), OverflowError, "step must be .*, got -1"),
+    ("BidLadder.amount", lambda g: qe.BidLadder.default().amount(99), IndexError, r"rung 99 out of range 0\.\.12"),
+    ("BidRange.allows", lambda g: g.bid_range(0).allows(-1), OverflowError, "amount must be .*, got -1"),
+    ("VectorEnv num_envs", lambda g: qe.VectorEnv(-1), ValueError, "num_envs must be from 1 to 65536, got -1"),
+    ("VectorEnv players", lambda g: qe.VectorEnv(2, players=300), OverflowError, "players must be .*, got 300"),
+    ("VectorEnv seat", lambda g: qe.VectorEnv(2, seat=-1), ValueError, "seat must be from 0 to 3, got -1"),
+    ("VectorEnv.reset seed", lambda g: qe.VectorEnv(2).reset(seed=-3), OverflowError, "seed must be .*, got -3"),
+    ("Bot seed", lambda g: qe._qe.Bot("value", -1), OverflowError, "seed must be .*, got -1"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", [b[1:] for b in BAD_INTS], ids=[b[0] for b in BAD_INTS])
+def test_bad_ints_name_the_argument_and_the_value(call: object, error: type, message: str) -> None:
+    g = qe.Game(players=4, seed=1)
+    before = g.__getstate__()
+    with pytest.raises(error, match=message):
+        call(g)  # type: ignore[operator]
+    assert g.__getstate__() == before
+
+
+def test_int_argument_defaults_are_those_shown() -> None:
+    """The defaults the signatures show (players=4, seat=0, Bot seed=0) are the ones applied."""
+    assert qe._qe.Game().players == 4
+    assert qe._qe.Game.__text_signature__.startswith("(players=4, commodities=False, seed=None")
+    assert qe._qe.Bot("value").seed == 0 and qe._qe.Bot.__text_signature__ == "(name, seed=0)"
+    env = qe.VectorEnv(2)
+    assert env.players == 4
+    assert "players=4" in qe.VectorEnv.__text_signature__ and "seat=0" in qe.VectorEnv.__text_signature__
+
+
 def _state(g: qe.Game) -> dict:  # type: ignore[type-arg]
     return json.loads(g.__getstate__()["game"])  # type: ignore[no-any-return]
 
