@@ -162,3 +162,39 @@ def test_pickle_keeps_instance_attributes() -> None:
     u = pickle.loads(pickle.dumps(t))
     assert type(u) is Tagged and u.label == "table 7"  # type: ignore[attr-defined]
     assert u.record() == t.record()
+
+
+def test_environments_name_a_bad_action_and_play_nothing() -> None:
+    """The Gymnasium and PettingZoo envs read an action as an int (numpy integers too) and never
+    truncate a float; a bad action or a missing agent is an error naming it, with the game
+    unchanged."""
+    import qe.gym
+    import qe.pettingzoo
+
+    env = qe.gym.QeEnv()
+    env.reset(seed=1)
+    before = env.game.commands()
+    for bad, message in ((1.5, "action must be an int, got float 1.5"), ("a", "action must be an int, got str 'a'")):
+        with pytest.raises(TypeError, match=message):
+            env.step(bad)
+        assert env.game.commands() == before
+    env.step(np.int64(env.game.legal_actions(env.seat)[0]))
+    assert len(env.game.commands()) > len(before)
+
+    par = qe.pettingzoo.parallel_env()
+    par.reset(seed=1)
+    before = par.game.commands()
+    with pytest.raises(TypeError, match="actions must be a dict of agent to action, got list"):
+        par.step([1])
+    with pytest.raises(KeyError, match="actions has no entry for 'seat_0', which must act"):
+        par.step({"x": 1})
+    with pytest.raises(TypeError, match=r"action must be an int, got float 2\.5"):
+        par.step({a: 2.5 for a in par.agents})
+    assert par.game.commands() == before
+
+
+def test_bots_name_a_game_that_is_not_one() -> None:
+    import qe.bots
+
+    with pytest.raises(TypeError, match="game must be a qe.Game, got str"):
+        qe.bots.Bot("value").action("x", 0)  # type: ignore[arg-type]

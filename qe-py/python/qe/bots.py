@@ -39,6 +39,14 @@ LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswit
 """The search bot's preset levels (``easy``, ``medium``, ``hard``), read from :data:`NAMES`."""
 
 
+def _native(game: "Game") -> Any:
+    """The extension game of ``game``, or a ``TypeError`` naming what was given instead."""
+    native = getattr(game, "_g", None)
+    if not isinstance(native, _qe.Game):
+        raise TypeError(f"game must be a qe.Game, got {type(game).__name__}")
+    return native
+
+
 class Bot:
     """A bot of ``qe_core::bots`` by ``name`` (see :data:`NAMES`) with its own ``seed``; one bot
     per seat (it keeps its random state between decisions)."""
@@ -59,17 +67,17 @@ class Bot:
     def command(self, game: "Game", seat: int) -> Optional[Dict[str, Any]]:
         """Its command for ``seat`` now in record form, ``None`` when the seat has nothing to do;
         the game is unchanged."""
-        return self._b.command(game._g, seat)
+        return self._b.command(_native(game), seat)
 
     def action(self, game: "Game", seat: int) -> Optional[int]:
         """Its decision for ``seat`` as an action of ``game``'s action space (a bid between two
         rungs becomes the nearest legal rung, the lower on a tie; no peek unless the game has the
         peek actions), ``None`` when the seat has nothing to do; the game is unchanged."""
-        return self._b.action(game._g, seat)
+        return self._b.action(_native(game), seat)
 
     def play(self, game: "Game", seat: int) -> bool:
         """Plays its command for ``seat``; returns whether the seat had something to do."""
-        return self._b.play(game._g, seat)
+        return self._b.play(_native(game), seat)
 
     def spiel_bot(self, game: "QeOpenSpielGame", player: int) -> "QeSpielBot":
         """This bot's kind and seed as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game

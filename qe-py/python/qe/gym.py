@@ -9,7 +9,8 @@
   reads), also in ``info["action_mask"]``. Rewards come at the end, by ``qe_core::reward``
   (``"win"`` or ``"score"``). A masked-out action is replaced by the nearest legal one (the
   lowest legal action above it, else the highest) and ``info["illegal_action"]`` is set, or
-  raises :class:`qe.IllegalCommand` with ``illegal="raise"``.
+  raises :class:`qe.IllegalCommand` with ``illegal="raise"``. An action that is not an int (numpy
+  integers are) is a ``TypeError`` naming it, never truncated.
 * :class:`QeVectorEnv` (``gymnasium.vector.VectorEnv``): ``num_envs`` such games stepped in one
   native call (:class:`qe.VectorEnv` with ``opponents``, the GIL released). ``reset(seed=)``
   returns ``(obs, infos)``, ``step(actions)`` returns ``(obs, rewards, terminations,
@@ -28,7 +29,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import OBS_SIZE, BidLadder, Game, IllegalCommand, _qe
+from . import OBS_SIZE, BidLadder, Game, _qe
+from ._legalize import legalize
 from .bots import Bot
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -116,17 +118,9 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         g = self.game
         if g.is_over:
             raise RuntimeError("the game is over: call reset()")
-        a = int(action)
-        legal = g.legal_actions(self.seat)
         extra: Dict[str, Any] = {}
-        if a not in legal:
-            if self.illegal == "raise":
-                g.apply_action(self.seat, a)  # raises IllegalCommand (or ValueError) naming it
-                raise IllegalCommand(f"action {a} is not legal for seat {self.seat}")
-            above = [x for x in legal if x > a]
-            a = above[0] if above else legal[-1]
-            extra["illegal_action"] = True
-        g.apply_action(self.seat, a)
+        a = legalize(g, self.seat, action, self.illegal, extra)
+        g.apply_action(self.seat, a)  # an illegal action (illegal="raise") raises IllegalCommand
         self._run_bots()
         over = g.is_over
         reward = g.returns(self.reward)[self.seat] if over else 0.0

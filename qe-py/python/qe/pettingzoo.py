@@ -23,7 +23,9 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
 * **Illegal actions** (masked out): with ``illegal="nearest"`` (default) the action is replaced by
   the nearest legal one (the lowest legal index above it, else the highest legal index) and the
   agent's info gets ``"illegal_action": True``; with ``illegal="raise"`` it raises
-  :class:`qe.IllegalCommand` and the game is unchanged.
+  :class:`qe.IllegalCommand` and the game is unchanged. An action that is not an int (numpy
+  integers are) is a ``TypeError`` naming it, never truncated; a Parallel ``step`` whose dict has
+  no entry for an agent that must act is a ``KeyError`` naming the agent.
 * **AEC**: ``agent_selection`` is the lowest seat that must act (sealed bids are collected one seat
   at a time; no seat sees another's amount). **Parallel**: every live agent passes an action each
   step; only the actions of seats that must act are used.
@@ -37,7 +39,7 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -45,6 +47,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import OBS_SIZE, BidLadder, Game
+from ._legalize import legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -129,13 +132,7 @@ class _Common:
         return {"observation": g.observation(seat), "action_mask": mask}
 
     def _legalize(self, seat: int, action: Any, info: Dict[str, Any]) -> int:
-        a = int(action)
-        legal = self.game.legal_actions(seat)
-        if a in legal or self.illegal == "raise":
-            return a
-        info["illegal_action"] = True
-        above = [x for x in legal if x > a]
-        return above[0] if above else legal[-1]
+        return legalize(self.game, seat, action, self.illegal, info)
 
     def _final_rewards(self) -> List[float]:
         return self.game.returns(self.reward_mode)
@@ -218,8 +215,18 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         acting = self.game.to_act
         per_seat = [0] * self.players
         infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        if not isinstance(actions, Mapping):
+            raise TypeError(
+                f"actions must be a dict of agent to action, got {type(actions).__name__}"
+            )
         for s in acting:
-            per_seat[s] = self._legalize(s, actions[_agent(s)], infos[_agent(s)])
+            agent = _agent(s)
+            if agent not in actions:
+                raise KeyError(
+                    f"actions has no entry for {agent!r}, which must act "
+                    f"(got {sorted(map(str, actions))[:8]})"
+                )
+            per_seat[s] = self._legalize(s, actions[agent], infos[agent])
         self.game.step(per_seat)
         over = self.game.is_over
         rewards = dict(zip(self.possible_agents, self._final_rewards())) if over else {}

@@ -1,0 +1,36 @@
+"""How the environments (:mod:`qe.gym`, :mod:`qe.pettingzoo`) read an agent's action and what
+they play for an illegal one: one place for both."""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any, Dict
+
+if TYPE_CHECKING:
+    from . import Game
+
+
+def action_index(value: Any, name: str = "action") -> int:
+    """``value`` as an action index: an int, a numpy integer or a 0-d integer array. Anything
+    else (a float, a string...) is a ``TypeError`` naming ``name`` and quoting the value, never
+    truncated to an int."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        text = repr(value)
+        if len(text) > 60:
+            text = text[:60] + "..."
+        raise TypeError(f"{name} must be an int, got {type(value).__name__} {text}") from None
+
+
+def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str, Any]) -> int:
+    """The action to play for ``seat``'s ``action``: the action itself when it is legal, or with
+    ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it); otherwise
+    the lowest legal action above it, else the highest, with ``info["illegal_action"] = True``."""
+    a = action_index(action)
+    legal = game.legal_actions(seat)
+    if a in legal or illegal == "raise":
+        return a
+    info["illegal_action"] = True
+    above = [x for x in legal if x > a]
+    return above[0] if above else legal[-1]
