@@ -17,6 +17,10 @@ L2. The same with observations and masks. qe: before each step `g.observe_into(o
     choice from `np.flatnonzero(mask[s])`. goofspiel: for each player `Observation.set_from(state,
     p)` (OpenSpiel's numpy observer of `make_observation(game)`) and `legal_actions_mask(p)` as an
     int8 array, the choice from `np.flatnonzero(mask)`.
+Choices alone: qe's loop with every engine call taken out, only its random choices (for L2 with
+    `np.flatnonzero` of each mask row), recorded from real games (seeds 0..19) and replayed. A qe
+    whose every call cost nothing would run at this rate, so goofspiel's rate gives the most
+    qe/goofspiel could reach on that loop ("so qe/goofspiel < ...").
 
 Tuned (the loops below are written for speed; they are not the loop above):
 
@@ -59,7 +63,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
@@ -288,6 +292,58 @@ def goofspiel_observed(
         state.apply_actions(actions)
 
 
+# qe's random choices alone: what L1 and L2 spend on choosing, with no engine call. Goofspiel's whole
+# game over this is the most qe/goofspiel could reach if every qe call cost nothing.
+
+
+def recorded_choices(seed: int, observe: bool) -> List[Tuple[int, Any]]:
+    """The choices of one L1 (or, with `observe`, L2) qe game as `(seat index, legal)` pairs in
+    order, for `qe_choices_plain` (`legal` a list of as many ints as the game's legal list had)
+    or `qe_choices_observed` (`legal` an int8 mask row as long as the game's, with as many ones)."""
+    sizes: List[int] = []
+    draw = random.Random(seed).randrange
+
+    def randrange(n: int) -> int:
+        sizes.append(n)
+        return draw(n)
+
+    obs, mask = buffers()
+    if observe:
+        qe_observed(seed, randrange, obs, mask)
+    else:
+        qe_plain(seed, randrange)
+    choices: List[Tuple[int, Any]] = []
+    for i, n in enumerate(sizes):
+        if observe:
+            row = np.zeros(mask.shape[1], np.int8)
+            row[:n] = 1
+            choices.append((i & 3, row))
+        else:
+            choices.append((i & 3, list(range(n))))
+    return choices
+
+
+def qe_choices_plain(choices: List[Tuple[int, Any]], randrange: Callable[[int], int]) -> None:
+    """L1's choices of one game (`recorded_choices`) without the game: for each,
+    `legal[randrange(len(legal))]` into a 4-entry list indexed by seat."""
+    actions = [0, 0, 0, 0]
+    for s, legal in choices:
+        actions[s] = legal[randrange(len(legal))]
+
+
+def qe_choices_observed(
+    choices: List[Tuple[int, Any]],
+    randrange: Callable[[int], int],
+    flatnonzero: Any = np.flatnonzero,
+) -> None:
+    """L2's choices of one game (`recorded_choices`) without the game: for each, the legal
+    actions by `flatnonzero` of the mask row, then L1's choice."""
+    actions = [0, 0, 0, 0]
+    for s, row in choices:
+        legal = flatnonzero(row)
+        actions[s] = legal[randrange(len(legal))]
+
+
 def reference_goofspiel() -> Tuple[Any, Any]:
     """The reference game (goofspiel, 16 cards, 4 players, imp_info) and its numpy observer."""
     import pyspiel
@@ -303,6 +359,15 @@ def like_qe(seconds: float, observe: bool) -> float:
         obs, mask = buffers()
         return _like_rate(seconds, lambda seed: qe_observed(seed, randrange, obs, mask))
     return _like_rate(seconds, lambda seed: qe_plain(seed, randrange))
+
+
+def like_choices(seconds: float, observe: bool) -> float:
+    """Games/s of qe's L1 (L2) choices alone: the choices of seeds 0..19, recorded, then replayed."""
+    randrange = random.Random(0).randrange
+    recorded = [recorded_choices(seed, observe) for seed in range(20)]
+    if observe:
+        return _like_rate(seconds, lambda i: qe_choices_observed(recorded[i % 20], randrange))
+    return _like_rate(seconds, lambda i: qe_choices_plain(recorded[i % 20], randrange))
 
 
 def like_goofspiel(seconds: float, observe: bool) -> float:
@@ -327,8 +392,10 @@ def main() -> None:
         for observe, label in ((False, "L1 plain loop"), (True, "L2 + observations and masks")):
             q = like_qe(seconds, observe)
             o = like_goofspiel(seconds, observe)
-            print(f"{label + ', qe:':40s}{q:>12,.0f} games/s")
-            print(f"{label + ', goofspiel:':40s}{o:>12,.0f} games/s  (qe/goofspiel {q / o:.2f}x, target 3x)")
+            print(f"{label + ', qe:':48s}{q:>12,.0f} games/s")
+            print(f"{label + ', goofspiel:':48s}{o:>12,.0f} games/s  (qe/goofspiel {q / o:.2f}x, target 3x)")
+            c = like_choices(seconds, observe)
+            print(f"{label + ', qe choices alone:':48s}{c:>12,.0f} games/s  (so qe/goofspiel < {c / o:.2f}x)")
     print("tuned loops:")
     print(f"python loop, random legal bids:        {bench_games(seconds):>12,.0f} games/s (target 30,000)")
     print(f"python loop, + observations and masks: {bench_obs(seconds):>12,.0f} games/s (target 18,000)")

@@ -34,9 +34,12 @@ def test_bench_script_runs_every_line() -> None:
             "L1 plain loop, goofspiel",
             "L2 + observations and masks, qe",
             "L2 + observations and masks, goofspiel",
+            "L1 plain loop, qe choices alone",
+            "L2 + observations and masks, qe choices alone",
         ):
             assert rates[name] > 0, out
-        assert out.count("qe/goofspiel") == 2, out
+        assert out.count("(qe/goofspiel") == 2, out
+        assert out.count("so qe/goofspiel <") == 2, out
     assert "reference: goofspiel" in out or "SKIPPED" in out, out
 
 
@@ -56,7 +59,42 @@ def test_like_steps_plays_bench_loops() -> None:
     for side in sides:
         for mode in ("plain", "observed"):
             subprocess.run([sys.executable, str(LIKE_STEPS), side, mode, "2"], check=True)
+    for mode in ("plain-choices", "observed-choices"):
+        subprocess.run([sys.executable, str(LIKE_STEPS), "qe", mode, "2"], check=True)
     bad = subprocess.run(
         [sys.executable, str(LIKE_STEPS), "chess", "plain", "2"], capture_output=True, text=True
     )
     assert bad.returncode != 0 and "Usage" in bad.stderr, bad
+    # The choices alone are qe's only.
+    bad = subprocess.run(
+        [sys.executable, str(LIKE_STEPS), "goofspiel", "plain-choices", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode != 0 and "Usage" in bad.stderr, bad
+
+
+def test_choices_alone_replay_the_game_choices() -> None:
+    """The recorded choices are those of the game: the plain and observed loops of one seed draw
+    the same sizes (the same legal actions, the same random draws), and replaying them draws
+    those sizes again, in order."""
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench
+    finally:
+        sys.path.pop(0)
+    plain = bench.recorded_choices(5, False)
+    observed = bench.recorded_choices(5, True)
+    sizes = [len(legal) for _, legal in plain]
+    assert len(sizes) > 16 and min(sizes) >= 1, sizes
+    assert [int(row.sum()) for _, row in observed] == sizes
+    assert [s for s, _ in plain] == [i % 4 for i in range(len(sizes))]
+    for play, choices in ((bench.qe_choices_plain, plain), (bench.qe_choices_observed, observed)):
+        drawn: list = []
+
+        def randrange(n: int) -> int:
+            drawn.append(n)
+            return n - 1
+
+        play(choices, randrange)
+        assert drawn == sizes
