@@ -104,8 +104,18 @@ impl<T: Element + 'static> Buffer<T> {
         let need =
             flags::NPY_ARRAY_C_CONTIGUOUS | flags::NPY_ARRAY_ALIGNED | flags::NPY_ARRAY_WRITEABLE;
         if flags & need != need {
+            let lacks: Vec<&str> = [
+                (flags::NPY_ARRAY_WRITEABLE, "read-only"),
+                (flags::NPY_ARRAY_ALIGNED, "unaligned"),
+                (flags::NPY_ARRAY_C_CONTIGUOUS, "not C-contiguous"),
+            ]
+            .into_iter()
+            .filter(|&(flag, _)| flags & flag == 0)
+            .map(|(_, what)| what)
+            .collect();
             return Err(PyValueError::new_err(format!(
-                "{name} must be a writeable, aligned, C-contiguous array"
+                "{name} must be a writeable, aligned, C-contiguous array, got one that is {}",
+                lacks.join(" and ")
             )));
         }
         Ok(Buffer {

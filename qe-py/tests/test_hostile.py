@@ -74,6 +74,17 @@ def test_messages_name_the_value_given() -> None:
     mask = np.zeros((4, g.num_actions), dtype=np.int8)
     with pytest.raises(TypeError, match="obs must be a numpy array of float32, got float64"):
         g.observe_into(obs, mask)
+    strided = np.zeros((4, 2 * qe.OBS_SIZE), dtype=np.float32)[:, ::2]
+    with pytest.raises(ValueError, match="obs must be .* C-contiguous array, got one that is not C-contiguous$"):
+        g.observe_into(strided, mask)
+    frozen = np.zeros((4, qe.OBS_SIZE), dtype=np.float32)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="got one that is read-only$"):
+        g.observe_into(frozen, mask)
+    frozen_strided = np.zeros((4, 2 * qe.OBS_SIZE), dtype=np.float32)[:, ::2]
+    frozen_strided.setflags(write=False)
+    with pytest.raises(ValueError, match="got one that is read-only and not C-contiguous$"):
+        g.observe_into(frozen_strided, mask)
 
 
 # Integer arguments out of their type's range or of the wrong type: each message names the
