@@ -209,3 +209,20 @@ def test_bots_name_a_game_that_is_not_one() -> None:
 
     with pytest.raises(TypeError, match="game must be a qe.Game, got str"):
         qe.bots.Bot("value").action("x", 0)  # type: ignore[arg-type]
+
+
+def test_openspiel_legal_actions_of_a_player_the_game_lacks() -> None:
+    """At a simultaneous node an idle seat gets the pass action; a player the game does not have
+    is an IllegalCommand naming it (it got the pass action too)."""
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import qe.openspiel
+
+    game = pyspiel.load_game("python_qe")
+    state = game.new_initial_state()
+    while not state.is_simultaneous_node():
+        legal = state.legal_actions()
+        state.apply_action(legal[0] if state.is_chance_node() else legal[1])
+    idle = [p for p in range(4) if state.legal_actions(p) == [game.pass_action]]
+    assert len(idle) == 1, [state.legal_actions(p) for p in range(4)]
+    with pytest.raises(qe.IllegalCommand, match="seat 9 is not a seat of this game"):
+        state.legal_actions(9)

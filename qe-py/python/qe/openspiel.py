@@ -171,11 +171,11 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return acting[0]
 
     def _legal_actions(self, player: int) -> List[int]:
-        if self.qe.to_act_mask >> player & 1:
-            return self.qe.legal_actions(player)
-        if self.is_simultaneous_node():
-            return [self._pass]
-        return []
+        # Empty exactly when the seat need not act; IllegalCommand names a seat the game lacks.
+        legal = self.qe.legal_actions(player)
+        if legal or not self.is_simultaneous_node():
+            return legal
+        return [self._pass]
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         ids = self.qe.chance_actions()
