@@ -202,6 +202,14 @@ def test_environments_name_a_bad_action_and_play_nothing() -> None:
     with pytest.raises(TypeError, match=r"action must be an int, got float 2\.5"):
         par.step({a: 2.5 for a in par.agents})
     assert par.game.commands() == before
+    aec = qe.pettingzoo.raw_env()
+    aec.reset(seed=1)
+    with pytest.raises(ValueError, match="unknown agent 'x': expected one of seat_0, seat_1"):
+        aec.observe("x")
+    with pytest.raises(TypeError, match="seat must be an int, got str 'a'"):
+        qe.gym.QeEnv(seat="a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="players must be an int, got float 4.0"):
+        qe.gym.QeEnv(players=4.0)  # type: ignore[arg-type]
 
 
 def test_bots_name_a_game_that_is_not_one() -> None:

@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._legalize import legalize
+from ._env import as_int, legalize
 from .bots import Bot
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -57,6 +57,8 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         illegal: str = "nearest",
         render_mode: Optional[str] = None,
     ) -> None:
+        players = as_int(players, "players")
+        seat = as_int(seat, "seat")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
         if illegal not in ("nearest", "raise"):

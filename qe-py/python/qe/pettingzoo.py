@@ -25,7 +25,8 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
   agent's info gets ``"illegal_action": True``; with ``illegal="raise"`` it raises
   :class:`qe.IllegalCommand` and the game is unchanged. An action that is not an int (numpy
   integers are) is a ``TypeError`` naming it, never truncated; a Parallel ``step`` whose dict has
-  no entry for an agent that must act is a ``KeyError`` naming the agent.
+  no entry for an agent that must act is a ``KeyError`` naming the agent, and ``observe`` of an
+  agent the env does not have a ``ValueError`` naming it.
 * **AEC**: ``agent_selection`` is the lowest seat that must act (sealed bids are collected one seat
   at a time; no seat sees another's amount). **Parallel**: every live agent passes an action each
   step; only the actions of seats that must act are used.
@@ -47,7 +48,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import OBS_SIZE, BidLadder, Game
-from ._legalize import legalize
+from ._env import legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -170,6 +171,10 @@ class QeAECEnv(_Common, AECEnv):  # type: ignore[misc]
         self.agent_selection = _agent(self.game.to_act[0])
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        if agent not in self.possible_agents:
+            raise ValueError(
+                f"unknown agent {agent!r}: expected one of {', '.join(self.possible_agents)}"
+            )
         return self._observe(self.possible_agents.index(agent))
 
     def step(self, action: Any) -> None:

@@ -1,5 +1,5 @@
-"""How the environments (:mod:`qe.gym`, :mod:`qe.pettingzoo`) read an agent's action and what
-they play for an illegal one: one place for both."""
+"""What the environments (:mod:`qe.gym`, :mod:`qe.pettingzoo`) share: how they read an int
+argument or an agent's action, and what they play for an illegal action."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ if TYPE_CHECKING:
     from . import Game
 
 
-def action_index(value: Any, name: str = "action") -> int:
-    """``value`` as an action index: an int, a numpy integer or a 0-d integer array. Anything
-    else (a float, a string...) is a ``TypeError`` naming ``name`` and quoting the value, never
-    truncated to an int."""
+def as_int(value: Any, name: str) -> int:
+    """``value`` as an int: an int, a numpy integer or a 0-d integer array. Anything else (a
+    float, a string...) is a ``TypeError`` naming ``name`` and quoting the value, never truncated
+    to an int."""
     try:
         return operator.index(value)
     except TypeError:
@@ -27,7 +27,7 @@ def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str,
     """The action to play for ``seat``'s ``action``: the action itself when it is legal, or with
     ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it); otherwise
     the lowest legal action above it, else the highest, with ``info["illegal_action"] = True``."""
-    a = action_index(action)
+    a = as_int(action, "action")
     legal = game.legal_actions(seat)
     if a in legal or illegal == "raise":
         return a
