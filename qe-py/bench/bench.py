@@ -299,7 +299,9 @@ def goofspiel_observed(
 def recorded_choices(seed: int, observe: bool) -> List[Tuple[int, Any]]:
     """The choices of one L1 (or, with `observe`, L2) qe game as `(seat index, legal)` pairs in
     order, for `qe_choices_plain` (`legal` a list of as many ints as the game's legal list had)
-    or `qe_choices_observed` (`legal` an int8 mask row as long as the game's, with as many ones)."""
+    or `qe_choices_observed` (`legal` an int8 mask row as long as the game's, with as many ones).
+    The seat index only gives the replay a store by seat, as the loop has: it cycles 0..3 and is
+    not the seat that chose (which does not change what the store costs)."""
     sizes: List[int] = []
     draw = random.Random(seed).randrange
 

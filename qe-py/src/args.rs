@@ -34,15 +34,16 @@ macro_rules! int_arg {
 int_arg!(u8, u64, usize, i64, i128);
 
 /// `value` as a `T`, or an error naming `name` and the value: a `TypeError` if it is not an int
-/// (nor has `__index__`), an `OverflowError` with `T`'s range if it is out of it.
+/// (nor has `__index__`), an `OverflowError` with `T`'s range if it is out of it. Any other error
+/// (one raised by the caller's own `__index__`) comes through unchanged.
 pub(crate) fn int<T: IntArg>(value: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
-    T::extract(value).map_err(|e| int_error::<T>(value, name, &e))
+    T::extract(value).map_err(|e| int_error::<T>(value, name, e, false))
 }
 
 /// [`int`] for entry `index` of the sequence `name` (named `name[index]` in errors; the name is
 /// only built for an error).
 pub(crate) fn entry<T: IntArg>(value: &Bound<'_, PyAny>, name: &str, index: usize) -> PyResult<T> {
-    T::extract(value).map_err(|e| int_error::<T>(value, &format!("{name}[{index}]"), &e))
+    T::extract(value).map_err(|e| int_error::<T>(value, &format!("{name}[{index}]"), e, false))
 }
 
 /// [`int`] for an optional argument (`None` stays `None`).
@@ -56,36 +57,55 @@ pub(crate) fn opt_int<T: IntArg>(
         .transpose()
 }
 
-/// [`int`] for an argument with a default (`None`, or left out, gives `default`).
-pub(crate) fn int_or<T: IntArg>(
-    value: Option<&Bound<'_, PyAny>>,
+/// The error for `value`, which did not convert to a `T` with error `e`.
+fn int_error<T: IntArg>(
+    value: &Bound<'_, PyAny>,
     name: &str,
-    default: T,
-) -> PyResult<T> {
-    Ok(opt_int(value, name)?.unwrap_or(default))
-}
-
-/// The error for `value`, which did not convert to a `T` (with error `e`).
-pub(crate) fn int_error<T: IntArg>(value: &Bound<'_, PyAny>, name: &str, e: &PyErr) -> PyErr {
+    e: PyErr,
+    named_by_pyo3: bool,
+) -> PyErr {
     let py = value.py();
-    let is_int = value.is_instance_of::<PyInt>() || value.hasattr("__index__").unwrap_or(false);
-    if is_int && !e.is_instance_of::<PyTypeError>(py) {
+    if e.is_instance_of::<PyOverflowError>(py) {
         PyOverflowError::new_err(format!(
             "{name} must be an int from {} to {}, got {}",
             T::MIN,
             T::MAX,
             quote(value)
         ))
+    } else if e.is_instance_of::<PyTypeError>(py) {
+        // PyO3 itself puts "argument 'name': " before a `from_py_with` reader's TypeError.
+        let name = if named_by_pyo3 { "" } else { name };
+        let what = format!("must be an int, got {} {}", type_name(value), quote(value));
+        PyTypeError::new_err(if name.is_empty() {
+            what
+        } else {
+            format!("{name} {what}")
+        })
     } else {
-        PyTypeError::new_err(format!(
-            "{name} must be an int, got {} {}",
-            type_name(value),
-            quote(value)
-        ))
+        e
     }
 }
 
-/// The name of `value`'s type (`str`, `numpy.float64`...).
+/// The argument `name` given a default by `#[pyo3(from_py_with = ...)]`: left out, it takes the
+/// signature's default; given, it must be an int (`None` is a `TypeError`, not the default).
+macro_rules! defaulted {
+    ($($(#[$doc:meta])* $f:ident: $t:ty;)*) => {$(
+        $(#[$doc])*
+        pub(crate) fn $f(value: &Bound<'_, PyAny>) -> PyResult<$t> {
+            <$t as IntArg>::extract(value).map_err(|e| int_error::<$t>(value, stringify!($f), e, true))
+        }
+    )*};
+}
+defaulted! {
+    /// `players` (a count: [`crate::players_of`] checks it is 3 to 5).
+    players: u64;
+    /// `seat` of `VectorEnv` (checked against the players there).
+    seat: i128;
+    /// `seed` of `Bot`.
+    seed: u64;
+}
+
+/// The name of `value`'s type (`str`, `float64`...).
 pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
@@ -97,10 +117,14 @@ pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
 /// Python to print, its size in bits; `<unprintable>` if `repr` fails otherwise.
 pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
     let Ok(text) = value.repr() else {
-        return match value.call_method0("bit_length") {
-            Ok(bits) => format!("an int of {bits} bits"),
-            Err(_) => "<unprintable>".to_string(),
-        };
+        let bits = value
+            .cast::<PyInt>()
+            .ok()
+            .and_then(|i| i.call_method0("bit_length").ok());
+        return bits.map_or_else(
+            || "<unprintable>".to_string(),
+            |b| format!("an int of {b} bits"),
+        );
     };
     let text = text.to_string_lossy();
     match text.char_indices().nth(QUOTE_MAX) {
@@ -134,4 +158,11 @@ pub(crate) fn int_list<T: IntArg>(
         out.push(entry(&item?, name, i)?);
     }
     Ok(out)
+}
+
+/// `value` as an int (64-bit), or the error [`int`] gives, naming `name`: how the Python side of
+/// the package (`qe.gym`, `qe.pettingzoo`) reads an action or a seat, with the same messages.
+#[pyfunction]
+pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
+    int(value, name)
 }

@@ -36,9 +36,8 @@ impl PyBot {
 #[pymethods]
 impl PyBot {
     #[new]
-    #[pyo3(signature = (name, seed=None), text_signature = "(name, seed=0)")]
-    fn new(name: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let seed = args::int_or::<u64>(seed, "seed", 0)?;
+    #[pyo3(signature = (name, seed=0))]
+    fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
         let bot = by_name(name, seed).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown bot {name:?}: expected a bot name of qe_core::bots ({})",

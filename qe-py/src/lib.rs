@@ -98,6 +98,12 @@ fn replay_error(py: Python<'_>, e: &ReplayError) -> PyErr {
     }
 }
 
+/// The player count `players` as the rules take it: a count past 255 is the same `SetupError`
+/// (R-SET-1) as any other count that is not 3 to 5.
+pub(crate) fn players_of(py: Python<'_>, players: u64) -> PyResult<u8> {
+    u8::try_from(players).map_err(|_| setup_error(py, &SetupError::Players { players }))
+}
+
 /// The rules of a new game: `expansions` by name (the names records use), `commodities=True` as a
 /// shorthand for `"commodities"` in the set.
 pub(crate) fn rules(
@@ -219,11 +225,7 @@ pub(crate) fn random_seed() -> u64 {
 pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
     let seat = args::int::<i64>(seat, "seat").map_err(|e| {
         if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            PyValueError::new_err(format!(
-                "seat must be a seat of this game (0 to {}), got {}",
-                game.players() - 1,
-                args::quote(seat)
-            ))
+            seat_range_error(game.players(), args::quote(seat))
         } else {
             e
         }
@@ -232,6 +234,15 @@ pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> P
         Ok(s) if s < game.players() => Ok(Seat(s)),
         _ => Err(command_error(py, &CommandError::SeatOutOfRange { seat })),
     }
+}
+
+/// The `ValueError` for a seat `got` outside `0..players`: an int outside the signed 64-bit
+/// range, or a `VectorEnv` seat. An int seat the game lacks is an `IllegalCommand` (R-AUC-12).
+pub(crate) fn seat_range_error(players: u8, got: impl core::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!(
+        "seat must be from 0 to {}, got {got}",
+        players.saturating_sub(1)
+    ))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -301,8 +312,9 @@ impl PyBidLadder {
     }
 
     fn amount(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let index = args::int::<usize>(index, "index")?;
-        self.0.amount(index).ok_or_else(|| {
+        let index = args::int::<i128>(index, "index")?;
+        let rung = usize::try_from(index).ok();
+        rung.and_then(|i| self.0.amount(i)).ok_or_else(|| {
             PyIndexError::new_err(format!("rung {index} out of range 0..{}", self.0.len()))
         })
     }
@@ -508,8 +520,6 @@ impl PyGame {
         })
     }
 
-    /// The commands of one action per acting seat (`actions[seat]`), checked all together: an
-    /// error (bad entry, action out of range, or the first rule an action breaks) changes nothing.
     /// The error for `action` of `seat`, outside the action space.
     fn out_of_range(&self, action: impl core::fmt::Display, seat: Seat) -> PyErr {
         PyValueError::new_err(format!(
@@ -519,6 +529,8 @@ impl PyGame {
         ))
     }
 
+    /// The commands of one action per acting seat (`actions[seat]`), checked all together: an
+    /// error (bad entry, action out of range, or the first rule an action breaks) changes nothing.
     fn step_commands(
         &self,
         py: Python<'_>,
@@ -652,14 +664,11 @@ fn events_list(
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(
-        signature = (players=None, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false),
-        text_signature = "(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False, external_chance=False)"
-    )]
+    #[pyo3(signature = (players=4, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        players: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::players)] players: u64,
         commodities: bool,
         seed: Option<&Bound<'_, PyAny>>,
         expansions: Option<Vec<String>>,
@@ -668,8 +677,7 @@ impl PyGame {
         external_chance: bool,
     ) -> PyResult<Self> {
         let seed = args::opt_int::<u64>(seed, "seed")?;
-        let players = args::int_or::<u8>(players, "players", 4)?;
-        let r = rules(py, players, commodities, expansions)?;
+        let r = rules(py, players_of(py, players)?, commodities, expansions)?;
         let m = if external_chance {
             Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
         } else {
@@ -944,11 +952,11 @@ impl PyGame {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
-        let action = args::int::<usize>(action, "action")?;
+        let action = args::int::<i128>(action, "action")?;
         let legal = self.game().legal(s);
-        let c = self
-            .space
-            .decode(s, &legal, action)
+        let c = usize::try_from(action)
+            .ok()
+            .and_then(|a| self.space.decode(s, &legal, a))
             .ok_or_else(|| self.out_of_range(action, s))?;
         self.play_cmd(py, c)?;
         Ok(())
@@ -1351,6 +1359,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<GameProperty>()?;
+    m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;

@@ -391,22 +391,19 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(
-        signature = (num_envs, players=None, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=None, reward="win", all_seats=false, peeks=false, zero_others=true),
-        text_signature = "(num_envs, players=4, commodities=False, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward=\"win\", all_seats=False, peeks=False, zero_others=True)"
-    )]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn new(
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
-        players: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::players)] players: u64,
         commodities: bool,
         expansions: Option<Vec<String>>,
         ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
-        seat: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::seat)] seat: i128,
         reward: &str,
         all_seats: bool,
         peeks: bool,
@@ -414,8 +411,7 @@ impl VectorEnv {
     ) -> PyResult<Self> {
         let num_envs = args::int::<i128>(num_envs, "num_envs")?;
         let seed = args::opt_int::<u64>(seed, "seed")?;
-        let players = args::int_or::<u8>(players, "players", 4)?;
-        let seat = args::int_or::<i128>(seat, "seat", 0)?;
+        let players = crate::players_of(py, players)?;
         let num_envs = usize::try_from(num_envs)
             .ok()
             .filter(|n| (1..=MAX_ENVS).contains(n))
@@ -436,12 +432,7 @@ impl VectorEnv {
         let seat = u8::try_from(seat)
             .ok()
             .filter(|&s| s < players)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "seat must be from 0 to {}, got {seat}",
-                    players - 1
-                ))
-            })?;
+            .ok_or_else(|| crate::seat_range_error(players, seat))?;
         let reward = crate::reward_of(reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;

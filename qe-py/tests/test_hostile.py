@@ -87,23 +87,44 @@ def test_messages_name_the_value_given() -> None:
         g.observe_into(frozen_strided, mask)
 
 
+class Unprintable:
+    """An int (by ``__index__``) past 64 bits whose ``repr`` fails."""
+
+    def __index__(self) -> int:
+        return 2**70
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class Boom:
+    """An object whose ``__index__`` raises: its own error comes through unchanged."""
+
+    def __index__(self) -> int:
+        raise RuntimeError("boom")
+
+
 # Integer arguments out of their type's range or of the wrong type: each message names the
 # argument and quotes the value given (PyO3's own conversion names neither for a range error).
 BAD_INTS = [
     ("Game(seed=-1)", lambda g: qe.Game(4, False, -1), OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
     ("Game(seed=2**70)", lambda g: qe.Game(4, False, 2**70), OverflowError, f"seed must be .*, got {2**70}"),
     ("Game(seed='x')", lambda g: qe.Game(4, False, "x"), TypeError, "seed must be an int, got str 'x'"),
-    ("Game(players='4')", lambda g: qe.Game("4"), TypeError, "players must be an int, got str '4'"),
-    ("Game(players=300)", lambda g: qe.Game(300), OverflowError, "players must be an int from 0 to 255, got 300"),
+    ("Game(players='4')", lambda g: qe.Game("4"), TypeError, "argument 'players': must be an int, got str '4'"),
+    ("Game(players=None)", lambda g: qe._qe.Game(None), TypeError, "argument 'players': must be an int, got NoneType None"),
+    ("Game(players=300)", lambda g: qe.Game(300), qe.SetupError, "R-SET-1: a game has 3 to 5 players, not 300"),
+    ("Game(players=-1)", lambda g: qe.Game(-1), OverflowError, "players must be an int from 0 to 18446744073709551615, got -1"),
     ("bid amount", lambda g: g.bid(0, -5), OverflowError, "amount must be .*, got -5"),
     ("bid_all entry", lambda g: g.bid_all([-1, 0, 0, 0]), OverflowError, r"amounts\[0\] must be .*, got -1"),
     ("peek turn", lambda g: g.peek(0, 300), OverflowError, "turn must be an int from 0 to 255, got 300"),
-    ("apply_action action", lambda g: g.apply_action(0, -1), OverflowError, "action must be .*, got -1"),
+    ("apply_action action", lambda g: g.apply_action(0, -1), ValueError, r"action -1 out of range 0\.\.\d+ \(seat 0\)"),
+    ("apply_action huge", lambda g: g.apply_action(0, 2**70), ValueError, rf"action {2**70} out of range"),
     ("apply_action range", lambda g: g.apply_action(0, 99), ValueError, r"action 99 out of range 0\.\.\d+ \(seat 0\)"),
     ("apply_chance_action id", lambda g: g.apply_chance_action(-1), OverflowError, "id must be .*, got -1"),
     ("legal_actions seat type", lambda g: g.legal_actions("a"), TypeError, "seat must be an int, got str 'a'"),
-    ("legal_actions huge seat", lambda g: g.legal_actions(2**70), ValueError, rf"seat must be a seat of this game \(0 to 3\), got {2**70}"),
-    ("events huge seat", lambda g: g.events(10**5000), ValueError, "got an int of 16610 bits"),
+    ("legal_actions huge seat", lambda g: g.legal_actions(2**70), ValueError, rf"seat must be from 0 to 3, got {2**70}"),
+    ("events unprintable seat", lambda g: g.events(Unprintable()), ValueError, "seat must be from 0 to 3, got <unprintable>$"),
+    ("__index__ raising", lambda g: g.legal_actions(Boom()), RuntimeError, "^boom$"),
     ("step not a sequence", lambda g: g.step(5), TypeError, r"actions must be a sequence .*, got int 5"),
     ("step str", lambda g: g.step("abc"), TypeError, "actions must be a sequence .*, got str 'abc'"),
     ("step float entry", lambda g: g.step([1.5, 0, 0, 0]), TypeError, r"actions\[0\] must be an int, got float 1.5"),
@@ -115,12 +136,15 @@ BAD_INTS = [
     ("BidLadder endless", lambda g: qe.BidLadder(iter(int, 1)), qe.SetupError, "not 65"),
     ("BidLadder.linear step", lambda g: qe.BidLadder.linear(-1, 4), OverflowError, "step must be .*, got -1"),
     ("BidLadder.amount", lambda g: qe.BidLadder.default().amount(99), IndexError, r"rung 99 out of range 0\.\.12"),
+    ("BidLadder.amount negative", lambda g: qe.BidLadder.default().amount(-1), IndexError, r"rung -1 out of range 0\.\.12"),
     ("BidRange.allows", lambda g: g.bid_range(0).allows(-1), OverflowError, "amount must be .*, got -1"),
     ("VectorEnv num_envs", lambda g: qe.VectorEnv(-1), ValueError, "num_envs must be from 1 to 65536, got -1"),
-    ("VectorEnv players", lambda g: qe.VectorEnv(2, players=300), OverflowError, "players must be .*, got 300"),
+    ("VectorEnv players", lambda g: qe.VectorEnv(2, players=300), qe.SetupError, "not 300"),
+    ("VectorEnv seat None", lambda g: qe.VectorEnv(2, seat=None), TypeError, "argument 'seat': must be an int, got NoneType None"),
     ("VectorEnv seat", lambda g: qe.VectorEnv(2, seat=-1), ValueError, "seat must be from 0 to 3, got -1"),
     ("VectorEnv.reset seed", lambda g: qe.VectorEnv(2).reset(seed=-3), OverflowError, "seed must be .*, got -3"),
     ("Bot seed", lambda g: qe._qe.Bot("value", -1), OverflowError, "seed must be .*, got -1"),
+    ("Bot seed None", lambda g: qe._qe.Bot("value", None), TypeError, "argument 'seed': must be an int, got NoneType None"),
 ]
 
 

@@ -3,8 +3,9 @@ argument or an agent's action, and what they play for an illegal action."""
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any, Dict
+
+from . import _qe
 
 if TYPE_CHECKING:
     from . import Game
@@ -13,14 +14,9 @@ if TYPE_CHECKING:
 def as_int(value: Any, name: str) -> int:
     """``value`` as an int: an int, a numpy integer or a 0-d integer array. Anything else (a
     float, a string...) is a ``TypeError`` naming ``name`` and quoting the value, never truncated
-    to an int."""
-    try:
-        return operator.index(value)
-    except TypeError:
-        text = repr(value)
-        if len(text) > 60:
-            text = text[:60] + "..."
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {text}") from None
+    to an int; an int outside 64 bits an ``OverflowError``. The extension reads it, so the
+    messages are those of its own arguments."""
+    return _qe.int_arg(value, name)
 
 
 def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str, Any]) -> int:

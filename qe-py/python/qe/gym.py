@@ -122,7 +122,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
             raise RuntimeError("the game is over: call reset()")
         extra: Dict[str, Any] = {}
         a = legalize(g, self.seat, action, self.illegal, extra)
-        g.apply_action(self.seat, a)  # an illegal action (illegal="raise") raises IllegalCommand
+        g.apply_action(self.seat, a)  # illegal="raise": IllegalCommand, or ValueError off the space
         self._run_bots()
         over = g.is_over
         reward = g.returns(self.reward)[self.seat] if over else 0.0
