@@ -312,24 +312,31 @@ mod json {
         let name_of = |v: &RawValue| json::string(v);
         match name.as_str() {
             "deal" => {
-                let list = json::list(value, MAX_SEATS).map_err(|_| bad("deal"))?;
+                let list = json::list(value, MAX_SEATS).map_err(|_| {
+                    bad(&format!(
+                        "deal takes a list of industries, one per seat, not {}",
+                        value.get()
+                    ))
+                })?;
                 let mut deal = [Industry::AGR; MAX_SEATS];
                 for (slot, x) in deal.iter_mut().zip(&list) {
                     *slot = name_of(x)
                         .and_then(|s| s.parse().ok())
-                        .ok_or_else(|| bad("deal"))?;
+                        .ok_or_else(|| bad(&format!("deal: unknown industry {}", x.get())))?;
                 }
                 Ok(ChanceOutcome::Deal(deal))
             }
             "reveal" => name_of(value)
                 .and_then(|s| s.parse().ok())
                 .map(ChanceOutcome::Reveal)
-                .ok_or_else(|| bad("reveal")),
+                .ok_or_else(|| bad(&format!("reveal takes a tile id, not {}", value.get()))),
             "draw" => name_of(value)
                 .and_then(|s| s.parse().ok())
                 .map(ChanceOutcome::Draw)
-                .ok_or_else(|| bad("draw")),
-            _ => Err(bad("expected deal, reveal or draw")),
+                .ok_or_else(|| bad(&format!("draw takes a token id, not {}", value.get()))),
+            other => Err(bad(&format!(
+                "expected deal, reveal or draw, not `{other}`"
+            ))),
         }
     }
 

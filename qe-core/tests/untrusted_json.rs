@@ -174,3 +174,34 @@ fn the_shared_bad_commands_name_their_rule_and_code() {
         );
     }
 }
+
+/// R-SET-3: a bad chance outcome names what was given.
+#[test]
+fn a_bad_chance_outcome_is_malformed_and_quotes_the_value() {
+    for (command, quoted) in [
+        (
+            r#"{"chance":{"reveal":"XX-AGR"}}"#,
+            r#"reveal takes a tile id, not "XX-AGR""#,
+        ),
+        (
+            r#"{"chance":{"draw":"silver1"}}"#,
+            r#"draw takes a token id, not "silver1""#,
+        ),
+        (
+            r#"{"chance":{"deal":"AGR"}}"#,
+            r#"deal takes a list of industries, one per seat, not "AGR""#,
+        ),
+        (
+            r#"{"chance":{"deal":["AGR","XYZ"]}}"#,
+            r#"deal: unknown industry "XYZ""#,
+        ),
+        (
+            r#"{"chance":{"shuffle":1}}"#,
+            "expected deal, reveal or draw, not `shuffle`",
+        ),
+    ] {
+        let e = Command::from_json(command).unwrap_err();
+        assert_eq!(e.rule(), "R-SET-3", "{command}");
+        assert!(e.to_string().contains(quoted), "{command}: {e}");
+    }
+}
