@@ -73,10 +73,9 @@ fn int_error<T: IntArg>(
             quote(value)
         ))
     } else if e.is_instance_of::<PyTypeError>(py) {
-        // PyO3 itself puts "argument 'name': " before a `from_py_with` reader's TypeError.
-        let name = if named_by_pyo3 { "" } else { name };
         let what = format!("must be an int, got {} {}", type_name(value), quote(value));
-        PyTypeError::new_err(if name.is_empty() {
+        // PyO3 itself puts "argument 'name': " before a `from_py_with` reader's TypeError.
+        PyTypeError::new_err(if named_by_pyo3 {
             what
         } else {
             format!("{name} {what}")
