@@ -78,7 +78,18 @@ fn qe_err<T: pyo3::PyTypeInfo>(
 }
 
 pub(crate) fn command_error(py: Python<'_>, e: &CommandError) -> PyErr {
-    qe_err::<IllegalCommand>(py, format!("{}: {e}", e.rule()), e.rule(), e.code(), None)
+    command_error_about(py, e, "")
+}
+
+/// [`command_error`] with `about` (what the caller gave, `": chance action 7"`) after the message.
+fn command_error_about(py: Python<'_>, e: &CommandError, about: &str) -> PyErr {
+    qe_err::<IllegalCommand>(
+        py,
+        format!("{}: {e}{about}", e.rule()),
+        e.rule(),
+        e.code(),
+        None,
+    )
 }
 
 pub(crate) fn setup_error(py: Python<'_>, e: &SetupError) -> PyErr {
@@ -1132,20 +1143,18 @@ impl PyGame {
 
     /// Applies the chance outcome with this stable id (see `chance_actions`).
     fn apply_chance_action(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
-        let id = args::int::<usize>(id, "id")?;
+        let id = args::int::<i128>(id, "id")?;
         let outcomes = self.game().chance_outcomes();
         let o = outcomes
             .iter()
             .enumerate()
-            .find(|(i, o)| command::chance_id(*i, **o) == id)
+            .find(|(i, o)| usize::try_from(id) == Ok(command::chance_id(*i, **o)))
             .map(|(_, o)| *o)
             .ok_or_else(|| {
-                command_error(
-                    py,
-                    &CommandError::InvalidChance {
-                        reason: "not a pending chance outcome",
-                    },
-                )
+                let e = CommandError::InvalidChance {
+                    reason: "not a pending chance outcome",
+                };
+                command_error_about(py, &e, &format!(": chance action {id}"))
             })?;
         self.play_cmd(py, Command::Chance(o))?;
         Ok(())
