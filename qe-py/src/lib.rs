@@ -1144,11 +1144,12 @@ impl PyGame {
     /// Applies the chance outcome with this stable id (see `chance_actions`).
     fn apply_chance_action(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = args::int::<i128>(id, "id")?;
+        let wanted = usize::try_from(id).ok();
         let outcomes = self.game().chance_outcomes();
         let o = outcomes
             .iter()
             .enumerate()
-            .find(|(i, o)| usize::try_from(id) == Ok(command::chance_id(*i, **o)))
+            .find(|(i, o)| wanted == Some(command::chance_id(*i, **o)))
             .map(|(_, o)| *o)
             .ok_or_else(|| {
                 let e = CommandError::InvalidChance {
