@@ -11,6 +11,11 @@ use qe_core::bots::{by_name, BoxedBot};
 use qe_core::{Game, Legal, Record, Rules, Seat};
 use serde_json::Value;
 
+#[path = "../../qe-core/tests/common/conformance.rs"]
+mod conformance;
+
+use conformance::cases;
+
 fn qe() -> Command {
     Command::new(env!("CARGO_BIN_EXE_qe"))
 }
@@ -50,22 +55,6 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 // ----- replay: the conformance suite (RECORD.md "Replaying") ------------------------------------
-
-fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance");
-    let mut out = Vec::new();
-    for dir in ["named", "generated"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("conformance directory") {
-            let p = entry.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if name.ends_with(".json") && !name.ends_with(".expect.json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Numbers compare by their decimal text (`spent` may exceed 2^64 or be negative).
 fn same(a: &Value, b: &Value) -> bool {
@@ -955,10 +944,10 @@ fn simulate_rotates_seats_and_rates_agents() {
 /// The example agent (Python, standard library only) plays whole games through `exec:`.
 #[test]
 fn simulate_runs_the_python_example_agent() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("python3 not found: skipped");
-        return;
-    }
+    assert!(
+        Command::new("python3").arg("--version").output().is_ok(),
+        "python3 not found: this test runs the Python example agent and needs python3 on PATH"
+    );
     let agent = format!(
         "exec:python3 {}/../examples/python/agent_random.py",
         env!("CARGO_MANIFEST_DIR")

@@ -1,26 +1,15 @@
 //! Replays every case of `conformance/` (a copy of the project's shared conformance suite) and checks
 //! each expectation: outcome field by field, illegal at the right index, pending, or bad.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "common/conformance.rs"]
+mod conformance;
+
+use conformance::cases;
 
 use qe_core::{Record, ReplayError, SeatOutcome};
 use serde_json::Value;
-
-fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance");
-    let mut out = Vec::new();
-    for dir in ["named", "generated"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("conformance directory") {
-            let p = entry.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if name.ends_with(".json") && !name.ends_with(".expect.json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Checks one case; returns an error message on disagreement, and whether the rule named matched.
 fn check(path: &Path) -> Result<Option<String>, String> {

@@ -3,8 +3,9 @@
 #![allow(unsafe_code, clippy::borrow_as_ptr, clippy::many_single_char_names)]
 
 mod common;
+#[path = "../../qe-core/tests/common/conformance.rs"]
+mod conformance;
 
-use std::path::Path;
 use std::ptr;
 
 use common::*;
@@ -460,25 +461,9 @@ fn flat_views_agree_with_json_views() {
     free(g);
 }
 
-fn conformance_cases() -> Vec<std::path::PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance");
-    let mut out = Vec::new();
-    for dir in ["named", "generated"] {
-        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-            let p = entry.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if name.ends_with(".json") && !name.ends_with(".expect.json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn conformance_cases_through_the_abi() {
-    let cases = conformance_cases();
+    let cases = conformance::cases();
     assert!(cases.len() >= 200, "found {} cases", cases.len());
     let mut failures = Vec::new();
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();

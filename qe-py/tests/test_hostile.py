@@ -248,7 +248,8 @@ def test_bots_name_a_game_that_is_not_one() -> None:
 def test_openspiel_legal_actions_of_a_player_the_game_lacks() -> None:
     """At a simultaneous node an idle seat gets the pass action; a player the game does not have
     is an IllegalCommand naming it (it got the pass action too)."""
-    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import pyspiel
+
     import qe.openspiel
 
     game = pyspiel.load_game("python_qe")

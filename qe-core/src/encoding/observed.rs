@@ -124,7 +124,7 @@ impl ObservedGame {
 
     /// Writes the observation of `seat` into `out`: exactly the floats of
     /// `observe_seat(self.game(), seat, out)`, by copying the kept slots of the turns over
-    /// (`observe_over_turns_kept` in PERF.md).
+    /// (its row in PERF.md's table of kept tricks).
     ///
     /// # Panics
     /// If `out.len()` is not [`OBS_SIZE`].
