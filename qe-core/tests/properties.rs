@@ -4,11 +4,14 @@
 //! - same seed ⇒ same game (R-SET-2);
 //! - record → replay → same record and outcome (RECORD.md);
 //! - no leaks (R-VIS-8): games that differ only in what a seat may not see give that seat identical
-//!   views and event streams.
+//!   views and event streams;
+//! - the converse (R-VIS-1…7): each seat's event stream and view hold everything the rules entitle
+//!   it to, checked against an oracle written from RULES.md (not from `qe_core::visibility`).
 
 use proptest::prelude::*;
 use qe_core::{
-    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Rules, Seat, Setup, TokenId,
+    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Rules, Seat, SeatView, Setup,
+    TileId, TokenId,
 };
 
 /// A small deterministic generator for the policies below (proptest drives the seeds).
@@ -154,6 +157,296 @@ fn wild_command(rng: &mut Rng, game: &Game) -> Command {
             turn: rng.below(20) as u8,
         },
     }
+}
+
+/// The copy of the full event `e` that RULES.md entitles seat `s` to, written from the rules
+/// themselves: public facts in full (R-VIS-1); its own industry token, bids, rebids, prices and
+/// tokens (R-VIS-2); every bid and price of the auctions it runs, and its credits (R-VIS-3); the
+/// price of an auction its auctioneer won (R-VIS-4) and of an asset the auctioneer took (R-VIS-1);
+/// the price it peeked at (R-VIS-5); everything once the game is over (R-VIS-7). The rest is hidden
+/// (R-VIS-6, R-VIS-8). `auctioneers[t]` is the auctioneer of turn `t`.
+fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: bool) -> Event {
+    let mut copy = *e;
+    if over {
+        return copy;
+    }
+    let runs = |turn: u8| auctioneers[turn as usize] == Some(s);
+    match &mut copy {
+        Event::Dealt { seat, industry } if *seat != s => *industry = None,
+        Event::Bid {
+            turn, seat, amount, ..
+        } if *seat != s && !runs(*turn) => *amount = None,
+        Event::Awarded {
+            turn,
+            winner,
+            price,
+            ..
+        } => {
+            let auctioneer = auctioneers[*turn as usize];
+            let public = winner.is_some() && *winner == auctioneer;
+            if *winner != Some(s) && !runs(*turn) && !public {
+                *price = None;
+            }
+        }
+        Event::AssetTaken {
+            turn,
+            seat,
+            token,
+            value,
+            price,
+            ..
+        } => {
+            let taker = *seat;
+            if taker != s {
+                *token = None;
+                *value = None;
+            }
+            let by_auctioneer = auctioneers[*turn as usize] == Some(taker);
+            if taker != s && !runs(*turn) && !by_auctioneer {
+                *price = None;
+            }
+        }
+        Event::Peeked { seat, price, .. } if *seat != s => *price = None,
+        _ => {}
+    }
+    copy
+}
+
+/// An asset token taken: by whom, from which pile, which token, its VP value and its price.
+#[derive(Clone, Copy)]
+struct Taken {
+    taker: Seat,
+    kind: AssetKind,
+    token: TokenId,
+    value: u8,
+    price: u64,
+}
+
+/// What the full event stream of a match says happened, turn by turn: the ground truth a view is
+/// checked against.
+#[derive(Default)]
+struct Truth {
+    industry: [Option<Industry>; 5],
+    tile: [Option<TileId>; 16],
+    auctioneer: [Option<Seat>; 16],
+    opening: [Option<u64>; 16],
+    awarded: [bool; 16],
+    winner: [Option<Seat>; 16],
+    price: [Option<u64>; 16],
+    zero_bids: [qe_core::SeatSet; 16],
+    taken: [Option<Taken>; 16],
+    discarded: [Option<AssetKind>; 16],
+    /// Per seat: the turn it peeked at.
+    peeked: [Option<u8>; 5],
+    /// Per seat: the latest bid (opening bid included) in the current turn.
+    standing: [Option<u64>; 5],
+    /// Per seat: the tiles it won, a bit per tile index.
+    tiles: [u32; 5],
+    /// Per seat: the rounds that gave it a zero-bid mark, a bit per round.
+    zero_marks: [u8; 5],
+    /// Per seat: the tokens it took, by pile.
+    assets: [[u8; 3]; 5],
+}
+
+impl Truth {
+    fn of(m: &Match) -> Truth {
+        let mut t = Truth::default();
+        let rules = *m.game().rules();
+        let mut current = None;
+        for e in m.events() {
+            match *e {
+                Event::Dealt { seat, industry } => t.industry[seat.index()] = industry,
+                Event::TileRevealed {
+                    turn,
+                    tile,
+                    auctioneer,
+                } => {
+                    t.tile[turn as usize] = Some(tile);
+                    t.auctioneer[turn as usize] = auctioneer;
+                    if current != Some(turn) {
+                        current = Some(turn);
+                        t.standing = [None; 5];
+                    }
+                }
+                Event::OpeningBid { turn, seat, amount } => {
+                    t.opening[turn as usize] = Some(amount);
+                    t.standing[seat.index()] = Some(amount);
+                }
+                Event::Bid { seat, amount, .. } => t.standing[seat.index()] = amount,
+                Event::Awarded {
+                    turn,
+                    winner,
+                    price,
+                    ..
+                } => {
+                    t.awarded[turn as usize] = true;
+                    t.winner[turn as usize] = winner;
+                    t.price[turn as usize] = price;
+                    if let Some(w) = winner {
+                        t.tiles[w.index()] |= 1 << t.tile[turn as usize].unwrap().index();
+                    }
+                }
+                Event::ZeroBids {
+                    turn,
+                    seats,
+                    marked,
+                } => {
+                    t.zero_bids[turn as usize] = seats;
+                    for s in marked.iter() {
+                        t.zero_marks[s.index()] |= 1 << rules.round(turn);
+                    }
+                }
+                Event::AssetTaken {
+                    turn,
+                    seat,
+                    kind,
+                    token,
+                    value,
+                    price,
+                    ..
+                } => {
+                    t.taken[turn as usize] = Some(Taken {
+                        taker: seat,
+                        kind,
+                        token: token.unwrap(),
+                        value: value.unwrap(),
+                        price: price.unwrap(),
+                    });
+                    t.assets[seat.index()][kind.index()] += 1;
+                }
+                Event::AssetDiscarded { turn, kind, .. } => t.discarded[turn as usize] = Some(kind),
+                Event::Peeked { seat, turn, .. } => t.peeked[seat.index()] = Some(turn),
+                _ => {}
+            }
+        }
+        t
+    }
+}
+
+/// Checks that `v`, seat `s`'s view of `m`, holds every fact RULES.md entitles `s` to, with the
+/// value the full event stream gives it.
+fn check_view_entitlements(
+    m: &Match,
+    s: Seat,
+    v: &SeatView,
+    t: &Truth,
+) -> Result<(), TestCaseError> {
+    let g = m.game();
+    let over = g.is_over();
+    let n = g.players() as usize;
+    // R-VIS-1: the table.
+    prop_assert_eq!(v.seat, Some(s));
+    prop_assert_eq!(v.phase, g.phase());
+    prop_assert_eq!(v.to_act, g.to_act());
+    prop_assert_eq!(v.deck_remaining as usize, g.deck_remaining());
+    for k in AssetKind::ALL {
+        prop_assert_eq!(v.piles_remaining[k.index()] as usize, g.pile_remaining(*k));
+    }
+    for o in 0..n {
+        let info = &v.seats[o];
+        prop_assert_eq!(
+            info.nation,
+            Some(g.nation(Seat(o as u8))),
+            "nation of seat {}",
+            o
+        );
+        prop_assert_eq!(info.tiles, t.tiles[o], "tiles of seat {}", o);
+        prop_assert_eq!(
+            info.zero_marks,
+            t.zero_marks[o],
+            "zero-bid marks of seat {}",
+            o
+        );
+        prop_assert_eq!(info.assets, t.assets[o], "assets of seat {}", o);
+        prop_assert_eq!(info.peeked, t.peeked[o], "peek of seat {}", o);
+        // R-VIS-2 (own token and total), R-VIS-7 (everyone's at the end).
+        if o == s.index() || over {
+            prop_assert_eq!(info.industry, t.industry[o], "industry of seat {}", o);
+            prop_assert_eq!(
+                info.spent,
+                Some(g.spent(Seat(o as u8))),
+                "total of seat {}",
+                o
+            );
+        }
+    }
+    for turn in 0..v.turns_started as usize {
+        let a = &v.auctions[turn];
+        let auctioneer = t.auctioneer[turn];
+        prop_assert_eq!(a.tile, t.tile[turn], "tile of turn {}", turn);
+        prop_assert_eq!(a.auctioneer, auctioneer, "auctioneer of turn {}", turn);
+        prop_assert_eq!(a.opening, t.opening[turn], "opening bid of turn {}", turn);
+        prop_assert_eq!(a.awarded, t.awarded[turn], "turn {} awarded", turn);
+        prop_assert_eq!(a.winner, t.winner[turn], "winner of turn {}", turn);
+        prop_assert_eq!(a.zero_bids, t.zero_bids[turn], "zero bids of turn {}", turn);
+        let winner = t.winner[turn];
+        let sees_price = over
+            || winner == Some(s)
+            || auctioneer == Some(s)
+            || (winner.is_some() && winner == auctioneer)
+            || t.peeked[s.index()] == Some(turn as u8);
+        if t.awarded[turn] && winner.is_some() && sees_price {
+            prop_assert_eq!(a.price, t.price[turn], "price of turn {}", turn);
+        }
+        match t.taken[turn] {
+            Some(Taken {
+                taker,
+                kind,
+                token,
+                value,
+                price,
+            }) => {
+                prop_assert!(a.asset.taken, "turn {} asset taken", turn);
+                prop_assert_eq!(a.asset.seat, Some(taker));
+                prop_assert_eq!(a.asset.kind, Some(kind));
+                if taker == s || over {
+                    prop_assert_eq!(a.asset.token, Some(token), "token of turn {}", turn);
+                    prop_assert_eq!(a.asset.value, Some(value), "token value of turn {}", turn);
+                }
+                if taker == s || over || auctioneer == Some(s) || auctioneer == Some(taker) {
+                    prop_assert_eq!(a.asset.price, Some(price), "asset price of turn {}", turn);
+                }
+            }
+            None => prop_assert!(!a.asset.taken),
+        }
+        prop_assert_eq!(a.asset.discarded, t.discarded[turn].is_some());
+        if t.discarded[turn].is_some() {
+            prop_assert_eq!(
+                a.asset.kind,
+                t.discarded[turn],
+                "pile discarded from, turn {}",
+                turn
+            );
+        }
+    }
+    // R-VIS-2, R-VIS-3: the standing bids of the auction under way, its own, and all of them for
+    // its auctioneer.
+    let standing_shown = match v.phase {
+        Phase::OpeningBid { .. } | Phase::GameOver => false,
+        Phase::Chance { .. } => v.tile.is_some(),
+        _ => true,
+    };
+    if standing_shown {
+        for o in 0..n {
+            let bid = t.standing[o];
+            let shown =
+                bid.is_some() && !(v.phase == Phase::Bidding && v.to_act.contains(Seat(o as u8)));
+            if shown && (o == s.index() || g.auctioneer() == Some(s)) {
+                prop_assert_eq!(v.bids[o], bid, "standing bid of seat {}", o);
+            }
+        }
+    }
+    if over {
+        // R-VIS-7: the seat sees what a spectator sees at the end, which is everything.
+        let public = g.public_view();
+        prop_assert_eq!(&v.auctions, &public.auctions);
+        prop_assert_eq!(v.set_aside, public.set_aside);
+        prop_assert_eq!(
+            v.set_aside,
+            Setup::seeded(g.rules(), m.seed().unwrap()).set_aside()
+        );
+    }
+    Ok(())
 }
 
 proptest! {
@@ -311,6 +604,34 @@ proptest! {
             prop_assert_eq!(replay.deduce(s), b.deduce(s), "deduction differs after command {}", i);
             // The event streams are identical while the game runs.
             prop_assert!(replay.events_for(s).eq(b.events_for(s)), "events differ after command {}", i);
+        }
+    }
+
+    /// R-VIS-1…7, the converse of `no_leaks`: after every command of a random game (peeks
+    /// included), each seat's event stream is exactly what the rules entitle it to (every field it
+    /// may see filled, every other one empty), and its view holds every fact it may see, with the
+    /// value the full event stream gives.
+    #[test]
+    fn each_seat_sees_what_it_is_entitled_to((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>()) {
+        let mut m = Match::seeded(rules_of(players, commodities), seed);
+        let mut rng = Rng(policy);
+        loop {
+            let truth = Truth::of(&m);
+            let over = m.game().is_over();
+            for s in (0..players).map(Seat) {
+                let expected: Vec<Event> = m.events().iter().map(|e| entitled_copy(e, s, &truth.auctioneer, over)).collect();
+                let seen: Vec<Event> = m.events_for(s).collect();
+                for (i, (a, b)) in seen.iter().zip(&expected).enumerate() {
+                    prop_assert_eq!(a, b, "event {} as seat {} sees it", i, s.0);
+                }
+                prop_assert_eq!(seen.len(), expected.len());
+                check_view_entitlements(&m, s, &m.game().view(s), &truth)?;
+            }
+            if over {
+                break;
+            }
+            let c = random_command(m.game(), &mut rng, None);
+            m.apply(c).unwrap();
         }
     }
 }
