@@ -599,6 +599,23 @@ fn header_defines(prefix: &str) -> Vec<(String, u32)> {
         .collect()
 }
 
+/// The text of the one-line doc comment just above `#define NAME` in the committed header.
+fn header_doc(name: &str) -> String {
+    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../include/qe.h"))
+        .expect("include/qe.h");
+    let lines: Vec<&str> = header.lines().collect();
+    let define = format!("#define {name} ");
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(&define))
+        .unwrap_or_else(|| panic!("{name} is not in include/qe.h"));
+    assert!(
+        at >= 3 && lines[at - 1] == " */" && lines[at - 3] == "/**",
+        "{name}: no doc comment"
+    );
+    lines[at - 2].trim_start_matches(" * ").to_owned()
+}
+
 /// Every rules error code of the C ABI is an entry of qe-core's one table, and back.
 #[test]
 fn status_codes_match_qe_core() {
@@ -612,6 +629,15 @@ fn status_codes_match_qe_core() {
         .map(|e| (e.name.to_owned(), e.code))
         .collect();
     assert_eq!(rules_codes, table);
+    // Each one's doc text in the header is the table's meaning, so the two cannot drift apart.
+    for e in &qe_core::ERROR_CODES {
+        assert_eq!(
+            header_doc(&format!("QE_ERR_{}", e.name)),
+            format!("{}: {}", e.code, e.meaning),
+            "the doc comment of QE_ERR_{} (qe-ffi/src/status.rs) is not qe-core's meaning",
+            e.name
+        );
+    }
     // The Rust constants are the header's (the header is generated from them; this pins a few).
     assert_eq!(QE_ERR_GAME_OVER, qe_core::CommandError::GameOver.code());
     assert_eq!(
