@@ -2,8 +2,9 @@
 //! company prices it paid, plus the asset prices it paid, minus the asset prices it recorded as a
 //! credit when another seat took the asset of its auction.
 //!
-//! The scoring's holdings ([`crate::Game::outcome`]), [`crate::Game::spent`], views and the
-//! deduction aid (which totals intervals instead of amounts) all post to a ledger.
+//! The scoring's holdings ([`crate::Game::outcome`]), [`crate::Game::spent`], views, the
+//! deduction aid (which totals intervals instead of amounts) and the search bot's playouts (which
+//! total floats) all post to a ledger.
 
 use core::ops::{AddAssign, SubAssign};
 
@@ -37,6 +38,13 @@ impl<T: Copy + Default + AddAssign + SubAssign> Ledger<T> {
         if let Some(a) = auctioneer.filter(|&a| a != taker) {
             self.spent[a] -= price;
         }
+    }
+
+    /// Carries `total` over as what `seat` had spent before the first posting (a search playout
+    /// starts from each seat's total as its view shows it).
+    #[inline]
+    pub(crate) fn carry(&mut self, seat: Seat, total: T) {
+        self.spent[seat] += total;
     }
 
     /// The total spent by `seat` (R-SCO-1, R-COM-8).

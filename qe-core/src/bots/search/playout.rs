@@ -14,6 +14,7 @@ use crate::command::Command;
 use crate::components::{AssetKind, Industry, Nation, TileId};
 use crate::event::{Event, EventSink};
 use crate::game::Game;
+use crate::ledger::Ledger;
 use crate::legal::PileSet;
 use crate::phase::Phase;
 use crate::rules::Rules;
@@ -43,7 +44,7 @@ pub(super) struct Sim {
     rules: Rules,
     learned: [Learned; MAX_SEATS],
     /// True totals spent (each seat knows its own, R-VIS-2).
-    spent: [f64; MAX_SEATS],
+    spent: Ledger<f64>,
     nation: [Option<Nation>; MAX_SEATS],
     industry: [Option<Industry>; MAX_SEATS],
     tiles: [u32; MAX_SEATS],
@@ -64,7 +65,7 @@ impl Sim {
         let mut sim = Sim {
             rules,
             learned: [Learned::default(); MAX_SEATS],
-            spent: [0.0; MAX_SEATS],
+            spent: Ledger::new(),
             nation: [None; MAX_SEATS],
             industry: [None; MAX_SEATS],
             tiles: [0; MAX_SEATS],
@@ -97,7 +98,8 @@ impl Sim {
                     .and_then(|a| a.opening);
             }
             sim.industry[s] = view.seats[s].industry;
-            sim.spent[s] = view.seats[s].spent.map_or(0.0, |x| x as f64);
+            sim.spent
+                .carry(Seat(s as u8), view.seats[s].spent.map_or(0.0, |x| x as f64));
         }
         sim
     }
@@ -210,7 +212,7 @@ impl Sim {
         if zero_open && !asset_step && worth_vp <= f64::from(rules.zero_bid_vp) + 1.0 {
             return 0;
         }
-        let mine = self.spent[me];
+        let mine = self.spent.spent(Seat(me as u8));
         let mut top_other: f64 = 0.0;
         for j in (0..n).filter(|&j| j != me) {
             let est = l.known[j] + (f64::from(l.hidden[j]) * per_tile).max(l.hidden_low[j]);
@@ -300,9 +302,9 @@ impl EventSink for Sim {
                 seen_by,
                 ..
             } => {
+                self.spent.company(w, p as f64);
                 let w = w.index();
                 self.tiles[w] |= 1 << tile.index();
-                self.spent[w] += p as f64;
                 let worth = f64::from(self.rules.manifest().tile_value(tile)) + 2.0;
                 let low = self.opening.map_or(0.0, |o| o as f64 + 1.0);
                 for (s, l) in self.learned[..n].iter_mut().enumerate() {
@@ -332,12 +334,8 @@ impl EventSink for Sim {
                 ..
             } => {
                 self.assets[seat.index()][kind.index()] += 1;
-                self.spent[seat.index()] += price as f64;
-                if let Some(a) = self.rules.auctioneer(turn) {
-                    if a != seat {
-                        self.spent[a.index()] -= price as f64;
-                    }
-                }
+                self.spent
+                    .asset(seat, self.rules.auctioneer(turn), price as f64);
             }
             _ => {}
         }
