@@ -147,7 +147,7 @@ pub fn ratings(games: &[Ranked], agents: usize, resamples: usize, seed: u64) -> 
     for _ in 0..resamples {
         let mut w = zero();
         for _ in 0..games.len() {
-            state = crate::simulate::mix(state);
+            state = qe_core::mix_seed(state);
             let i = ((u128::from(state) * games.len() as u128) >> 64) as usize;
             games[i].add_to(&mut w);
         }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot, ValueBot, NAMES};
-use qe_core::{Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
 use serde_json::json;
 
 use crate::agent::{self, ExecSeat, Faults};
@@ -125,22 +125,14 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-/// SplitMix64: a strong, portable mixer for deriving seeds.
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The seed of game `index` of a tournament seeded with `seed`.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(seed ^ mix(index))
+    mix_seed(seed ^ mix_seed(index))
 }
 
 /// The seed of the bot at `seat` in a game seeded with `game_seed`.
 pub fn bot_seed(game_seed: u64, seat: u8) -> u64 {
-    mix(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
+    mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
 
 /// Sums over games, per agent and per seat (exact integers: merging is order-independent).

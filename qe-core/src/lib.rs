@@ -86,7 +86,7 @@
 //! the Commodities expansion's credits (R-COM-8).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
@@ -136,7 +136,7 @@ pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 pub use session::{Match, MatchView, SeenBid};
-pub use setup::{deal_tokens, nations_in_play, Setup};
+pub use setup::{deal_tokens, mix_seed, nations_in_play, Setup};
 pub use view::{AssetView, AuctionView, SeatInfo, SeatView};
 
 /// The crate README's example, compiled and run as a doctest.

@@ -48,10 +48,7 @@ impl Reward {
 
     /// Its name.
     pub fn name(self) -> &'static str {
-        match self {
-            Reward::Win => "win",
-            Reward::Score => "score",
-        }
+        Reward::NAMES[self as usize]
     }
 
     /// The reward of `seat` in `outcome`.

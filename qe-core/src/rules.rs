@@ -146,7 +146,17 @@ impl Rules {
     /// The number of turns (R-TRN-1): 16 with 3 or 4 players, 15 with 5.
     #[inline]
     pub fn turns(&self) -> u8 {
-        if self.players == 5 {
+        Rules::turns_of(self.players)
+    }
+
+    /// The number of turns of a game of `players` seats (R-TRN-1): 16 with 3 or 4, 15 with 5.
+    ///
+    /// ```
+    /// assert_eq!(qe_core::Rules::turns_of(5), 15);
+    /// ```
+    #[inline]
+    pub const fn turns_of(players: u8) -> u8 {
+        if players == 5 {
             15
         } else {
             16
@@ -169,7 +179,7 @@ impl Rules {
     /// ```
     pub fn max_commands_of(players: u8) -> usize {
         let n = usize::from(players);
-        let turns = if players == 5 { 15 } else { 16 };
+        let turns = usize::from(Rules::turns_of(players));
         turns * (1 + (n - 1) + 2 * n + 2 * n + 1) + n
     }
 

@@ -8,35 +8,14 @@
 //! - the converse (R-VIS-1…7): each seat's event stream and view hold everything the rules entitle
 //!   it to, checked against an oracle written from RULES.md (not from `qe_core::visibility`).
 
+mod common;
+
+use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
 use proptest::prelude::*;
 use qe_core::{
-    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Rules, Seat, SeatView, Setup,
-    TileId, TokenId,
+    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Seat, SeatView, Setup, TileId,
+    TokenId,
 };
-
-/// A small deterministic generator for the policies below (proptest drives the seeds).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn rules_of(players: u8, commodities: bool) -> Rules {
-    if commodities {
-        Rules::commodities(players).unwrap()
-    } else {
-        Rules::base(players).unwrap()
-    }
-}
 
 fn variant() -> impl Strategy<Value = (u8, bool)> {
     (3u8..=5, any::<bool>())
@@ -60,34 +39,8 @@ fn random_command(game: &Game, rng: &mut Rng, no_peek: Option<Seat>) -> Command 
             return Command::Peek { seat: peeker, turn };
         }
     }
-    let legal = game.legal(seat);
-    if let Some(range) = legal.bid {
-        let opening = matches!(game.phase(), Phase::OpeningBid { .. });
-        let high = !opening && Some(seat) != no_peek && game.auctioneer() != no_peek;
-        let mut amount = if high && rng.below(3) == 0 {
-            1000 + rng.below(1000)
-        } else if rng.below(40) == 0 {
-            u64::MAX - rng.below(2)
-        } else {
-            rng.below(6)
-        };
-        amount = amount.max(range.min);
-        if Some(amount) == range.forbidden {
-            amount = if amount == u64::MAX {
-                amount - 1
-            } else {
-                amount + 1
-            };
-        }
-        return Command::Bid { seat, amount };
-    }
-    let piles: Vec<AssetKind> = legal.take.iter().chain(legal.discard.iter()).collect();
-    let kind = piles[rng.below(piles.len() as u64) as usize];
-    if legal.take.is_empty() {
-        Command::DiscardAsset { seat, kind }
-    } else {
-        Command::TakeAsset { seat, kind }
-    }
+    // No seat is secret without `no_peek`: `Seat(u8::MAX)` bids, runs and peeks at nothing.
+    random_command_of(game, seat, rng, no_peek.unwrap_or(Seat(u8::MAX)))
 }
 
 /// Plays a whole random game as a match.
@@ -544,54 +497,13 @@ proptest! {
             let c = random_command(a.game(), &mut rng, Some(s));
             a.apply(c).unwrap();
         }
-        let ga = *a.game();
-        let setup_a = Setup::seeded(&rules, seed);
-        let mut shuffler = Rng(shuffle);
-
-        // Others' industry tokens (with 3 players, the set-aside one too) permuted among themselves.
-        let mut tokens: Vec<Industry> = setup_a.industries().to_vec();
-        let mut pool: Vec<Industry> = tokens.iter().enumerate().filter(|(i, _)| *i != s.index()).map(|(_, t)| *t).collect();
-        if let Some(aside) = setup_a.set_aside() {
-            pool.push(aside);
-        }
-        fisher_yates(&mut pool, &mut shuffler);
-        let mut next = pool.into_iter();
-        for (i, t) in tokens.iter_mut().enumerate() {
-            if i != s.index() {
-                *t = next.next().unwrap();
-            }
-        }
-        // The deck: revealed tiles stay, the rest is shuffled.
-        let revealed = ga.view(s).turns_started as usize;
-        let mut deck = setup_a.deck().to_vec();
-        fisher_yates(&mut deck[revealed..], &mut shuffler);
-        // Piles: tokens drawn by `s` stay in place; all other positions are shuffled.
-        let mine: Vec<TokenId> = ga.view(s).auctions().iter().filter(|x| x.asset.seat == Some(s) && x.asset.taken).filter_map(|x| x.asset.token).collect();
-        let mut piles: [Vec<TokenId>; 3] = Default::default();
-        for k in AssetKind::ALL {
-            let pile = setup_a.pile(*k).to_vec();
-            let free: Vec<usize> = (0..pile.len()).filter(|&i| !mine.contains(&pile[i])).collect();
-            let mut values: Vec<TokenId> = free.iter().map(|&i| pile[i]).collect();
-            fisher_yates(&mut values, &mut shuffler);
-            let mut out = pile.clone();
-            for (slot, v) in free.iter().zip(values) {
-                out[*slot] = v;
-            }
-            piles[k.index()] = out;
-        }
-        let setup_b = Setup::new(&rules, Some(setup_a.nations()), &tokens, &deck, [&piles[0], &piles[1], &piles[2]]).unwrap();
+        let setup_b = twin_setup(&a, rules, seed, s, shuffle);
         // Game B: the same commands, with others' high secret bids moved up (order-preserving, and
         // above every value `s` can see) in auctions `s` does not run.
         let mut b = Match::with_setup(rules, setup_b).unwrap();
         let mut replay = Match::seeded(rules, seed);
-        for (i, &c) in a.commands().iter().enumerate() {
-            let cb = match c {
-                Command::Bid { seat, amount } if seat != s
-                    && replay.game().auctioneer() != Some(s)
-                    && !matches!(replay.game().phase(), Phase::OpeningBid { .. })
-                    && (1000..u64::MAX - 1).contains(&amount) => Command::Bid { seat, amount: amount + 5000 },
-                other => other,
-            };
+        let twin = twin_commands(&a, rules, seed, s);
+        for (i, (&c, &cb)) in a.commands().iter().zip(&twin).enumerate() {
             replay.apply(c).unwrap();
             b.apply(cb).unwrap_or_else(|e| panic!("command {i} {cb:?} illegal in the twin game: {e}"));
             if replay.game().is_over() {
@@ -633,12 +545,5 @@ proptest! {
             let c = random_command(m.game(), &mut rng, None);
             m.apply(c).unwrap();
         }
-    }
-}
-
-fn fisher_yates<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        items.swap(i, j);
     }
 }

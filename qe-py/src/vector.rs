@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use qe_core::bots::{by_name_with, BoxedBot, NAMES};
 use qe_core::encoding::{ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
-use qe_core::{Game, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Game, Rules, Seat, MAX_SEATS};
 
 use crate::{args, command_error, random_seed, rules, PyBidLadder};
 
@@ -29,13 +29,6 @@ mod exclusive {
     }
 }
 pub(crate) use exclusive::Exclusive;
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
 
 /// The state of the batch, separate from the Python buffers so it can run without the GIL.
 struct Core {
@@ -88,14 +81,14 @@ impl Core {
     fn new_game(&mut self, e: usize) {
         let k = self.started[e];
         self.started[e] += 1;
-        let game_seed = splitmix(self.seed ^ splitmix(((e as u64) << 32) ^ k));
+        let game_seed = mix_seed(self.seed ^ mix_seed(((e as u64) << 32) ^ k));
         self.games[e].reset(Game::seeded(self.rules, game_seed));
         if let Some(name) = &self.opponents {
             let manifest = *self.rules.manifest();
             for s in 0..self.players() {
                 self.bots[e][s] = (s != self.learner.index()).then(|| {
                     Exclusive::new(
-                        by_name_with(name, splitmix(game_seed ^ (s as u64 + 1)), manifest)
+                        by_name_with(name, mix_seed(game_seed ^ (s as u64 + 1)), manifest)
                             .expect("checked by new"),
                     )
                 });

@@ -50,6 +50,7 @@ use crate::game::Game;
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::session::{MatchView, SeenBid};
+use crate::setup::mix_seed;
 use crate::view::SeatView;
 use world::{Knowledge, World};
 
@@ -176,8 +177,8 @@ impl SearchBot {
     pub fn with_config(config: SearchConfig, seed: u64, manifest: Manifest) -> SearchBot {
         SearchBot {
             config,
-            rng: Mix(mix(seed ^ 0x5EA7_C4B0_75EA_7C4B)),
-            value: ValueBot::with_manifest(mix(seed), manifest),
+            rng: Mix(mix_seed(seed ^ 0x5EA7_C4B0_75EA_7C4B)),
+            value: ValueBot::with_manifest(mix_seed(seed), manifest),
             stats: SearchStats::default(),
         }
     }
@@ -517,20 +518,12 @@ fn peek_choice(view: &SeatView, rules: &Rules) -> Option<u8> {
 /// The model of a seat in a world seeded with `seed`: a value bot with its own noise.
 pub(super) fn model(rules: &Rules, seed: u64, seat: Seat) -> ValueBot {
     ValueBot {
-        rng: ChaCha8Rng::seed_from_u64(mix(
-            seed ^ (u64::from(seat.0) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        rng: ChaCha8Rng::seed_from_u64(mix_seed(
+            seed ^ (u64::from(seat.0) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         )),
         manifest: *rules.manifest(),
         rules: Some(*rules),
     }
-}
-
-/// SplitMix64's finalizer: a strong mixer for deriving seeds.
-pub(super) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A small, fast, portable generator (SplitMix64) for sampling worlds.
@@ -539,11 +532,9 @@ struct Mix(u64);
 
 impl Mix {
     fn next(&mut self) -> u64 {
+        let z = mix_seed(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        z
     }
 
     /// A uniform integer in `0..n` (`n ≥ 1`).

@@ -75,7 +75,7 @@ impl Sim {
             opening: None,
             worth: [None; MAX_SEATS],
             rng: core::array::from_fn(|s| {
-                Mix(super::mix(
+                Mix(crate::setup::mix_seed(
                     seed ^ (s as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
                 ))
             }),
