@@ -29,6 +29,7 @@
 //! stale handle whose cell has been reused by a later handle of its type (it refers to that one),
 //! and pointers the library never returned (detected only when they point to readable memory at
 //! least as large as a handle that does not hold the handle magic).
+#![deny(missing_docs)]
 #![allow(unsafe_code)]
 
 mod bot;

@@ -35,6 +35,8 @@ impl PyBot {
 
 #[pymethods]
 impl PyBot {
+    /// `Bot(name, seed=0)`: the bot of `qe_core::bots` of this name (`random`, `miser`, `value`,
+    /// `search`, `search:easy`...), seeded; a `ValueError` names an unknown one.
     #[new]
     #[pyo3(signature = (name, seed=0))]
     fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {

@@ -272,6 +272,8 @@ pub struct PyBidLadder(pub BidLadder);
 
 #[pymethods]
 impl PyBidLadder {
+    /// `BidLadder(amounts)`: a ladder of these bid amounts (an iterable of ints): 2 to 64 of
+    /// them, strictly increasing; a `SetupError` says what is wrong otherwise.
     #[new]
     fn new(py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<Self> {
         use qe_core::encoding::{LadderError, MAX_RUNGS};
@@ -317,11 +319,13 @@ impl PyBidLadder {
         PyBidLadder(BidLadder::default())
     }
 
+    /// The amounts of the rungs, in order (a new list).
     #[getter]
     fn amounts(&self) -> Vec<u64> {
         self.0.amounts().to_vec()
     }
 
+    /// The amount of rung `index`; an `IndexError` outside `0..len(ladder)`.
     fn amount(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
         let index = args::int::<i128>(index, "index")?;
         let rung = usize::try_from(index).ok();
@@ -330,6 +334,7 @@ impl PyBidLadder {
         })
     }
 
+    /// The rung of `amount`, `None` when no rung bids exactly that.
     fn index_of(&self, amount: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         Ok(self.0.index_of(args::int::<u64>(amount, "amount")?))
     }
@@ -372,9 +377,15 @@ pub struct PyBidRange {
 
 #[pymethods]
 impl PyBidRange {
+    /// Whether `amount` is a legal bid (`qe_core::BidRange::allows`).
     fn allows(&self, amount: &Bound<'_, PyAny>) -> PyResult<bool> {
         let amount = args::int::<u64>(amount, "amount")?;
-        Ok(amount >= self.min && amount <= self.max && Some(amount) != self.forbidden)
+        let range = qe_core::BidRange {
+            min: self.min,
+            max: self.max,
+            forbidden: self.forbidden,
+        };
+        Ok(range.allows(amount))
     }
     fn __repr__(&self) -> String {
         format!(
@@ -722,10 +733,12 @@ impl PyGame {
 
     // ----- state ----------------------------------------------------------------------------------
 
+    /// The number of seats (3-5).
     #[getter]
     fn players(&self) -> u8 {
         self.game().players()
     }
+    /// Whether the Commodities expansion is in play.
     #[getter]
     fn commodities(&self) -> bool {
         self.game().rules().has_commodities()
@@ -735,26 +748,32 @@ impl PyGame {
     fn expansions(&self) -> Vec<&'static str> {
         self.game().rules().expansions().names().collect()
     }
+    /// The set-up seed (`None` in external-chance mode).
     #[getter]
     fn seed(&self) -> Option<u64> {
         self.m.seed()
     }
+    /// Whether the caller supplies the chance outcomes.
     #[getter]
     fn external_chance(&self) -> bool {
         self.game().is_external_chance()
     }
+    /// The current turn (0-based).
     #[getter]
     fn turn(&self) -> u8 {
         self.game().turn()
     }
+    /// The number of turns of the game (R-TRN-1).
     #[getter]
     fn turns(&self) -> u8 {
         self.game().rules().turns()
     }
+    /// The auctioneer of the current turn (R-TRN-2), `None` when it has none (R-TRN-3).
     #[getter]
     fn auctioneer(&self) -> Option<u8> {
         self.game().auctioneer().map(|s| s.0)
     }
+    /// Whether the game is over (R-TRN-4).
     #[getter]
     fn is_over(&self) -> bool {
         self.game().is_over()
@@ -792,10 +811,12 @@ impl PyGame {
     fn to_act_mask(&self) -> u8 {
         self.game().to_act().bits()
     }
+    /// The bids `seat` may make now, `None` when it need not bid.
     fn bid_range(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<Option<PyBidRange>> {
         let s = seat_of(py, self.game(), seat)?;
         Ok(self.bid_range_of(s))
     }
+    /// What `seat` may do now, as a dict (`bid`, `take`, `discard`, `peek`).
     fn legal_dict<'py>(
         &self,
         py: Python<'py>,
@@ -807,6 +828,7 @@ impl PyGame {
 
     // ----- commands -------------------------------------------------------------------------------
 
+    /// `seat` bids `amount` (opening bid, secret bid or rebid).
     fn bid(
         &mut self,
         py: Python<'_>,
@@ -846,6 +868,7 @@ impl PyGame {
         self.apply_all(py, commands)
     }
 
+    /// `seat` takes a token from `pile` (`gold`, `oil` or `crypto`; R-COM-5).
     fn take(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
@@ -853,6 +876,7 @@ impl PyGame {
         Ok(())
     }
 
+    /// The auctioneer discards a token from `pile` (R-COM-7).
     fn discard(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
         let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
@@ -860,6 +884,7 @@ impl PyGame {
         Ok(())
     }
 
+    /// `seat` peeks at the price of turn `turn` (5 players, once per game; R-VIS-5).
     fn peek(
         &mut self,
         py: Python<'_>,
@@ -903,18 +928,22 @@ impl PyGame {
 
     // ----- actions and encoding ------------------------------------------------------------------
 
+    /// The size of the action space (ladder rungs, 3 piles, 16 peeks with `peeks=True`).
     #[getter]
     fn num_actions(&self) -> usize {
         self.space.size()
     }
+    /// The length of one seat's observation (`OBS_SIZE`).
     #[getter]
     fn obs_size(&self) -> usize {
         OBS_SIZE
     }
+    /// The bid ladder of the action space.
     #[getter]
     fn ladder(&self) -> PyBidLadder {
         PyBidLadder(*self.space.ladder())
     }
+    /// Whether the action space has the 16 peek actions.
     #[getter]
     fn peeks(&self) -> bool {
         self.space.has_peeks()
@@ -1172,6 +1201,7 @@ impl PyGame {
 
     // ----- views, events, outcome, record --------------------------------------------------------
 
+    /// Everything `seat` may know (R-VIS), as a dict: its view and bid history.
     fn view_dict<'py>(
         &self,
         py: Python<'py>,
@@ -1180,6 +1210,7 @@ impl PyGame {
         let s = seat_of(py, self.game(), seat)?;
         to_py(py, &self.m.view(Some(s)))
     }
+    /// The spectator's view (public information only; everything at game end), as a dict.
     fn public_view_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.m.view(None))
     }
@@ -1199,6 +1230,7 @@ impl PyGame {
             None => events_list(py, self.m.public_events()),
         }
     }
+    /// The outcome once the game is over, as a dict, else `None`.
     fn outcome_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.game().outcome().map(|o| to_py(py, &o)).transpose()
     }

@@ -478,10 +478,12 @@ impl VectorEnv {
         Ok(env)
     }
 
+    /// The number of games stepped together.
     #[getter]
     fn num_envs(&self) -> usize {
         self.core.games.len()
     }
+    /// The number of seats of each game.
     #[getter]
     fn players(&self) -> usize {
         self.core.players()
@@ -502,10 +504,12 @@ impl VectorEnv {
     fn opponents(&self) -> Option<&str> {
         self.core.opponents.as_deref()
     }
+    /// The length of one seat's observation (`OBS_SIZE`).
     #[getter]
     fn obs_size(&self) -> usize {
         OBS_SIZE
     }
+    /// The bid ladder of the action space.
     #[getter]
     fn ladder(&self) -> PyBidLadder {
         PyBidLadder(*self.core.space.ladder())
