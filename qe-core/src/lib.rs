@@ -59,7 +59,7 @@
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
 //! | [`Deduction`] | what a seat can prove about every seat's total spent ([`Match::deduce`], [`SeatView::deduce`]) |
 //! | [`encoding`] | bid ladders, action spaces and masks, fixed-size observations written from a [`SeatView`] (for learning agents) |
-//! | [`bots`] | baseline policies that decide from a [`SeatView`]: `random`, `miser`, `value` |
+//! | [`bots`] | policies that decide from a [`SeatView`]: the baselines `random`, `miser`, `value`, and the search bot `search:easy|medium|hard` ([`bots::SearchBot`]) |
 //!
 //! External-chance mode ([`Game::external_chance`], R-SET-3) leaves the deal, each reveal and each
 //! token drawn to the caller, for tree search with explicit chance nodes.

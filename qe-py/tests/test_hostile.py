@@ -261,3 +261,17 @@ def test_openspiel_legal_actions_of_a_player_the_game_lacks() -> None:
     assert len(idle) == 1, [state.legal_actions(p) for p in range(4)]
     with pytest.raises(qe.IllegalCommand, match="seat 9 is not a seat of this game"):
         state.legal_actions(9)
+
+
+def test_envs_name_an_unknown_illegal_mode() -> None:
+    """Both environments check ``illegal`` the same way, naming the value given."""
+    import qe.gym
+    import qe.pettingzoo
+
+    for make in (
+        lambda: qe.gym.QeEnv(illegal="clip"),
+        lambda: qe.pettingzoo.parallel_env(illegal="clip"),
+        lambda: qe.pettingzoo.raw_env(illegal="clip"),
+    ):
+        with pytest.raises(ValueError, match="unknown illegal 'clip': expected 'nearest' or 'raise'"):
+            make()

@@ -19,6 +19,17 @@ def as_int(value: Any, name: str) -> int:
     return _qe.int_arg(value, name)
 
 
+ILLEGAL = ("nearest", "raise")
+"""The ways an environment may treat an illegal action (its ``illegal`` argument)."""
+
+
+def check_illegal(illegal: str) -> str:
+    """``illegal`` itself when it is one of :data:`ILLEGAL`, else a ``ValueError`` naming it."""
+    if illegal not in ILLEGAL:
+        raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+    return illegal
+
+
 def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str, Any]) -> int:
     """The action to play for ``seat``'s ``action``: the action itself when it is legal, or with
     ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it); otherwise

@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_int, legalize
+from ._env import as_int, check_illegal, legalize
 from .bots import Bot
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -61,8 +61,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         seat = as_int(seat, "seat")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
-        if illegal not in ("nearest", "raise"):
-            raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        check_illegal(illegal)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)

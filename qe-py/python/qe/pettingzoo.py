@@ -48,7 +48,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import OBS_SIZE, BidLadder, Game
-from ._env import legalize
+from ._env import check_illegal, legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -71,8 +71,7 @@ class _Common:
         peeks: bool = False,
         expansions: Optional[Sequence[str]] = None,
     ) -> None:
-        if illegal not in ("nearest", "raise"):
-            raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        check_illegal(illegal)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
         self.illegal = illegal
