@@ -58,9 +58,11 @@ use crate::{
 use crate::{Seat, MAX_SEATS};
 use layout::at;
 
+mod history;
 mod layout;
 mod observed;
 mod observer;
+pub use history::{write_history, HISTORY_PER_BID, HISTORY_SIZE, HISTORY_STAGES, INFO_STATE_SIZE};
 pub use layout::{
     place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
 };

@@ -24,7 +24,6 @@ mod args;
 mod bots;
 mod buf;
 mod command;
-mod history;
 mod observer;
 mod pyser;
 mod vector;
@@ -35,7 +34,10 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
-use qe_core::encoding::{observe_bounds, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, OBS_SIZE};
+use qe_core::encoding::{
+    observe_bounds, write_history, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, HISTORY_SIZE,
+    INFO_STATE_SIZE, OBS_SIZE,
+};
 use qe_core::reward::Reward;
 use qe_core::{
     Command, CommandError, Expansion, Expansions, Game, Match, Record, ReplayError, Rules, Seat,
@@ -1100,12 +1102,12 @@ impl PyGame {
         out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
-        let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE + history::HISTORY_SIZE], "out")?;
+        let out = buf::Buffer::<f32>::check(out, &[INFO_STATE_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         let out = unsafe { out.slice() };
         let (obs, hist) = out.split_at_mut(OBS_SIZE);
         self.observer.observe(&self.m, s, obs);
-        history::write_history(&self.m, s, hist);
+        write_history(&self.m, s, hist);
         Ok(())
     }
 
@@ -1387,8 +1389,8 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("OBS_SIZE", OBS_SIZE)?;
     m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
-    m.add("HISTORY_SIZE", history::HISTORY_SIZE)?;
-    m.add("INFO_STATE_SIZE", OBS_SIZE + history::HISTORY_SIZE)?;
+    m.add("HISTORY_SIZE", HISTORY_SIZE)?;
+    m.add("INFO_STATE_SIZE", INFO_STATE_SIZE)?;
     m.add("QeError", py.get_type::<QeError>())?;
     m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
     let setup = py.get_type::<SetupError_>();
