@@ -27,10 +27,7 @@ impl Ranked {
     /// The ranks of a finished game's seats, with the agent of each seat.
     pub fn of(outcome: &Outcome, agent: [u8; MAX_SEATS]) -> Ranked {
         let seats = outcome.seats();
-        let key = |i: usize| {
-            let s = &seats[i];
-            (!s.eliminated, s.total, std::cmp::Reverse(s.spent))
-        };
+        let key = |i: usize| seats[i].finish_key();
         let mut rank = [0u8; MAX_SEATS];
         for (i, r) in rank.iter_mut().enumerate().take(seats.len()) {
             *r = (0..seats.len()).filter(|&j| key(j) > key(i)).count() as u8;

@@ -78,6 +78,32 @@ pub struct SeatOutcome {
     pub total: u32,
 }
 
+impl SeatOutcome {
+    /// The seat's place in the final order as a key, higher for a better finish: survivors ahead
+    /// of the eliminated (R-SCO-2), then the higher total (R-SCO-10), then the lower total spent
+    /// (R-SCO-11). The winners are the survivors with the highest key; seats with equal keys share
+    /// their place.
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules};
+    /// let mut game = Game::seeded(Rules::base(3).unwrap(), 5);
+    /// while !game.is_over() {
+    ///     let seat = game.to_act().first().unwrap();
+    ///     let range = game.bid_range(seat).unwrap();
+    ///     let amount = if range.allows(range.min) { range.min } else { range.min + 1 };
+    ///     game.play(Command::Bid { seat, amount }).unwrap();
+    /// }
+    /// let outcome = game.outcome().unwrap();
+    /// let best = outcome.seats().iter().map(|s| s.finish_key()).max().unwrap();
+    /// for s in outcome.seats() {
+    ///     assert_eq!(s.winner, !s.eliminated && s.finish_key() == best);
+    /// }
+    /// ```
+    pub fn finish_key(&self) -> (bool, u32, core::cmp::Reverse<i128>) {
+        (!self.eliminated, self.total, core::cmp::Reverse(self.spent))
+    }
+}
+
 /// The outcome of a finished game: one [`SeatOutcome`] per seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -292,11 +318,11 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
     let best = seats.0[..n]
         .iter()
         .filter(|o| !o.eliminated)
-        .map(|o| (o.total, core::cmp::Reverse(o.spent)))
+        .map(SeatOutcome::finish_key)
         .max();
     if let Some(best) = best {
         for o in &mut seats.0[..n] {
-            o.winner = !o.eliminated && (o.total, core::cmp::Reverse(o.spent)) == best;
+            o.winner = !o.eliminated && o.finish_key() == best;
         }
     }
     Outcome {
