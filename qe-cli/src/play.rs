@@ -87,6 +87,12 @@ enum Input {
     Nothing,
 }
 
+/// The pile names, as the core spells them, in order: `gold, oil, crypto`.
+fn pile_names() -> String {
+    let names: Vec<&str> = AssetKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
+
 /// Parses one line for `seat`, whose legal actions are `legal`. Commands and pile names may be
 /// in any case (`BID 5`, `Take Gold`).
 fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
@@ -95,7 +101,7 @@ fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
     let pile = |w: &str| -> Result<AssetKind, String> {
         w.to_ascii_lowercase()
             .parse()
-            .map_err(|_| format!("`{w}` is not a pile: the piles are gold, oil and crypto"))
+            .map_err(|_| format!("`{w}` is not a pile: the piles are {}", pile_names()))
     };
     let amount = |w: &str| -> Result<u64, String> {
         w.parse::<u64>().map_err(|_| {
@@ -139,10 +145,14 @@ fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
             Ok(Input::Command(Command::Peek { seat, turn }))
         }
         ["bid" | "b"] => Err("bid needs an amount: bid 5".into()),
-        ["take" | "t"] => Err("take needs a pile: take gold (piles: gold, oil, crypto)".into()),
-        ["discard" | "d"] => {
-            Err("discard needs a pile: discard oil (piles: gold, oil, crypto)".into())
-        }
+        ["take" | "t"] => Err(format!(
+            "take needs a pile: take gold (piles: {})",
+            pile_names()
+        )),
+        ["discard" | "d"] => Err(format!(
+            "discard needs a pile: discard oil (piles: {})",
+            pile_names()
+        )),
         ["peek" | "p"] => Err("peek needs a turn: peek 3".into()),
         [w @ ("bid" | "b" | "take" | "t" | "discard" | "d" | "peek" | "p"), _, extra, ..] => Err(
             format!("`{w}` takes one word after it; `{extra}` is one too many"),

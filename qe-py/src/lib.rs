@@ -1391,6 +1391,15 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BOUNDS_SIZE", BOUNDS_SIZE)?;
     m.add("HISTORY_SIZE", HISTORY_SIZE)?;
     m.add("INFO_STATE_SIZE", INFO_STATE_SIZE)?;
+    // The names the core reads and writes: piles in `AssetKind` order (the bit order of pile
+    // masks), tiles in manifest order (the bit order of tile masks).
+    let piles: Vec<&str> = qe_core::AssetKind::ALL.iter().map(|k| k.name()).collect();
+    m.add("PILES", PyTuple::new(py, piles)?)?;
+    let tiles: Vec<String> = qe_core::TileId::ALL
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    m.add("TILES", PyTuple::new(py, tiles)?)?;
     m.add("QeError", py.get_type::<QeError>())?;
     m.add("IllegalCommand", py.get_type::<IllegalCommand>())?;
     let setup = py.get_type::<SetupError_>();

@@ -69,7 +69,8 @@ __all__ = [
     "replay",
 ]
 
-PILES: Tuple[str, str, str] = ("gold", "oil", "crypto")
+PILES: Tuple[str, ...] = _qe.PILES
+"""The asset piles, in the order of pile masks and of the pile actions (R-COM-5)."""
 
 _T = TypeVar("_T")
 
@@ -108,11 +109,7 @@ def _tiles(mask: int) -> List[str]:
     return [TILES[i] for i in range(len(TILES)) if mask >> i & 1]
 
 
-TILES: Tuple[str, ...] = (
-    "US-AGR", "US-HOU", "US-FIN", "US-MAN", "EU-AGR", "EU-HOU", "EU-FIN", "EU-MAN",
-    "CN-AGR", "CN-HOU", "CN-FIN", "CN-MAN", "JP-AGR", "JP-HOU", "JP-FIN", "JP-MAN",
-    "JP-GOV", "CN-GOV", "UK-GOV", "UK-AGR", "UK-FIN",
-)  # fmt: skip
+TILES: Tuple[str, ...] = _qe.TILES
 """Every company tile, in manifest order (the bit order of tile masks and of the ``tile`` block)."""
 
 

@@ -18,6 +18,8 @@ __all__ = [
     "BOUNDS_SIZE",
     "HISTORY_SIZE",
     "INFO_STATE_SIZE",
+    "PILES",
+    "TILES",
     "QeError",
     "SetupError",
     "VectorEnv",
@@ -36,6 +38,8 @@ OBS_SIZE: int
 BOUNDS_SIZE: int
 HISTORY_SIZE: int
 INFO_STATE_SIZE: int
+PILES: Tuple[str, ...]
+TILES: Tuple[str, ...]
 
 class QeError(ValueError):
     rule: str

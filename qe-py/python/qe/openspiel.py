@@ -49,7 +49,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pyspiel
 
-from . import INFO_STATE_SIZE, OBS_SIZE, BidLadder, Game, observation_blocks
+from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, observation_blocks
 from .bots import Bot
 
 __all__ = ["GAME_TYPE", "QeObserver", "QeOpenSpielGame", "QeOpenSpielState", "QeSpielBot"]
@@ -200,7 +200,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         if action < len(ladder):
             return f"bid:{ladder.amount(action)}"
         if action < len(ladder) + 3:
-            return "pile:" + ("gold", "oil", "crypto")[action - len(ladder)]
+            return "pile:" + PILES[action - len(ladder)]
         return f"peek:{action - len(ladder) - 3}"
 
     def is_terminal(self) -> bool:
