@@ -391,11 +391,18 @@ fn r_auc_4_amounts() {
     bid(&mut game, 1, u64::MAX);
     bid(&mut game, 2, 7);
     assert_eq!(game.spent(Seat(1)), u64::MAX as i128);
-    // A record bid above 2^64-1 or negative is rejected at its index (see tests/conformance.rs).
-    assert_eq!(
-        CommandError::BidOutOfRange { text: "-1".into() }.rule(),
-        "R-AUC-4"
-    );
+}
+
+/// R-AUC-4: a bid past 2^64-1, or below 0, is rejected naming the rule and the amount given (in a
+/// record, at its index: see tests/conformance.rs).
+#[cfg(feature = "serde")]
+#[test]
+fn r_auc_4_bids_outside_the_64_bit_range_are_rejected() {
+    for text in ["18446744073709551616", "-1"] {
+        let e = Command::from_json(&format!(r#"{{"seat": 1, "bid": {text}}}"#)).unwrap_err();
+        assert_eq!(e.rule(), "R-AUC-4", "{text}");
+        assert!(e.to_string().contains(text), "{e} names {text}");
+    }
 }
 
 #[test]
@@ -1085,9 +1092,20 @@ fn r_sco_10_grand_total() {
 }
 
 fn subtotal_and_total() {
-    let mut game = base(4);
-    finish(&mut game);
-    for s in game.outcome().unwrap().seats() {
+    let mut plain = base(4);
+    finish(&mut plain);
+    let mut with_assets = commodities(4);
+    finish(&mut with_assets);
+    // The expansion's term (R-COM-9) is part of the subtotal: some seat scores it here.
+    let assets = with_assets.outcome().unwrap();
+    assert!(assets.seats().iter().any(|s| s.commodities > 0));
+    for s in plain
+        .outcome()
+        .unwrap()
+        .seats()
+        .iter()
+        .chain(assets.seats())
+    {
         assert_eq!(
             s.subtotal,
             s.companies
@@ -1152,6 +1170,23 @@ fn r_com_1_piles_public_sizes() {
 fn r_com_2_no_zero_bid_vp() {
     assert_eq!(Rules::commodities(4).unwrap().zero_bid_vp, 0);
     assert_eq!(Rules::base(4).unwrap().zero_bid_vp, 2);
+    // The same zero bids in both games: revealed in both (R-AUC-11); marked and worth 2 VP in the
+    // base game (R-SCO-5), neither with the expansion.
+    for (mut game, vp) in [(base(4), 2), (commodities(4), 0)] {
+        auction(&mut game, &[(0, 5), (1, 9), (2, 0), (3, 0)]);
+        finish(&mut game);
+        let view = game.public_view();
+        assert_eq!(view.auctions[0].zero_bids, SeatSet::from_bits(0b1100));
+        let outcome = game.outcome().unwrap();
+        for seat in [2, 3] {
+            let marks = u8::from(vp > 0);
+            assert_eq!(
+                view.seats[seat].zero_marks, marks,
+                "seat {seat}'s marks ({vp} VP)"
+            );
+            assert_eq!(outcome.seats()[seat].zero_bids, vp, "seat {seat}");
+        }
+    }
 }
 
 #[test]
@@ -1361,6 +1396,7 @@ fn r_com_10_ties_at_the_top_settled_first() {
     assert_eq!(game.phase(), Phase::Rebid { tie: 1 });
     auction(&mut game, &[(1, 8), (2, 1)]);
     // Company to seat 1 at 8; second is the auctioneer's 2 (seat 2 now 1, seat 3 1 tie lower).
+    assert_eq!(game.spent(Seat(1)), 8);
     assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
 }
 
