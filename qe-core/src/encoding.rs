@@ -474,6 +474,7 @@ impl Seen for Sight<'_> {
 
 /// The one writer of observations: every float of `out` from what `seen` shows, each through its
 /// name in [`LAYOUT`].
+// Inlined with the per-turn walk into one loop (PERF.md).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn write(seen: &impl Seen, out: &mut [f32]) {
@@ -674,6 +675,7 @@ fn write_auction(out: &mut [f32; OBS_SIZE], a: &AuctionView) {
 }
 
 /// One turn's slot of the `auctions` block, into the zeroed `x`.
+// Inlined into `write_auction` (PERF.md).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn write_auction_slot(x: &mut [f32; AUCTION_LEN], a: &AuctionView) {

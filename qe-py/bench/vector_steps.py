@@ -1,9 +1,11 @@
 """Steps bench.py's line 3 loop a fixed number of times, for instruction counts under callgrind.
 
-Usage: python qe-py/bench/vector_steps.py STEPS
+Usage: python qe-py/bench/vector_steps.py STEPS [zero-others]
 
-`qe.VectorEnv(64, players=4, seed=0, zero_others=False)` stepped STEPS times with bench.py's
-multiply-and-argmax random legal policy; prints the seat decisions applied. Run it twice (say 100
+`qe.VectorEnv(64, players=4, seed=0, zero_others=False)` (with `zero-others`, the default
+`zero_others=True`, which zeroes the observation rows of the seats that need not act) stepped
+STEPS times with bench.py's multiply-and-argmax random legal policy; prints the seat decisions
+applied. Run it twice (say 100
 and 600 steps) under `valgrind --tool=callgrind` and divide the difference of the totals by the
 difference of the decisions: start-up (interpreter, imports, reset) cancels out.
 """
@@ -19,7 +21,9 @@ import qe
 
 def main() -> None:
     steps = int(sys.argv[1])
-    env = qe.VectorEnv(64, players=4, seed=0, zero_others=False)
+    if sys.argv[2:] not in ([], ["zero-others"]):
+        sys.exit(__doc__)
+    env = qe.VectorEnv(64, players=4, seed=0, zero_others=sys.argv[2:] == ["zero-others"])
     _, masks = env.reset()
     keys = np.zeros(masks.shape, np.int8)
     rng = np.random.default_rng(0)
