@@ -1,6 +1,7 @@
 //! Property tests of the engine's invariants (proptest):
 //! - random legal games end within the turn limit and never panic (R-TRN-1, R-TRN-4);
-//! - a rejected command leaves the state unchanged (R-AUC-12);
+//! - a rejected command leaves the state unchanged (R-AUC-12), a game's and a match's, chance
+//!   outcomes in external-chance mode included (R-SET-3);
 //! - same seed ⇒ same game (R-SET-2);
 //! - record → replay → same record and outcome (RECORD.md);
 //! - no leaks (R-VIS-8): games that differ only in what a seat may not see give that seat identical
@@ -13,8 +14,8 @@ mod common;
 use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
 use proptest::prelude::*;
 use qe_core::{
-    AssetKind, Command, Event, Game, Industry, Match, Phase, Record, Seat, SeatView, Setup, TileId,
-    TokenId,
+    AssetKind, ChanceOutcome, Command, Event, Game, Industry, Match, Phase, Record, Seat, SeatView,
+    Setup, TileId, TokenId,
 };
 
 fn variant() -> impl Strategy<Value = (u8, bool)> {
@@ -402,6 +403,20 @@ fn check_view_entitlements(
     Ok(())
 }
 
+/// A chance outcome that may well be illegal: a deal of any industries, any tile, any token.
+fn wild_chance(rng: &mut Rng) -> ChanceOutcome {
+    match rng.below(3) {
+        0 => ChanceOutcome::Deal(core::array::from_fn(|_| {
+            Industry::ALL[rng.below(Industry::ALL.len() as u64) as usize]
+        })),
+        1 => ChanceOutcome::Reveal(TileId::ALL[rng.below(21) as usize]),
+        _ => ChanceOutcome::Draw(TokenId::new(
+            AssetKind::ALL[rng.below(3) as usize],
+            rng.below(9) as u8,
+        )),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -452,6 +467,39 @@ proptest! {
         let late = game.apply(Command::Bid { seat: Seat(0), amount: 1 });
         prop_assert!(late.is_err());
         prop_assert_eq!(game, before);
+    }
+
+    /// R-AUC-12, R-SET-3: the same for a match (the game, its commands and its events) in
+    /// external-chance mode, where wild chance outcomes (a deal of any industries, any tile, any
+    /// token, or an outcome when none is pending) are tried beside wild commands.
+    #[test]
+    fn rejected_commands_and_chance_outcomes_change_no_match((players, commodities) in variant(), policy in any::<u64>()) {
+        let game = Game::external_chance(rules_of(players, commodities), None).unwrap();
+        let mut m = Match::new(game);
+        let mut rng = Rng(policy);
+        while !m.game().is_over() {
+            for _ in 0..3 {
+                let wild = if rng.below(2) == 0 {
+                    Command::Chance(wild_chance(&mut rng))
+                } else {
+                    wild_command(&mut rng, m.game())
+                };
+                let before = m.clone();
+                if m.apply(wild).is_err() {
+                    prop_assert_eq!(&m, &before);
+                }
+            }
+            if m.game().is_over() {
+                break;
+            }
+            let outcomes = m.game().chance_outcomes();
+            let c = if outcomes.is_empty() {
+                random_command(m.game(), &mut rng, None)
+            } else {
+                Command::Chance(outcomes[rng.below(outcomes.len() as u64) as usize])
+            };
+            m.apply(c).unwrap();
+        }
     }
 
     /// R-SET-2: the same seed and the same commands give the same game and events.
