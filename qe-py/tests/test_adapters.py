@@ -234,6 +234,9 @@ def test_openspiel_game_string_round_trips(params: dict) -> None:
     assert isinstance(a, qo.QeOpenSpielState) and isinstance(b, qo.QeOpenSpielState)
     assert a.qe.expansions == b.qe.expansions and a.qe.ladder == b.qe.ladder
     assert a.qe.peeks == b.qe.peeks
+    # The string says what the game is: commodities and expansions agree with the game's.
+    assert f"commodities={a.qe.commodities}" in str(game)
+    assert f"expansions={':'.join(a.qe.expansions)}," in str(game)
 
 
 def test_openspiel_bad_parameters_name_the_value() -> None:

@@ -112,9 +112,12 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         # Lists are stored joined by ':' so that str(game) parses back to the same game.
         if "ladder" in params:
             params["ladder"] = _SEP.join(str(a) for a in self.qe_ladder.amounts)
-        if "expansions" in params:
-            params["expansions"] = _SEP.join(self.qe_expansions)
         probe = self._new_qe(seed=0)
+        if "expansions" in params or "commodities" in params:
+            # Both as the game has them, so that str(game) never says commodities=False of a
+            # game with the expansion (given as expansions=commodities) or the other way round.
+            params["commodities"] = probe.commodities
+            params["expansions"] = _SEP.join(probe.expansions)
         self.pass_action = probe.num_actions
         turns = probe.turns
         info = pyspiel.GameInfo(
