@@ -65,3 +65,23 @@ pub enum ChanceOutcome {
     /// The token that comes off a pile when an asset is taken or discarded (R-COM-5, R-COM-7).
     Draw(TokenId),
 }
+
+impl ChanceOutcome {
+    /// The entries of a deal that a game of `players` seats deals ([`crate::deal_tokens`]: 4 for
+    /// 3 or 4 players, 5 for 5, R-CMP-6); the rest of the array is ignored. `None` for an outcome
+    /// that is not a deal.
+    ///
+    /// ```
+    /// use qe_core::{ChanceOutcome, Industry};
+    /// let [a, h, f, m] = [Industry::AGR, Industry::HOU, Industry::FIN, Industry::MAN];
+    /// assert_eq!(ChanceOutcome::Deal([h, a, m, f, a]).dealt(4), Some(&[h, a, m, f][..]));
+    /// ```
+    pub fn dealt(&self, players: u8) -> Option<&[Industry]> {
+        match self {
+            ChanceOutcome::Deal(deal) => {
+                Some(&deal[..crate::setup::deal_tokens(players).len().min(MAX_SEATS)])
+            }
+            _ => None,
+        }
+    }
+}

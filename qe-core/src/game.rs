@@ -1022,17 +1022,18 @@ impl Game {
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
         match (self.step, outcome) {
-            (Step::Deal, ChanceOutcome::Deal(deal)) => {
+            (Step::Deal, ChanceOutcome::Deal(_)) => {
                 let tokens = deal_tokens(self.players());
-                let n = tokens.len();
-                let ok = tokens.iter().all(|t| deal[..n].contains(t))
-                    && (0..n).all(|i| !deal[..i].contains(&deal[i]));
+                let dealt = outcome.dealt(self.players()).unwrap_or_default();
+                let n = dealt.len();
+                let ok = tokens.iter().all(|t| dealt.contains(t))
+                    && (0..n).all(|i| !dealt[..i].contains(&dealt[i]));
                 if !ok {
                     return Err(CommandError::InvalidChance {
                         reason: "a deal is a permutation of the dealt industry tokens",
                     });
                 }
-                self.setup.deal[..n].copy_from_slice(&deal[..n]);
+                self.setup.deal[..n].copy_from_slice(dealt);
                 self.dealt = true;
                 self.step = Step::Reveal;
                 self.deal_events(sink);

@@ -426,15 +426,31 @@ mod json {
         }
 
         /// The command as JSON text in the record format (chance outcomes as
-        /// `{"chance": {...}}`); [`Command::from_json`] reads it back.
+        /// `{"chance": {...}}`); [`Command::from_json`] reads it back. A deal is written with all
+        /// its [`MAX_SEATS`] entries; [`Command::to_json_for`] writes the tokens dealt only.
         pub fn to_json(&self) -> String {
+            self.to_json_for(MAX_SEATS as u8)
+        }
+
+        /// As [`Command::to_json`], for a game of `players` seats: a deal is written as the tokens
+        /// it deals ([`ChanceOutcome::dealt`]: 4 entries for 3 or 4 players, 5 for 5).
+        ///
+        /// ```
+        /// use qe_core::{ChanceOutcome, Command, Industry};
+        /// let [a, h, f, m] = [Industry::AGR, Industry::HOU, Industry::FIN, Industry::MAN];
+        /// let deal = Command::Chance(ChanceOutcome::Deal([h, a, m, f, a]));
+        /// assert_eq!(deal.to_json_for(4), r#"{"chance":{"deal":["HOU","AGR","MAN","FIN"]}}"#);
+        /// assert_eq!(Command::from_json(&deal.to_json_for(4)), Ok(deal));
+        /// ```
+        pub fn to_json_for(&self, players: u8) -> String {
             let Command::Chance(outcome) = *self else {
                 return serde_json::to_string(&OutCommand::of(&Ok(*self)))
                     .expect("a command serializes");
             };
             let inner = match outcome {
                 ChanceOutcome::Deal(d) => {
-                    let names: Vec<&str> = d.iter().map(|i| i.name()).collect();
+                    let dealt = outcome.dealt(players).unwrap_or(&d);
+                    let names: Vec<&str> = dealt.iter().map(|i| i.name()).collect();
                     serde_json::json!({ "deal": names })
                 }
                 ChanceOutcome::Reveal(t) => serde_json::json!({ "reveal": t.to_string() }),

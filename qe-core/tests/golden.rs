@@ -215,7 +215,7 @@ fn playthrough(config: &Config) -> String {
     loop {
         match command {
             None => writeln!(text, "step {step} start").unwrap(),
-            Some(c) => writeln!(text, "step {step} {}", c.to_json()).unwrap(),
+            Some(c) => writeln!(text, "step {step} {}", c.to_json_for(m.game().players())).unwrap(),
         }
         let game = *m.game();
         for (viewer, seen) in viewers.iter().zip(&mut seen) {

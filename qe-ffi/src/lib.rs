@@ -1035,7 +1035,8 @@ pub unsafe extern "C" fn qe_game_chance_json(
         let state = unsafe { handle::get(game)? };
         let out = out_arg(out_json, "out_json")?;
         let outcome = chance_outcome(state.m.game(), index)?;
-        give_string(Command::Chance(outcome).to_json(), &out)
+        let players = state.m.game().players();
+        give_string(Command::Chance(outcome).to_json_for(players), &out)
     })
 }
 

@@ -75,7 +75,7 @@ impl PyBot {
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let s = seat_of(py, game.game(), seat)?;
         self.decide(&game, s, true)
-            .map(|c| to_py(py, &command::to_json(&c)))
+            .map(|c| to_py(py, &command::to_json(&c, game.game().players())))
             .transpose()
     }
 

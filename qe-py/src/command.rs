@@ -23,9 +23,9 @@ pub fn from_json(v: &Value) -> Result<Command, CommandError> {
     Command::from_json(&v.to_string())
 }
 
-/// The record form of a command ([`Command::to_json`]).
-pub fn to_json(c: &Command) -> Value {
-    serde_json::from_str(&c.to_json()).expect("a command's JSON is valid")
+/// The record form of a command in a game of `players` seats ([`Command::to_json_for`]).
+pub fn to_json(c: &Command, players: u8) -> Value {
+    serde_json::from_str(&c.to_json_for(players)).expect("a command's JSON is valid")
 }
 
 /// The stable id of the `index`-th pending chance outcome: the permutation index for a deal, the

@@ -449,7 +449,7 @@ impl PyGame {
                 .m
                 .commands()
                 .iter()
-                .map(command::to_json)
+                .map(|c| command::to_json(c, g.players()))
                 .collect::<Vec<_>>()
                 .into();
             state["nations"] = (0..g.players())
@@ -924,7 +924,13 @@ impl PyGame {
 
     /// The commands applied so far, in record form (chance outcomes included).
     fn commands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v: Vec<serde_json::Value> = self.m.commands().iter().map(command::to_json).collect();
+        let players = self.game().players();
+        let v: Vec<serde_json::Value> = self
+            .m
+            .commands()
+            .iter()
+            .map(|c| command::to_json(c, players))
+            .collect();
         to_py(py, &v)
     }
 
@@ -1156,7 +1162,9 @@ impl PyGame {
             .game()
             .chance_outcomes()
             .iter()
-            .map(|o| command::to_json(&Command::Chance(*o))["chance"].clone())
+            .map(|o| {
+                command::to_json(&Command::Chance(*o), self.game().players())["chance"].clone()
+            })
             .collect();
         to_py(py, &v)
     }

@@ -215,6 +215,17 @@ def test_external_chance() -> None:
     assert e.value.rule == "R-SET-3"
 
 
+@pytest.mark.parametrize("players,tokens", [(3, 4), (4, 4), (5, 5)])
+def test_a_deal_lists_the_tokens_dealt(players: int, tokens: int) -> None:
+    """A deal outcome and the command it becomes list exactly the tokens the game deals (R-CMP-6:
+    3 seats and the one set aside, 4, or 5), never the padding of a fixed-size array."""
+    g = qe.Game(players=players, external_chance=True)
+    deals = g.chance_outcomes()
+    assert deals and all(len(d["deal"]) == tokens for d in deals)
+    g.chance(deals[-1])
+    assert g.commands() == [{"chance": deals[-1]}]
+
+
 def test_ladders_masks_and_observations() -> None:
     assert qe.BidLadder.linear(5, 4).amounts == [0, 5, 10, 15]
     assert qe.BidLadder.geometric(1, 2.0, 5).amounts == [0, 1, 2, 4, 8]
