@@ -346,17 +346,9 @@ fn replay_step_pauses_between_auctions_on_a_terminal() {
 
 // ----- play: scripted games through standard input ---------------------------------------------
 
-/// SplitMix64, as `qe` derives seeds (`simulate::mix`).
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The seed `qe` gives the bot at `seat` (`simulate::bot_seed`).
 fn bot_seed(game_seed: u64, seat: u8) -> u64 {
-    mix(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
+    qe_core::mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
 
 /// The input script: junk lines (errors or no-ops) mixed with moves, so that some line of every

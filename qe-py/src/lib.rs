@@ -358,43 +358,39 @@ fn ladder_error(py: Python<'_>, e: &qe_core::encoding::LadderError) -> PyErr {
     qe_err::<SetupError_>(py, e.to_string(), "ENCODING", 299, None)
 }
 
-/// The range of bids a seat may make now.
-#[pyclass(
-    module = "qe._qe",
-    name = "BidRange",
-    frozen,
-    get_all,
-    eq,
-    skip_from_py_object
-)]
+/// The range of bids a seat may make now (a `qe_core::BidRange`).
+#[pyclass(module = "qe._qe", name = "BidRange", frozen, eq, skip_from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct PyBidRange {
-    /// The smallest bid (1 for the opening bid, else 0).
-    min: u64,
-    /// The largest bid (2**64 - 1).
-    max: u64,
-    /// The one amount in the range that is not allowed (the auctioneer's bid), if any.
-    forbidden: Option<u64>,
-}
+pub struct PyBidRange(qe_core::BidRange);
 
 #[pymethods]
 impl PyBidRange {
+    /// The smallest bid (1 for the opening bid, else 0).
+    #[getter]
+    fn min(&self) -> u64 {
+        self.0.min
+    }
+    /// The largest bid (2**64 - 1).
+    #[getter]
+    fn max(&self) -> u64 {
+        self.0.max
+    }
+    /// The one amount in the range that is not allowed (the auctioneer's bid), if any.
+    #[getter]
+    fn forbidden(&self) -> Option<u64> {
+        self.0.forbidden
+    }
     /// Whether `amount` is a legal bid (`qe_core::BidRange::allows`).
     fn allows(&self, amount: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let amount = args::int::<u64>(amount, "amount")?;
-        let range = qe_core::BidRange {
-            min: self.min,
-            max: self.max,
-            forbidden: self.forbidden,
-        };
-        Ok(range.allows(amount))
+        Ok(self.0.allows(args::int::<u64>(amount, "amount")?))
     }
     fn __repr__(&self) -> String {
+        let r = self.0;
         format!(
             "BidRange(min={}, max={}, forbidden={})",
-            self.min,
-            self.max,
-            self.forbidden
+            r.min,
+            r.max,
+            r.forbidden
                 .map_or_else(|| "None".to_string(), |f| f.to_string())
         )
     }
@@ -658,11 +654,7 @@ impl PyGame {
     }
 
     fn bid_range_of(&self, seat: Seat) -> Option<PyBidRange> {
-        self.game().bid_range(seat).map(|r| PyBidRange {
-            min: r.min,
-            max: r.max,
-            forbidden: r.forbidden,
-        })
+        self.game().bid_range(seat).map(PyBidRange)
     }
 }
 
@@ -750,7 +742,8 @@ impl PyGame {
     fn expansions(&self) -> Vec<&'static str> {
         self.game().rules().expansions().names().collect()
     }
-    /// The set-up seed (`None` in external-chance mode).
+    /// The set-up seed; `None` when the set-up did not come from a seed (external-chance mode,
+    /// or a record without one).
     #[getter]
     fn seed(&self) -> Option<u64> {
         self.m.seed()

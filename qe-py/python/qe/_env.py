@@ -26,7 +26,8 @@ ILLEGAL = ("nearest", "raise")
 def check_illegal(illegal: str) -> str:
     """``illegal`` itself when it is one of :data:`ILLEGAL`, else a ``ValueError`` naming it."""
     if illegal not in ILLEGAL:
-        raise ValueError(f"unknown illegal {illegal!r}: expected 'nearest' or 'raise'")
+        expected = " or ".join(repr(m) for m in ILLEGAL)
+        raise ValueError(f"unknown illegal {illegal!r}: expected {expected}")
     return illegal
 
 

@@ -202,9 +202,9 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         ladder = self.qe.ladder
         if action < len(ladder):
             return f"bid:{ladder.amount(action)}"
-        if action < len(ladder) + 3:
+        if action < len(ladder) + len(PILES):
             return "pile:" + PILES[action - len(ladder)]
-        return f"peek:{action - len(ladder) - 3}"
+        return f"peek:{action - len(ladder) - len(PILES)}"
 
     def is_terminal(self) -> bool:
         return bool(self.qe.is_over)
