@@ -58,7 +58,8 @@ impl Command {
 #[non_exhaustive]
 pub enum ChanceOutcome {
     /// The industry deal: a permutation of the dealt tokens (R-CMP-6); seat `i` gets entry `i`, and
-    /// with 3 players entry 3 is the token set aside. Entries past the token count are ignored.
+    /// with 3 players entry 3 is the token set aside. Entries past the token count are ignored;
+    /// [`ChanceOutcome::deal`] builds one from a list.
     Deal([Industry; MAX_SEATS]),
     /// The tile revealed at the start of a turn (R-AUC-1).
     Reveal(TileId),
@@ -67,6 +68,24 @@ pub enum ChanceOutcome {
 }
 
 impl ChanceOutcome {
+    /// The deal of these tokens, seat by seat (with 3 players the fourth is the one set aside):
+    /// the one way a deal is built from a list. The array's entries past the list repeat its first
+    /// entry, so a list shorter than the game deals never is a permutation of its tokens, and the
+    /// game rejects it (R-SET-3). `None` for an empty list or one longer than [`MAX_SEATS`].
+    ///
+    /// ```
+    /// use qe_core::{ChanceOutcome, Industry};
+    /// let [a, h, f, m] = [Industry::AGR, Industry::HOU, Industry::FIN, Industry::MAN];
+    /// assert_eq!(ChanceOutcome::deal(&[h, a, m, f]), Some(ChanceOutcome::Deal([h, a, m, f, h])));
+    /// assert_eq!(ChanceOutcome::deal(&[]), None);
+    /// ```
+    pub fn deal(tokens: &[Industry]) -> Option<ChanceOutcome> {
+        let first = *tokens.first()?;
+        let mut deal = [first; MAX_SEATS];
+        deal.get_mut(..tokens.len())?.copy_from_slice(tokens);
+        Some(ChanceOutcome::Deal(deal))
+    }
+
     /// The entries of a deal that a game of `players` seats deals ([`crate::deal_tokens`]: 4 for
     /// 3 or 4 players, 5 for 5, R-CMP-6); the rest of the array is ignored. `None` for an outcome
     /// that is not a deal.

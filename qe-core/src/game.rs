@@ -992,7 +992,7 @@ impl Game {
                 let tokens = deal_tokens(self.players());
                 let mut perm = [Industry::AGR; MAX_SEATS];
                 permutations(tokens, &mut perm, 0, 0, &mut |p| {
-                    out.push(ChanceOutcome::Deal(*p));
+                    out.extend(ChanceOutcome::deal(&p[..tokens.len()]));
                 });
             }
             Step::Reveal => {

@@ -312,19 +312,23 @@ mod json {
         let name_of = |v: &RawValue| json::string(v);
         match name.as_str() {
             "deal" => {
-                let list = json::list(value, MAX_SEATS).map_err(|_| {
+                let not_a_deal = || {
                     bad(&format!(
-                        "deal takes a list of industries, one per seat, not {}",
+                        "deal takes a list of 1 to {MAX_SEATS} industries, one per token dealt \
+                         (4 with 3 players, the last one set aside; 4 with 4; 5 with 5), not {}",
                         value.get()
                     ))
-                })?;
-                let mut deal = [Industry::AGR; MAX_SEATS];
-                for (slot, x) in deal.iter_mut().zip(&list) {
-                    *slot = name_of(x)
-                        .and_then(|s| s.parse().ok())
-                        .ok_or_else(|| bad(&format!("deal: unknown industry {}", x.get())))?;
-                }
-                Ok(ChanceOutcome::Deal(deal))
+                };
+                let list = json::list(value, MAX_SEATS).map_err(|_| not_a_deal())?;
+                let tokens = list
+                    .iter()
+                    .map(|x| {
+                        name_of(x)
+                            .and_then(|s| s.parse().ok())
+                            .ok_or_else(|| bad(&format!("deal: unknown industry {}", x.get())))
+                    })
+                    .collect::<Result<Vec<Industry>, _>>()?;
+                ChanceOutcome::deal(&tokens).ok_or_else(not_a_deal)
             }
             "reveal" => name_of(value)
                 .and_then(|s| s.parse().ok())
@@ -438,7 +442,7 @@ mod json {
         /// ```
         /// use qe_core::{ChanceOutcome, Command, Industry};
         /// let [a, h, f, m] = [Industry::AGR, Industry::HOU, Industry::FIN, Industry::MAN];
-        /// let deal = Command::Chance(ChanceOutcome::Deal([h, a, m, f, a]));
+        /// let deal = Command::Chance(ChanceOutcome::deal(&[h, a, m, f]).unwrap());
         /// assert_eq!(deal.to_json_for(4), r#"{"chance":{"deal":["HOU","AGR","MAN","FIN"]}}"#);
         /// assert_eq!(Command::from_json(&deal.to_json_for(4)), Ok(deal));
         /// ```

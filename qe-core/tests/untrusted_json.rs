@@ -189,7 +189,7 @@ fn a_bad_chance_outcome_is_malformed_and_quotes_the_value() {
         ),
         (
             r#"{"chance":{"deal":"AGR"}}"#,
-            r#"deal takes a list of industries, one per seat, not "AGR""#,
+            r#"deal takes a list of 1 to 5 industries, one per token dealt (4 with 3 players, the last one set aside; 4 with 4; 5 with 5), not "AGR""#,
         ),
         (
             r#"{"chance":{"deal":["AGR","XYZ"]}}"#,
@@ -203,5 +203,42 @@ fn a_bad_chance_outcome_is_malformed_and_quotes_the_value() {
         let e = Command::from_json(command).unwrap_err();
         assert_eq!(e.rule(), "R-SET-3", "{command}");
         assert!(e.to_string().contains(quoted), "{command}: {e}");
+    }
+}
+
+/// R-SET-3: a deal lists exactly the tokens the game deals. A shorter list is rejected, whatever
+/// it leaves out (before, a missing AGR was filled in: a 5-player deal without it gave seat 4
+/// AGR); `[]` and more than five entries are malformed.
+#[test]
+fn a_deal_shorter_than_the_game_deals_is_rejected() {
+    use qe_core::{Game, Rules};
+    for (players, good, short) in [
+        (3, r#"["HOU","FIN","MAN","AGR"]"#, r#"["HOU","FIN","MAN"]"#),
+        (4, r#"["HOU","FIN","MAN","AGR"]"#, r#"["HOU","FIN","MAN"]"#),
+        (
+            5,
+            r#"["HOU","FIN","MAN","GOV","AGR"]"#,
+            r#"["HOU","FIN","MAN","GOV"]"#,
+        ),
+    ] {
+        let mut game = Game::external_chance(Rules::base(players).unwrap(), None).unwrap();
+        let deal = |list: &str| Command::from_json(&format!(r#"{{"chance":{{"deal":{list}}}}}"#));
+        let before = game;
+        let e = game.apply(deal(short).unwrap()).unwrap_err();
+        assert_eq!(
+            (e.rule(), game),
+            ("R-SET-3", before),
+            "{players} players, {short}"
+        );
+        game.apply(deal(good).unwrap()).unwrap();
+        assert_eq!(
+            game.phase().name(),
+            "chance",
+            "{players} players: the first reveal is next"
+        );
+    }
+    for list in ["[]", r#"["AGR","HOU","FIN","MAN","GOV","AGR"]"#] {
+        let e = Command::from_json(&format!(r#"{{"chance":{{"deal":{list}}}}}"#)).unwrap_err();
+        assert_eq!(e.rule(), "R-SET-3", "{list}");
     }
 }

@@ -226,6 +226,20 @@ def test_a_deal_lists_the_tokens_dealt(players: int, tokens: int) -> None:
     assert g.commands() == [{"chance": deals[-1]}]
 
 
+def test_a_pickle_with_a_padded_deal_still_loads() -> None:
+    """Earlier versions wrote a 4-player deal with a fifth, padding entry; such a pickle loads, and
+    the game lists the deal as the tokens dealt."""
+    g = qe.Game(4, external_chance=True)
+    g.chance({"deal": ["AGR", "MAN", "FIN", "HOU"]})
+    state = json.loads(g._g.__getstate__())
+    state["commands"] = [{"chance": {"deal": ["AGR", "MAN", "FIN", "HOU", "AGR"]}}]
+    old = qe.Game.__new__(qe.Game)
+    old.__setstate__({"game": json.dumps(state), "attrs": {}})
+    assert old.commands() == g.commands() == [{"chance": {"deal": ["AGR", "MAN", "FIN", "HOU"]}}]
+    with pytest.raises(qe.IllegalCommand, match="permutation"):
+        qe.Game(5, external_chance=True).chance({"deal": ["HOU", "FIN", "MAN", "GOV"]})
+
+
 def test_ladders_masks_and_observations() -> None:
     assert qe.BidLadder.linear(5, 4).amounts == [0, 5, 10, 15]
     assert qe.BidLadder.geometric(1, 2.0, 5).amounts == [0, 1, 2, 4, 8]
