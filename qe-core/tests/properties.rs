@@ -224,12 +224,31 @@ struct Truth {
 }
 
 impl Truth {
+    /// The seats of `among` whose standing bid is the highest of theirs.
+    fn top(&self, among: qe_core::SeatSet) -> qe_core::SeatSet {
+        let best = among.iter().filter_map(|s| self.standing[s.index()]).max();
+        let mut top = qe_core::SeatSet::EMPTY;
+        for s in among.iter().filter(|s| self.standing[s.index()] == best) {
+            top.insert(s);
+        }
+        top
+    }
+
+    /// The seats of the asset's third tie in turn `turn` (R-COM-4): those of the first tie's
+    /// group that hold its top bid after the second rebids.
+    fn third_asset_tie(&self, turn: u8) -> qe_core::SeatSet {
+        self.top(self.asset_ties[turn as usize][0])
+    }
+
     fn of(m: &Match) -> Truth {
         let rules = *m.game().rules();
-        let start = Game::external_chance(rules, None).unwrap();
         let mut t = Truth {
             deck_size: rules.manifest().tiles_in_play(rules.players()).len() as u8,
-            pile_sizes: core::array::from_fn(|k| start.pile_remaining(AssetKind::ALL[k])),
+            pile_sizes: core::array::from_fn(|k| {
+                let kind = AssetKind::ALL[k];
+                let tokens = rules.manifest().tokens_in_play(rules.players());
+                tokens.filter(|t| t.kind() == kind).count() * usize::from(rules.has_commodities())
+            }),
             spent: spent_from_events(m),
             ..Truth::default()
         };
@@ -275,7 +294,16 @@ impl Truth {
                 }
                 Event::AssetTaker {
                     turn, third_tie, ..
-                } => t.asset_third_tie[turn as usize] = third_tie,
+                } => {
+                    t.asset_third_tie[turn as usize] = third_tie;
+                    if third_tie {
+                        t.asset_ties[turn as usize][2] = t.third_asset_tie(turn);
+                    }
+                }
+                Event::NoTaker { turn } if !t.asset_ties[turn as usize][1].is_empty() => {
+                    // No taker after the second asset tie: the third tie emptied the field.
+                    t.asset_ties[turn as usize][2] = t.third_asset_tie(turn);
+                }
                 Event::Awarded {
                     turn,
                     winner,
@@ -286,6 +314,15 @@ impl Truth {
                     t.awarded[turn as usize] = true;
                     t.third_tie[turn as usize] = third_tie;
                     t.discarded_on_tie[turn as usize] = winner.is_none();
+                    // The seats tied at the top of every standing bid: the third tie (R-AUC-7:
+                    // a seat that did not rebid but stands at that amount is one of them), or
+                    // the tie that discards the 3-player last tile without a rebid (R-AUC-9).
+                    let all = qe_core::SeatSet::all(rules.players());
+                    if third_tie {
+                        t.ties[turn as usize][2] = t.top(all);
+                    } else if winner.is_none() {
+                        t.ties[turn as usize][0] = t.top(all);
+                    }
                     t.winner[turn as usize] = winner;
                     t.price[turn as usize] = price;
                     if let Some(w) = winner {
@@ -428,6 +465,14 @@ fn check_view_entitlements(
             None => prop_assert!(!a.asset.taken),
         }
         prop_assert_eq!(a.asset.discarded, t.discarded[turn].is_some());
+        if t.discarded_on_tie[turn] {
+            prop_assert_eq!(
+                a.price,
+                None,
+                "a discarded tile has no price (turn {})",
+                turn
+            );
+        }
         if let Some((kind, seat)) = t.discarded[turn] {
             prop_assert_eq!(
                 a.asset.kind,
@@ -437,35 +482,20 @@ fn check_view_entitlements(
             );
             prop_assert_eq!(a.asset.seat, Some(seat), "who discarded, turn {}", turn);
         }
-        // R-VIS-1: which seats had to rebid (the first two ties: `RebidRequired`), and whether
-        // a third tie decided.
-        let (ties, asset_ties) = (&t.ties[turn], &t.asset_ties[turn]);
-        if t.discarded_on_tie[turn] {
-            // R-AUC-9: no rebid; the tied seats are shown once the game is over (R-VIS-7).
-            prop_assert!(over && a.ties[0].len() >= 2 && a.ties[1..] == ties[1..]);
-        } else {
-            prop_assert_eq!(&a.ties[..2], &ties[..2], "company ties of turn {}", turn);
-        }
+        // R-VIS-1: which seats had to rebid (the first two ties: `RebidRequired`), and which tied
+        // a third time.
+        // A third tie shows the seats tied at the top (R-AUC-7: of every standing bid, so a seat
+        // that did not rebid but stands at that amount is one of them; R-COM-4: of the first
+        // asset tie's group). On the 3-player last tile (R-AUC-9) the tie that discards it is
+        // shown, once the game is over (R-VIS-7).
+        prop_assert!(!t.discarded_on_tie[turn] || over);
+        prop_assert_eq!(a.ties, t.ties[turn], "company ties of turn {}", turn);
         prop_assert_eq!(
-            &a.asset.ties[..2],
-            &asset_ties[..2],
+            a.asset.ties,
+            t.asset_ties[turn],
             "asset ties of turn {}",
             turn
         );
-        // A third tie: the seats whose identical top bids are ignored (R-AUC-7, R-COM-4), which
-        // may include a seat that did not rebid but stands at that amount. A winner or taker
-        // decided by it comes with it; a third asset tie may also leave no taker (R-COM-7).
-        for (shown, decided) in [
-            (a.ties[2], t.third_tie[turn]),
-            (a.asset.ties[2], t.asset_third_tie[turn]),
-        ] {
-            prop_assert!(
-                shown.is_empty() || shown.len() >= 2,
-                "third tie of turn {}",
-                turn
-            );
-            prop_assert!(!decided || !shown.is_empty(), "third tie of turn {}", turn);
-        }
         prop_assert_eq!(a.third_tie, t.third_tie[turn], "third tie of turn {}", turn);
         prop_assert_eq!(
             a.asset.third_tie,

@@ -483,7 +483,8 @@ class Game:
     expansions: List[str] = _native("expansions")  # type: ignore[assignment]
     """The expansions in play, by name (the names records use)."""
     seed: Optional[int] = _native("seed")  # type: ignore[assignment]
-    """The set-up seed (``None`` in external-chance mode)."""
+    """The set-up seed; ``None`` when the set-up did not come from a seed (external-chance mode,
+    or a record without one)."""
     external_chance: bool = _native("external_chance")  # type: ignore[assignment]
     turn: int = _native("turn")  # type: ignore[assignment]
     """The current turn (0-based)."""

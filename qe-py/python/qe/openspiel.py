@@ -113,9 +113,12 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         if "ladder" in params:
             params["ladder"] = _SEP.join(str(a) for a in self.qe_ladder.amounts)
         probe = self._new_qe(seed=0)
+        # Both as the game has them, so that neither these attributes nor str(game) say
+        # commodities=False of a game with the expansion given as expansions=commodities, or the
+        # other way round.
+        self.qe_commodities = probe.commodities
+        self.qe_expansions = tuple(probe.expansions)
         if "expansions" in params or "commodities" in params:
-            # Both as the game has them, so that str(game) never says commodities=False of a
-            # game with the expansion (given as expansions=commodities) or the other way round.
             params["commodities"] = probe.commodities
             params["expansions"] = _SEP.join(probe.expansions)
         self.pass_action = probe.num_actions
