@@ -136,13 +136,7 @@ fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: boo
             winner,
             price,
             ..
-        } => {
-            let auctioneer = auctioneers[*turn as usize];
-            let public = winner.is_some() && *winner == auctioneer;
-            if *winner != Some(s) && !runs(*turn) && !public {
-                *price = None;
-            }
-        }
+        } if !sees_company_price(s, *winner, auctioneers[*turn as usize]) => *price = None,
         Event::AssetTaken {
             turn,
             seat,
@@ -156,8 +150,7 @@ fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: boo
                 *token = None;
                 *value = None;
             }
-            let by_auctioneer = auctioneers[*turn as usize] == Some(taker);
-            if taker != s && !runs(*turn) && !by_auctioneer {
+            if !sees_asset_price(s, taker, auctioneers[*turn as usize]) {
                 *price = None;
             }
         }
@@ -165,6 +158,20 @@ fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: boo
         _ => {}
     }
     copy
+}
+
+/// Whether seat `s` may see the price of a tile won by `winner` in an auction run by
+/// `auctioneer` while the game runs: its own (R-VIS-2), its auction's (R-VIS-3), or one its
+/// auctioneer won (R-VIS-4).
+fn sees_company_price(s: Seat, winner: Option<Seat>, auctioneer: Option<Seat>) -> bool {
+    winner == Some(s) || auctioneer == Some(s) || (winner.is_some() && winner == auctioneer)
+}
+
+/// Whether seat `s` may see the price of an asset `taker` took in an auction run by `auctioneer`
+/// while the game runs: its own (R-VIS-2), its credit (R-VIS-3), or one the auctioneer took, whose
+/// price is its public opening bid (R-VIS-1).
+fn sees_asset_price(s: Seat, taker: Seat, auctioneer: Option<Seat>) -> bool {
+    taker == s || auctioneer == Some(s) || auctioneer == Some(taker)
 }
 
 /// An asset token taken: by whom, from which pile, which token, its VP value and its price.
@@ -436,9 +443,7 @@ fn check_view_entitlements(
         prop_assert_eq!(a.zero_bids, t.zero_bids[turn], "zero bids of turn {}", turn);
         let winner = t.winner[turn];
         let sees_price = over
-            || winner == Some(s)
-            || auctioneer == Some(s)
-            || (winner.is_some() && winner == auctioneer)
+            || sees_company_price(s, winner, auctioneer)
             || t.peeked[s.index()] == Some(turn as u8);
         if t.awarded[turn] && winner.is_some() && sees_price {
             prop_assert_eq!(a.price, t.price[turn], "price of turn {}", turn);
@@ -458,7 +463,7 @@ fn check_view_entitlements(
                     prop_assert_eq!(a.asset.token, Some(token), "token of turn {}", turn);
                     prop_assert_eq!(a.asset.value, Some(value), "token value of turn {}", turn);
                 }
-                if taker == s || over || auctioneer == Some(s) || auctioneer == Some(taker) {
+                if over || sees_asset_price(s, taker, auctioneer) {
                     prop_assert_eq!(a.asset.price, Some(price), "asset price of turn {}", turn);
                 }
             }
