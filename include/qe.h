@@ -1001,7 +1001,8 @@ typedef struct QeSeatOutcome {
 #define QE_ERR_NULL_POINTER 900
 
 /**
- * 901: the handle is not a live `QeGame` (freed, or never created by this library).
+ * 901: the handle is not a live handle of its type (`QeGame`, `QeBot`): freed, or never created by
+ * this library.
  */
 #define QE_ERR_INVALID_HANDLE 901
 
@@ -1398,7 +1399,9 @@ QeStatus qe_game_outcome_json(const struct QeGame *game,
 
 /**
  * Writes the game record (`qe-record/1` JSON, finished or not) to `*out_json`; replaying it with
- * `qe_game_from_record` gives the same game. Free the string with `qe_string_free`.
+ * `qe_game_from_record` gives the same game. Free the string with `qe_string_free`. A game with
+ * external chance has no record before its deal: `QE_ERR_INVALID_ARGUMENT`, and nothing is
+ * written (Python's `Game.record()` gives `None` there).
  *
  * # Safety
  * As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.

@@ -225,7 +225,8 @@ pub fn parse_bots(text: &str) -> Result<Vec<String>, String> {
     for name in &names {
         if !qe_core::bots::NAMES.contains(&name.as_str()) {
             return Err(format!(
-                "unknown bot `{name}` (bots: {})",
+                "unknown bot `{}` (bots: {})",
+                qe_core::shown(name),
                 qe_core::bots::NAMES.join(", ")
             ));
         }

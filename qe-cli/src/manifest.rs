@@ -80,7 +80,11 @@ pub fn title(set: Expansions, empty: &str) -> String {
 fn parse_expansion(name: &str) -> Result<Expansion, String> {
     Expansion::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
         let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        format!("unknown expansion {name:?} (known: {})", known.join(", "))
+        format!(
+            "unknown expansion \"{}\" (known: {})",
+            qe_core::shown(name),
+            known.join(", ")
+        )
     })
 }
 

@@ -43,7 +43,7 @@ macro_rules! enumerable {
             fn from_str(s: &str) -> Result<Self, SetupError> {
                 match s {
                     $($text => Ok($name::$var),)+
-                    _ => Err(SetupError::UnknownName { what: stringify!($name), name: s.into() }),
+                    _ => Err(SetupError::UnknownName { what: stringify!($name), name: crate::error::shown(s) }),
                 }
             }
         }
@@ -185,7 +185,7 @@ impl FromStr for TileId {
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
             what: "TileId",
-            name: s.into(),
+            name: crate::error::shown(s),
         };
         let (n, i) = s.split_once('-').ok_or_else(unknown)?;
         let n: Nation = n.parse().map_err(|_| unknown())?;
@@ -231,7 +231,7 @@ impl FromStr for TokenId {
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
             what: "TokenId",
-            name: s.into(),
+            name: crate::error::shown(s),
         };
         let split = s.find(|c: char| c.is_ascii_digit()).ok_or_else(unknown)?;
         let kind: AssetKind = s[..split].parse().map_err(|_| unknown())?;

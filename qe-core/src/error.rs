@@ -9,6 +9,54 @@ use alloc::string::String;
 use crate::components::AssetKind;
 use crate::seat::Seat;
 
+/// The most characters of a caller's value that an error message quotes ([`shown`]).
+pub const SHOWN_MAX: usize = 60;
+
+/// A value the caller gave (a name, a key, a number's text), as an error message quotes it: control
+/// characters escaped (`\u{0}`, `\n`) and at most [`SHOWN_MAX`] characters, then `...`. A message
+/// then stays one short line of printable text, whatever the input.
+///
+/// ```
+/// assert_eq!(qe_core::shown("gold"), "gold");
+/// assert_eq!(qe_core::shown("a\0b"), "a\\u{0}b");
+/// assert_eq!(qe_core::shown(&"x".repeat(1000)), format!("{}...", "x".repeat(60)));
+/// ```
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == SHOWN_MAX {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The keys `keys` as an error message lists them (`["bid", "peek"]`): each [`shown`], at most
+/// eight, then `...`.
+pub(crate) fn shown_keys<'a>(keys: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("[");
+    for (i, k) in keys.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if i == 8 {
+            out.push_str("...");
+            break;
+        }
+        out.push('"');
+        out.push_str(&shown(k));
+        out.push('"');
+    }
+    out.push(']');
+    out
+}
+
 /// Why a command was rejected. A rejected command leaves the game exactly as it was (R-AUC-12).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -54,7 +102,7 @@ pub enum CommandError {
     /// A bid must be a whole number from 0 to 2^64−1 (R-AUC-4).
     #[error("bid out of range: {text} (a bid is a whole number from 0 to 18446744073709551615)")]
     BidOutOfRange {
-        /// The amount as it was given.
+        /// The amount as it was given ([`shown`]).
         text: String,
     },
     /// It is not this seat's turn to take an asset (R-COM-5).
@@ -185,11 +233,11 @@ impl CommandError {
 #[non_exhaustive]
 pub enum SetupError {
     /// A name that is not a nation, industry, tile, token or pile.
-    #[error("unknown {what}: {name:?}")]
+    #[error("unknown {what}: \"{name}\"")]
     UnknownName {
         /// What kind of name was expected.
         what: &'static str,
-        /// The name given.
+        /// The name given ([`shown`]).
         name: String,
     },
     /// A manifest value above 99 (R-CMP-4).

@@ -72,7 +72,10 @@ impl<'de> Visitor<'de> for MembersVisitor {
         let mut members: Vec<(String, &'de RawValue)> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             if members.iter().any(|(k, _)| *k == key) {
-                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{}`",
+                    crate::error::shown(&key)
+                )));
             }
             let value: &'de RawValue = map.next_value()?;
             members.push((key, value));

@@ -123,7 +123,7 @@ pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
 };
 pub use deduction::{Deduction, SpendBounds};
-pub use error::{error_code, CommandError, ErrorCode, SetupError, ERROR_CODES};
+pub use error::{error_code, shown, CommandError, ErrorCode, SetupError, ERROR_CODES, SHOWN_MAX};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use expansion::{Expansion, Expansions};
 pub use game::Game;

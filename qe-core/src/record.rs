@@ -174,7 +174,7 @@ mod json {
     use super::{Record, FORMAT, MAX_RECORD_BYTES};
     use crate::command::{ChanceOutcome, Command};
     use crate::components::{AssetKind, Industry, Manifest, TileId, TokenId};
-    use crate::error::{CommandError, SetupError};
+    use crate::error::{shown, shown_keys, CommandError, SetupError};
     use crate::expansion::{Expansion, Expansions};
     use crate::json::{self, ListError, Members, Whole};
     use crate::rules::Rules;
@@ -235,9 +235,9 @@ mod json {
         })?;
         if let (true, Some(c)) = (chance, obj.get("chance")) {
             if obj.len() != 1 {
-                let others: Vec<&str> = obj.keys().filter(|k| *k != "chance").collect();
+                let others = shown_keys(obj.keys().filter(|k| *k != "chance"));
                 return Err(malformed(
-                    format!("a chance outcome has no other field, found {others:?}"),
+                    format!("a chance outcome has no other field, found {others}"),
                     "R-SET-3",
                 ));
             }
@@ -247,7 +247,7 @@ mod json {
             Some((_, Whole::Fits(s))) => s,
             Some((v, _)) => {
                 return Err(malformed(
-                    format!("seat must be a whole number, not {}", v.get()),
+                    format!("seat must be a whole number, not {}", shown(v.get())),
                     "R-AUC-12",
                 ))
             }
@@ -259,9 +259,9 @@ mod json {
         let actions: Vec<&(String, &RawValue)> =
             obj.0.iter().filter(|(k, _)| k != "seat").collect();
         let [(name, value)] = actions.as_slice() else {
-            let names: Vec<&str> = actions.iter().map(|(k, _)| k.as_str()).collect();
+            let names = shown_keys(actions.iter().map(|(k, _)| k.as_str()));
             return Err(malformed(
-                format!("a command has exactly one action, found {names:?}"),
+                format!("a command has exactly one action, found {names}"),
                 "R-AUC-12",
             ));
         };
@@ -270,7 +270,7 @@ mod json {
             "bid" => match json::whole(value) {
                 Whole::Fits(amount) => Ok(Command::Bid { seat, amount }),
                 Whole::OutOfRange | Whole::NotANumber => Err(CommandError::BidOutOfRange {
-                    text: value.get().into(),
+                    text: shown(value.get()),
                 }),
             },
             "take_asset" | "discard_asset" => {
@@ -281,7 +281,9 @@ mod json {
                 };
                 let kind: AssetKind = json::string(value)
                     .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| malformed(format!("unknown pile {}", value.get()), rule))?;
+                    .ok_or_else(|| {
+                        malformed(format!("unknown pile {}", shown(value.get())), rule)
+                    })?;
                 Ok(if rule == "R-COM-5" {
                     Command::TakeAsset { seat, kind }
                 } else {
@@ -294,11 +296,14 @@ mod json {
                     turn: u8::try_from(turn).map_err(|_| CommandError::PeekNotAwarded { turn })?,
                 }),
                 _ => Err(malformed(
-                    format!("peek takes a turn number, not {}", value.get()),
+                    format!("peek takes a turn number, not {}", shown(value.get())),
                     "R-VIS-5",
                 )),
             },
-            other => Err(malformed(format!("unknown action `{other}`"), "R-AUC-12")),
+            other => Err(malformed(
+                format!("unknown action `{}`", shown(other)),
+                "R-AUC-12",
+            )),
         }
     }
 
@@ -316,16 +321,16 @@ mod json {
                     bad(&format!(
                         "deal takes a list of 1 to {MAX_SEATS} industries, one per token dealt \
                          (4 with 3 players, the last one set aside; 4 with 4; 5 with 5), not {}",
-                        value.get()
+                        shown(value.get())
                     ))
                 };
                 let list = json::list(value, MAX_SEATS).map_err(|_| not_a_deal())?;
                 let tokens = list
                     .iter()
                     .map(|x| {
-                        name_of(x)
-                            .and_then(|s| s.parse().ok())
-                            .ok_or_else(|| bad(&format!("deal: unknown industry {}", x.get())))
+                        name_of(x).and_then(|s| s.parse().ok()).ok_or_else(|| {
+                            bad(&format!("deal: unknown industry {}", shown(x.get())))
+                        })
                     })
                     .collect::<Result<Vec<Industry>, _>>()?;
                 ChanceOutcome::deal(&tokens).ok_or_else(not_a_deal)
@@ -333,13 +338,24 @@ mod json {
             "reveal" => name_of(value)
                 .and_then(|s| s.parse().ok())
                 .map(ChanceOutcome::Reveal)
-                .ok_or_else(|| bad(&format!("reveal takes a tile id, not {}", value.get()))),
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "reveal takes a tile id, not {}",
+                        shown(value.get())
+                    ))
+                }),
             "draw" => name_of(value)
                 .and_then(|s| s.parse().ok())
                 .map(ChanceOutcome::Draw)
-                .ok_or_else(|| bad(&format!("draw takes a token id, not {}", value.get()))),
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "draw takes a token id, not {}",
+                        shown(value.get())
+                    ))
+                }),
             other => Err(bad(&format!(
-                "expected deal, reveal or draw, not `{other}`"
+                "expected deal, reveal or draw, not `{}`",
+                shown(other)
             ))),
         }
     }
@@ -347,7 +363,7 @@ mod json {
     fn manifest(raw: &RawValue) -> Result<Manifest, SetupError> {
         let obj = object(raw, "`manifest`")?;
         if let Some(key) = obj.keys().find(|k| *k != "tiles" && *k != "tokens") {
-            return Err(bad(format!("unknown manifest field `{key}`")));
+            return Err(bad(format!("unknown manifest field `{}`", shown(key))));
         }
         let value_of = |id: &str, v: &RawValue| -> Result<u8, SetupError> {
             let out_of_range = |value: u32| SetupError::ValueOutOfRange {
@@ -536,7 +552,7 @@ mod json {
                 "commands",
             ];
             if let Some(k) = obj.keys().find(|k| !FIELDS.contains(k)) {
-                return Err(bad(format!("unknown field `{k}`")));
+                return Err(bad(format!("unknown field `{}`", shown(k))));
             }
             let need = |k: &str| {
                 obj.get(k)
@@ -546,8 +562,12 @@ mod json {
                 Some(FORMAT) => {}
                 _ => return Err(bad(format!("`format` must be \"{FORMAT}\""))),
             }
-            let Whole::Fits(players) = json::whole(need("players")?) else {
-                return Err(bad("`players` must be a whole number"));
+            let players_v = need("players")?;
+            let Whole::Fits(players) = json::whole(players_v) else {
+                return Err(bad(format!(
+                    "`players` must be 3, 4 or 5, not {}",
+                    shown(players_v.get())
+                )));
             };
             if !(3..=5).contains(&players) {
                 return Err(SetupError::Players { players });
@@ -561,7 +581,7 @@ mod json {
                             return Err(bad(format!("`{e}` listed twice")))
                         }
                         Some(e) => expansions = expansions.with(e),
-                        None => return Err(bad(format!("unknown expansion {}", x.get()))),
+                        None => return Err(bad(format!("unknown expansion {}", shown(x.get())))),
                     }
                 }
             }
@@ -599,9 +619,14 @@ mod json {
                 Some(m) => Some(manifest(m)?),
                 None => manifest_default,
             };
-            let seed = match obj.get("seed").map(json::whole) {
-                Some(Whole::Fits(s)) => Some(s),
-                Some(_) => return Err(bad("`seed` must be a whole number")),
+            let seed = match obj.get("seed").map(|v| (v, json::whole(v))) {
+                Some((_, Whole::Fits(s))) => Some(s),
+                Some((v, _)) => {
+                    return Err(bad(format!(
+                        "`seed` must be a whole number from 0 to 18446744073709551615, not {}",
+                        shown(v.get())
+                    )))
+                }
                 None => None,
             };
             let cap = Rules::max_commands_of(players);

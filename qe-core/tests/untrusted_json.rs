@@ -242,3 +242,88 @@ fn a_deal_shorter_than_the_game_deals_is_rejected() {
         assert_eq!(e.rule(), "R-SET-3", "{list}");
     }
 }
+
+/// An error message quotes a caller's value as `qe_core::shown` does: control characters escaped,
+/// at most `SHOWN_MAX` characters, so it stays one short line of printable text whatever the
+/// input (a record may carry a megabyte in one value).
+#[test]
+fn errors_quote_values_short_and_printable() {
+    let printable_and_short = |m: &str| {
+        assert!(
+            !m.chars().any(char::is_control),
+            "control character in {m:?}"
+        );
+        assert!(m.len() < 400, "{} bytes: {}...", m.len(), &m[..200]);
+    };
+    let huge = "x".repeat(1_000_000);
+    // A key of the record, of a command, of a manifest, given twice.
+    let text = record_text(4).replacen(r#""players""#, r#""\u0000evil\u001b[2J":1,"players""#, 1);
+    let e = Record::from_json(&text).unwrap_err().to_string();
+    assert!(e.contains(r"unknown field `\u{0}evil\u{1b}[2J`"), "{e}");
+    printable_and_short(&e);
+    let text = record_text(4).replacen(r#""players""#, &format!(r#""{huge}":1,"players""#), 1);
+    let e = Record::from_json(&text).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("`{}...`", "x".repeat(qe_core::SHOWN_MAX))),
+        "{e}"
+    );
+    printable_and_short(&e);
+    for command in [
+        r#"{"seat":0,"\u0000":1,"\u0000":2}"#.to_string(),
+        r#"{"seat":0,"\u0007bell":1}"#.to_string(),
+        format!(r#"{{"seat":0,"bid":"{huge}"}}"#),
+        format!(r#"{{"seat":"{huge}","bid":1}}"#),
+        format!(r#"{{"seat":0,"take_asset":"{huge}"}}"#),
+        format!(
+            r#"{{"seat":0,"peek":{}}}"#,
+            "[".repeat(2000) + &"]".repeat(2000)
+        ),
+        format!(
+            "{{\"seat\":0,{}}}",
+            (0..5000)
+                .map(|i| format!(r#""k{i}":1"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    ] {
+        let e = Record::from_json(&with_commands(4, &command))
+            .unwrap()
+            .replay()
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("command 0: "), "{e}");
+        printable_and_short(&e);
+    }
+    // Names: a tile, a player count and a seed past 2^64−1, an expansion.
+    for (from, to) in [
+        (r#""deck":[""#, format!(r#""deck":["{huge}","#)),
+        (r#""deck":[""#, "\"deck\":[\"\\u0000\",\"".to_string()),
+        (
+            r#""players":4"#,
+            format!(r#""players":4{}"#, "0".repeat(5000)),
+        ),
+        (
+            r#""players":4"#,
+            r#""players":4,"seed":18446744073709551616"#.to_string(),
+        ),
+        (
+            r#""players":4"#,
+            format!(r#""players":4,"expansions":["{huge}"]"#),
+        ),
+    ] {
+        let text = record_text(4).replacen(from, &to, 1);
+        let e = Record::from_json(&text).unwrap_err().to_string();
+        printable_and_short(&e);
+    }
+    let e = Record::from_json(&record_text(4).replacen(
+        r#""players":4"#,
+        r#""players":18446744073709551616"#,
+        1,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("`players` must be 3, 4 or 5, not 18446744073709551616"),
+        "{e}"
+    );
+}

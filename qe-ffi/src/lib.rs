@@ -973,7 +973,9 @@ pub unsafe extern "C" fn qe_game_outcome_json(
 }
 
 /// Writes the game record (`qe-record/1` JSON, finished or not) to `*out_json`; replaying it with
-/// `qe_game_from_record` gives the same game. Free the string with `qe_string_free`.
+/// `qe_game_from_record` gives the same game. Free the string with `qe_string_free`. A game with
+/// external chance has no record before its deal: `QE_ERR_INVALID_ARGUMENT`, and nothing is
+/// written (Python's `Game.record()` gives `None` there).
 ///
 /// # Safety
 /// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.
@@ -1103,7 +1105,8 @@ pub unsafe extern "C" fn qe_bot_new(
         let names = qe_core::bots::NAMES.join(", ");
         if !qe_core::bots::NAMES.contains(&kind) {
             return Err(Error::invalid(format!(
-                "unknown bot `{kind}` (bots: {names})"
+                "unknown bot `{}` (bots: {names})",
+                qe_core::shown(kind)
             )));
         }
         let name = match level {

@@ -84,7 +84,8 @@ pub const QE_ERR_RECORD: QeStatus = 210;
 
 /// 900: a required pointer argument is NULL.
 pub const QE_ERR_NULL_POINTER: QeStatus = 900;
-/// 901: the handle is not a live `QeGame` (freed, or never created by this library).
+/// 901: the handle is not a live handle of its type (`QeGame`, `QeBot`): freed, or never created by
+/// this library.
 pub const QE_ERR_INVALID_HANDLE: QeStatus = 901;
 /// 902: a string argument is not valid UTF-8.
 pub const QE_ERR_INVALID_UTF8: QeStatus = 902;
@@ -194,7 +195,8 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
 
 /// Copies `text` into the caller's buffer `buf` of `cap` bytes, NUL-terminated, truncating at a
 /// UTF-8 character boundary when it does not fit. `out_len` (optional) receives the full length in
-/// bytes without the NUL.
+/// bytes without the NUL, on success and on `QE_ERR_BUFFER_TOO_SMALL` (so the caller learns the size
+/// to allocate); after any other error nothing is written.
 ///
 /// # Safety
 /// `buf` must be NULL or valid for `cap` bytes of writes; `out_len` must be NULL or valid.
@@ -209,6 +211,11 @@ pub(crate) unsafe fn copy_to_buffer(
         if (out_len as usize) % std::mem::align_of::<usize>() != 0 {
             return Err(Error::invalid("`out_len` is misaligned"));
         }
+    }
+    if cap > 0 && buf.is_null() {
+        return Err(Error::null("buf"));
+    }
+    if !out_len.is_null() {
         // SAFETY: the caller guarantees a non-null `out_len` is valid for writes; it is aligned.
         unsafe { out_len.write(text.len()) };
     }
@@ -224,9 +231,6 @@ pub(crate) unsafe fn copy_to_buffer(
                 format!("buffer too small: {} bytes needed", text.len() + 1),
             ))
         };
-    }
-    if buf.is_null() {
-        return Err(Error::null("buf"));
     }
     let mut n = text.len().min(cap - 1);
     while !text.is_char_boundary(n) {

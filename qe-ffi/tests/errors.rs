@@ -881,3 +881,56 @@ fn the_library_version_is_the_crate_version() {
         QE_ERR_NULL_POINTER
     );
 }
+
+/// A NULL `buf` with a capacity is `QE_ERR_NULL_POINTER`, and `out_len` is not written then: an
+/// out-pointer is written on success, and `out_len` also on `QE_ERR_BUFFER_TOO_SMALL` only.
+#[test]
+fn a_null_buffer_with_a_capacity_writes_nothing() {
+    let _pool = pool_shared();
+    let mut len = 12345usize;
+    assert_eq!(
+        unsafe { qe_version_string(ptr::null_mut(), 5, &mut len) },
+        QE_ERR_NULL_POINTER
+    );
+    assert_eq!(len, 12345);
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_NATION, 0, ptr::null_mut(), 5, &mut len) },
+        QE_ERR_NULL_POINTER
+    );
+    assert_eq!(len, 12345);
+    // The length query (`buf` NULL, `cap` 0) still reports the length.
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_NATION, 4, ptr::null_mut(), 0, &mut len) },
+        QE_OK
+    );
+    assert_eq!(len, 2);
+}
+
+/// The last error quotes a caller's value escaped and short (`qe_core::shown`): no NUL inside the
+/// message (its `strlen` is its reported length), no raw control byte, however long the value.
+#[test]
+fn error_messages_are_short_printable_text() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 13);
+    let huge = format!(r#"{{"seat":0,"bid":"{}"}}"#, "x".repeat(3000));
+    for json in [
+        r#"{"seat":0,"\u0000":1,"\u0000":2}"#.to_string(),
+        r#"{"seat":0,"\u001b[2J":1}"#.to_string(),
+        huge,
+    ] {
+        let c = std::ffi::CString::new(json.clone()).unwrap();
+        let st = unsafe { qe_game_apply_json(g, c.as_ptr()) };
+        assert_ne!(st, QE_OK, "{json}");
+        let mut len = 0usize;
+        let mut buf = vec![0 as c_char; 1024];
+        assert_eq!(
+            unsafe { qe_last_error_message(buf.as_mut_ptr(), buf.len(), &mut len) },
+            QE_OK
+        );
+        let text = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap();
+        assert_eq!(text.len(), len, "a NUL inside {text:?}");
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        assert!(len < 300, "{len} bytes: {text}");
+    }
+    free(g);
+}

@@ -7,9 +7,6 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
 
-/// The longest a value is quoted in an error message (a `repr` cut short, with `...`).
-const QUOTE_MAX: usize = 60;
-
 /// An integer type an argument may be read as.
 pub(crate) trait IntArg: Sized + Copy + core::fmt::Display {
     /// The smallest value.
@@ -112,8 +109,9 @@ pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "object".to_string(), |n| n.to_string())
 }
 
-/// `value`'s `repr`, at most [`QUOTE_MAX`] characters (then `...`); for an int too long for
-/// Python to print, its size in bits; `<unprintable>` if `repr` fails otherwise.
+/// `value`'s `repr`, as errors quote a caller's value (`qe_core::shown`: at most
+/// `qe_core::SHOWN_MAX` characters, then `...`); for an int too long for Python to print, its
+/// size in bits; `<unprintable>` if `repr` fails otherwise.
 pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
     let Ok(text) = value.repr() else {
         let bits = value
@@ -125,11 +123,7 @@ pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
             |b| format!("an int of {b} bits"),
         );
     };
-    let text = text.to_string_lossy();
-    match text.char_indices().nth(QUOTE_MAX) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.into_owned(),
-    }
+    qe_core::shown(&text.to_string_lossy())
 }
 
 /// The first `max` (at most) ints of type `T` of the iterable `value`: reading stops there, so

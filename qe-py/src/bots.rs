@@ -42,7 +42,8 @@ impl PyBot {
     fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
         let bot = by_name(name, seed).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "unknown bot {name:?}: expected a bot name of qe_core::bots ({})",
+                "unknown bot \"{}\": expected a bot name of qe_core::bots ({})",
+                qe_core::shown(name),
                 NAMES.join(", ")
             ))
         })?;

@@ -129,7 +129,8 @@ pub(crate) fn rules(
     let set = Expansions::from_names(named.iter().map(String::as_str)).map_err(|name| {
         let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
         PyValueError::new_err(format!(
-            "unknown expansion {name:?} (known: {})",
+            "unknown expansion \"{}\" (known: {})",
+            qe_core::shown(name),
             known.join(", ")
         ))
     })?;
@@ -1372,7 +1373,8 @@ fn replay_json<'py>(py: Python<'py>, record: &str) -> PyResult<Option<Bound<'py,
 pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
     Reward::from_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "unknown reward {name:?}: expected one of {}",
+            "unknown reward \"{}\": expected one of {}",
+            qe_core::shown(name),
             Reward::NAMES.join(", ")
         ))
     })
