@@ -273,8 +273,8 @@ pub enum SetupError {
     /// A game has 3, 4 or 5 players (R-SET-1).
     #[error("a game has 3 to 5 players, not {players}")]
     Players {
-        /// The number given.
-        players: u64,
+        /// The number given (a binding may pass any integer, negative ones too).
+        players: i128,
     },
     /// A list has the wrong length (nations, industry tokens, deck, pile).
     #[error("{what} has {count} entries, expected {expected}")]

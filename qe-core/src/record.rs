@@ -570,7 +570,9 @@ mod json {
                 )));
             };
             if !(3..=5).contains(&players) {
-                return Err(SetupError::Players { players });
+                return Err(SetupError::Players {
+                    players: i128::from(players),
+                });
             }
             let players = players as u8;
             let mut expansions = Expansions::NONE;

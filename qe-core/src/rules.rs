@@ -297,7 +297,7 @@ impl RulesBuilder {
     pub fn build(self) -> Result<Rules, SetupError> {
         if !(3..=5).contains(&self.players) {
             return Err(SetupError::Players {
-                players: self.players as u64,
+                players: i128::from(self.players),
             });
         }
         let five = self.players == 5;

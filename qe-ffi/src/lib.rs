@@ -428,7 +428,7 @@ pub unsafe extern "C" fn qe_game_new_with(
 fn rules_of(players: u32, expansions: Expansions) -> Result<Rules, Error> {
     let rules = u8::try_from(players)
         .map_err(|_| SetupError::Players {
-            players: u64::from(players),
+            players: i128::from(players),
         })
         .and_then(|p| Rules::with_expansions(p, expansions))?;
     Ok(rules)

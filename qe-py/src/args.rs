@@ -5,7 +5,7 @@
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
 
 /// An integer type an argument may be read as.
 pub(crate) trait IntArg: Sized + Copy + core::fmt::Display {
@@ -34,13 +34,66 @@ int_arg!(u8, u64, usize, i64, i128);
 /// (nor has `__index__`), an `OverflowError` with `T`'s range if it is out of it. Any other error
 /// (one raised by the caller's own `__index__`) comes through unchanged.
 pub(crate) fn int<T: IntArg>(value: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
+    not_bool(value, name)?;
     T::extract(value).map_err(|e| int_error::<T>(value, name, e, false))
+}
+
+/// A `TypeError` for a `bool` given as an int (Python's `True` is an int 1; a bid, seat or action
+/// of `True` is surely a mistake).
+fn not_bool(value: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got bool {}",
+            quote(value)
+        )));
+    }
+    Ok(())
+}
+
+/// The same as [`int`], with an int outside `T`'s range reported by `out_of_range` (given the
+/// value as quoted): for an argument whose own range is narrower (an action, an index), whose
+/// error then names that range rather than `T`'s.
+pub(crate) fn int_or<T: IntArg>(
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    out_of_range: impl FnOnce(String) -> PyErr,
+) -> PyResult<T> {
+    not_bool(value, name)?;
+    T::extract(value).map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(value.py()) {
+            out_of_range(quote(value))
+        } else {
+            int_error::<T>(value, name, e, false)
+        }
+    })
 }
 
 /// [`int`] for entry `index` of the sequence `name` (named `name[index]` in errors; the name is
 /// only built for an error).
 pub(crate) fn entry<T: IntArg>(value: &Bound<'_, PyAny>, name: &str, index: usize) -> PyResult<T> {
+    if value.is_instance_of::<PyBool>() {
+        not_bool(value, &format!("{name}[{index}]"))?;
+    }
     T::extract(value).map_err(|e| int_error::<T>(value, &format!("{name}[{index}]"), e, false))
+}
+
+/// [`entry`], with an int outside `T`'s range reported by `out_of_range` (as [`int_or`]).
+pub(crate) fn entry_or<T: IntArg>(
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    index: usize,
+    out_of_range: impl FnOnce(String) -> PyErr,
+) -> PyResult<T> {
+    if value.is_instance_of::<PyBool>() {
+        not_bool(value, &format!("{name}[{index}]"))?;
+    }
+    T::extract(value).map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(value.py()) {
+            out_of_range(quote(value))
+        } else {
+            int_error::<T>(value, &format!("{name}[{index}]"), e, false)
+        }
+    })
 }
 
 /// [`int`] for an optional argument (`None` stays `None`).
@@ -88,13 +141,16 @@ macro_rules! defaulted {
     ($($(#[$doc:meta])* $f:ident: $t:ty;)*) => {$(
         $(#[$doc])*
         pub(crate) fn $f(value: &Bound<'_, PyAny>) -> PyResult<$t> {
+            if value.is_instance_of::<PyBool>() {
+                return Err(PyTypeError::new_err(format!("must be an int, got bool {}", quote(value))));
+            }
             <$t as IntArg>::extract(value).map_err(|e| int_error::<$t>(value, stringify!($f), e, true))
         }
     )*};
 }
 defaulted! {
-    /// `players` (a count: [`crate::players_of`] checks it is 3 to 5).
-    players: u64;
+    /// `players` (a count, negative ones too: [`crate::players_of`] checks it is 3 to 5).
+    players: i128;
     /// `seat` of `VectorEnv` (checked against the players there).
     seat: i128;
     /// `seed` of `Bot`.
@@ -126,6 +182,29 @@ pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
     qe_core::shown(&text.to_string_lossy())
 }
 
+/// The items of `value`, which the argument `name` takes as `what` (`"a sequence of ints"`): text
+/// (`str`, `bytes`) or a value that cannot be iterated is a `TypeError` saying so; an error raised
+/// by the caller's own `__iter__` comes through as it is.
+fn items<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    what: &str,
+) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    let wrong = || {
+        PyTypeError::new_err(format!(
+            "{name} must be {what}, got {} {}",
+            type_name(value),
+            quote(value)
+        ))
+    };
+    if is_text(value) {
+        return Err(wrong());
+    }
+    value
+        .try_iter()
+        .map_err(|e| type_error_or(value.py(), e, wrong))
+}
+
 /// The first `max` (at most) ints of type `T` of the iterable `value`: reading stops there, so
 /// memory stays bounded for any iterable. Errors name `name` and the entry (`amounts[3]`).
 pub(crate) fn int_list<T: IntArg>(
@@ -133,24 +212,63 @@ pub(crate) fn int_list<T: IntArg>(
     name: &str,
     max: usize,
 ) -> PyResult<Vec<T>> {
-    let not_ints = || {
-        PyTypeError::new_err(format!(
-            "{name} must be a sequence of ints, got {} {}",
-            type_name(value),
-            quote(value)
-        ))
-    };
-    if value.is_instance_of::<PyString>() {
-        return Err(not_ints());
-    }
     let mut out = Vec::new();
-    for (i, item) in value.try_iter().map_err(|_| not_ints())?.enumerate() {
+    for (i, item) in items(value, name, "a sequence of ints")?.enumerate() {
         if i == max {
             break;
         }
         out.push(entry(&item?, name, i)?);
     }
     Ok(out)
+}
+
+/// The most names a list of names ([`names`]) is read to: more than there are expansions.
+const MAX_NAMES: usize = 16;
+
+/// The names of the optional list `value` (`expansions=["commodities"]`), read to at most a few
+/// more than any list of names needs. A string is a `TypeError` (it is not a list of names, and
+/// reading it letter by letter would name letters), as is a non-string entry (`name[i]`).
+pub(crate) fn names(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<Vec<String>>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let mut out = Vec::new();
+    let what = "a list of names such as [\"commodities\"]";
+    for (i, item) in items(value, name, what)?.enumerate() {
+        let item = item?;
+        if i == MAX_NAMES {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{name} has more than {MAX_NAMES} names"
+            )));
+        }
+        let text = item.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{name}[{i}] must be a name (str), got {} {}",
+                type_name(&item),
+                quote(&item)
+            ))
+        })?;
+        out.push(text.to_str()?.to_owned());
+    }
+    Ok(Some(out))
+}
+
+/// Whether `value` is text (`str`, `bytes`, `bytearray`): iterable, but never a list of ints or
+/// names.
+pub(crate) fn is_text(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyBytes>()
+        || value.is_instance_of::<PyByteArray>()
+}
+
+/// `mine()` in place of `e` when `e` is a `TypeError` (the value is not what the argument takes);
+/// any other error (raised by the caller's own `__len__`, `__iter__`...) comes through as it is.
+pub(crate) fn type_error_or(py: Python<'_>, e: PyErr, mine: impl FnOnce() -> PyErr) -> PyErr {
+    if e.is_instance_of::<PyTypeError>(py) {
+        mine()
+    } else {
+        e
+    }
 }
 
 /// `value` as an int (64-bit), or the error [`int`] gives, naming `name`: how the Python side of

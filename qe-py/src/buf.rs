@@ -15,7 +15,7 @@ use numpy::{Element, PyArray1, PyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 use qe_core::{Seat, SeatSet, MAX_SEATS};
 
 use crate::args;
@@ -153,17 +153,22 @@ impl<T: Element + 'static> Buffer<T> {
 /// One entry per seat read from `actions`: a list, a tuple, a 1-D int64 numpy array, or any other
 /// sequence of ints. Only the entries of the seats in `wanted` are read (`None` if the sequence is
 /// too short for that seat); entries of other seats may be anything. Errors name `actions` (and
-/// the entry: `actions[2] must be an int, got str 'x'`).
+/// the entry: `actions[2] must be an int, got str 'x'`); an int past 64 bits is
+/// `out_of_range(value as quoted, seat index)`, the caller's own range error.
 pub(crate) fn seat_ints(
     actions: &Bound<'_, PyAny>,
     wanted: SeatSet,
+    out_of_range: impl Fn(String, usize) -> PyErr,
 ) -> PyResult<[Option<i64>; MAX_SEATS]> {
+    let entry = |item: &Bound<'_, PyAny>, name: &str, i: usize| {
+        args::entry_or::<i64>(item, name, i, |q| out_of_range(q, i))
+    };
     // Lists and tuples first: they are not arrays, and telling so costs a call into numpy.
     if actions.is_exact_instance_of::<PyList>() || actions.is_exact_instance_of::<PyTuple>() {
-        return per_seat(actions, wanted, "actions", args::entry::<i64>);
+        return per_seat(actions, wanted, "actions", entry);
     }
     let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
-        return per_seat(actions, wanted, "actions", args::entry::<i64>);
+        return per_seat(actions, wanted, "actions", entry);
     };
     let mut out = [None; MAX_SEATS];
     let n = arr.len();
@@ -218,10 +223,12 @@ pub(crate) fn per_seat<T: Copy>(
                 args::quote(values)
             ))
         };
-        if values.is_instance_of::<PyString>() {
+        if args::is_text(values) {
             return Err(not_sequence());
         }
-        let n = values.len().map_err(|_| not_sequence())?;
+        let n = values
+            .len()
+            .map_err(|e| args::type_error_or(values.py(), e, not_sequence))?;
         for s in wanted.iter().filter(|s| s.index() < n) {
             out[s.index()] = Some(entry(s, values.get_item(s.index()))?);
         }

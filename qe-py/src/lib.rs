@@ -33,7 +33,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{IntoPyDict, PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{
     observe_bounds, write_history, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, HISTORY_SIZE,
     INFO_STATE_SIZE, OBS_SIZE,
@@ -113,7 +113,7 @@ fn replay_error(py: Python<'_>, e: &ReplayError) -> PyErr {
 
 /// The player count `players` as the rules take it: a count past 255 is the same `SetupError`
 /// (R-SET-1) as any other count that is not 3 to 5.
-pub(crate) fn players_of(py: Python<'_>, players: u64) -> PyResult<u8> {
+pub(crate) fn players_of(py: Python<'_>, players: i128) -> PyResult<u8> {
     u8::try_from(players).map_err(|_| setup_error(py, &SetupError::Players { players }))
 }
 
@@ -330,11 +330,13 @@ impl PyBidLadder {
 
     /// The amount of rung `index`; an `IndexError` outside `0..len(ladder)`.
     fn amount(&self, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let index = args::int::<i128>(index, "index")?;
+        let out_of_range = |got: &dyn core::fmt::Display| {
+            PyIndexError::new_err(format!("rung {got} out of range 0..{}", self.0.len()))
+        };
+        let index = args::int_or::<i128>(index, "index", |q| out_of_range(&q))?;
         let rung = usize::try_from(index).ok();
-        rung.and_then(|i| self.0.amount(i)).ok_or_else(|| {
-            PyIndexError::new_err(format!("rung {index} out of range 0..{}", self.0.len()))
-        })
+        rung.and_then(|i| self.0.amount(i))
+            .ok_or_else(|| out_of_range(&index))
     }
 
     /// The rung of `amount`, `None` when no rung bids exactly that.
@@ -559,7 +561,7 @@ impl PyGame {
     ) -> PyResult<[Option<Command>; MAX_SEATS]> {
         let g = self.game();
         let acting = g.to_act();
-        let ints = buf::seat_ints(actions, acting)?;
+        let ints = buf::seat_ints(actions, acting, |q, s| self.out_of_range(q, Seat(s as u8)))?;
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
@@ -685,15 +687,16 @@ impl PyGame {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        #[pyo3(from_py_with = args::players)] players: u64,
+        #[pyo3(from_py_with = args::players)] players: i128,
         commodities: bool,
         seed: Option<&Bound<'_, PyAny>>,
-        expansions: Option<Vec<String>>,
+        expansions: Option<&Bound<'_, PyAny>>,
         ladder: Option<PyBidLadder>,
         peeks: bool,
         external_chance: bool,
     ) -> PyResult<Self> {
         let seed = args::opt_int::<u64>(seed, "seed")?;
+        let expansions = args::names(expansions, "expansions")?;
         let r = rules(py, players_of(py, players)?, commodities, expansions)?;
         let m = if external_chance {
             Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
@@ -902,14 +905,35 @@ impl PyGame {
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         // JSON text goes to qe-core's reader as given (so a key given twice is caught); anything
-        // else is written as JSON first.
+        // else is written as JSON first, numpy integers as the ints they are.
         let text: String = if let Ok(text) = command.extract::<String>() {
             text
         } else {
-            py.import("json")?
+            let kwargs =
+                [("default", py.import("operator")?.getattr("index")?)].into_py_dict(py)?;
+            let written = py
+                .import("json")?
                 .getattr("dumps")?
-                .call1((command,))?
-                .extract()?
+                .call((command,), Some(&kwargs))
+                .map_err(|e| {
+                    let why = e.value(py).to_string();
+                    let what = format!(
+                        "command must be JSON text or a dict of ints and strings, got {} {}: {}",
+                        args::type_name(command),
+                        args::quote(command),
+                        qe_core::shown(&why)
+                    );
+                    if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+                        pyo3::exceptions::PyTypeError::new_err(what)
+                    } else if e.is_instance_of::<PyValueError>(py)
+                        || e.is_instance_of::<pyo3::exceptions::PyRecursionError>(py)
+                    {
+                        PyValueError::new_err(what)
+                    } else {
+                        e
+                    }
+                })?;
+            written.extract()?
         };
         let c = Command::from_json(&text).map_err(|e| command_error(py, &e))?;
         let events = self.apply_cmd(py, c)?;
@@ -994,7 +1018,7 @@ impl PyGame {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
-        let action = args::int::<i128>(action, "action")?;
+        let action = args::int_or::<i128>(action, "action", |q| self.out_of_range(q, s))?;
         let legal = self.game().legal(s);
         let c = usize::try_from(action)
             .ok()
@@ -1176,7 +1200,13 @@ impl PyGame {
 
     /// Applies the chance outcome with this stable id (see `chance_actions`).
     fn apply_chance_action(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
-        let id = args::int::<i128>(id, "id")?;
+        let not_pending = |got: &dyn core::fmt::Display| {
+            let e = CommandError::InvalidChance {
+                reason: "not a pending chance outcome",
+            };
+            command_error_about(py, &e, &format!(": chance action {got}"))
+        };
+        let id = args::int_or::<i128>(id, "id", |q| not_pending(&q))?;
         let wanted = usize::try_from(id).ok();
         let outcomes = self.game().chance_outcomes();
         let o = outcomes
@@ -1184,12 +1214,7 @@ impl PyGame {
             .enumerate()
             .find(|(i, o)| wanted == Some(command::chance_id(*i, **o)))
             .map(|(_, o)| *o)
-            .ok_or_else(|| {
-                let e = CommandError::InvalidChance {
-                    reason: "not a pending chance outcome",
-                };
-                command_error_about(py, &e, &format!(": chance action {id}"))
-            })?;
+            .ok_or_else(|| not_pending(&id))?;
         self.play_cmd(py, Command::Chance(o))?;
         Ok(())
     }
@@ -1281,7 +1306,7 @@ impl PyGame {
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let state = slf.borrow().state_json();
+        let state = slf.try_borrow()?.state_json();
         PyTuple::new(
             py,
             [
@@ -1339,7 +1364,7 @@ impl GameProperty {
             return Ok(slf.clone().into_any());
         };
         let inner = obj.getattr(pyo3::intern!(py, "_g"))?;
-        let game = inner.cast::<PyGame>()?.borrow();
+        let game = inner.cast::<PyGame>()?.try_borrow()?;
         Ok(match slf.get().name {
             "is_over" => pyo3::types::PyBool::new(py, game.game().is_over())
                 .to_owned()

@@ -1,6 +1,6 @@
 //! [`VectorEnv`]: many games stepped in one call, with the GIL released.
 
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use qe_core::bots::{by_name_with, BoxedBot, NAMES};
@@ -243,11 +243,13 @@ impl Core {
 }
 
 /// Copies `actions` (ints of shape `expected`) into `into`: directly from a C-contiguous int64
-/// array, else through `numpy.ascontiguousarray(actions, numpy.int64)`.
+/// array, else through `numpy.ascontiguousarray(actions, numpy.int64)` (an unsigned action past
+/// 2^63−1, which that would wrap, is an error naming it; `n_actions` is the action space's size).
 fn read_actions(
     py: Python<'_>,
     actions: &Bound<'_, PyAny>,
     expected: &[usize],
+    n_actions: usize,
     into: &mut Vec<i64>,
 ) -> PyResult<()> {
     let converted;
@@ -264,6 +266,14 @@ fn read_actions(
                     "actions must be integers, got {}",
                     dtype.str()?
                 )));
+            }
+            if kind == "u" && given.getattr("size")?.extract::<usize>()? > 0 {
+                let top = given.call_method0("max")?;
+                if top.gt(i64::MAX)? {
+                    return Err(PyValueError::new_err(format!(
+                        "action {top} out of range 0..{n_actions}"
+                    )));
+                }
             }
             converted = np
                 .getattr("ascontiguousarray")?
@@ -283,6 +293,33 @@ fn read_actions(
     into.clear();
     into.extend_from_slice(ro.as_slice().expect("contiguous"));
     Ok(())
+}
+
+/// One of the VectorEnv's own output arrays (`name`), still of element type `T`: the caller keeps
+/// them and may have changed their dtype in place since (a `TypeError` naming it then).
+fn own_array<'py, T: numpy::Element>(
+    array: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<Bound<'py, numpy::PyArrayDyn<T>>> {
+    if let Ok(a) = array.cast::<numpy::PyArrayDyn<T>>() {
+        return Ok(a.clone());
+    }
+    let want = T::get_dtype(array.py()).str()?.to_string();
+    let now = array.getattr("dtype")?.str()?.to_string();
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "the VectorEnv's {name} array must stay {want}, its dtype is now {now}"
+    )))
+}
+
+/// Write access to the VectorEnv's output array `name`, or an error naming it (made read-only, or
+/// borrowed elsewhere).
+fn writable<'py, T: numpy::Element>(
+    array: &Bound<'py, numpy::PyArrayDyn<T>>,
+    name: &str,
+) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
+    array
+        .try_readwrite()
+        .map_err(|e| PyValueError::new_err(format!("the VectorEnv's {name} array: {e}")))
 }
 
 /// An output array as a slice of the `len` elements it must have, or why not.
@@ -342,27 +379,14 @@ impl VectorEnv {
         py: Python<'_>,
         f: impl FnOnce(&mut Core, &mut Out<'_>) -> R + Send,
     ) -> PyResult<R> {
-        let obs = self.obs.bind(py).cast::<numpy::PyUntypedArray>()?.clone();
-        let obs = obs.cast::<numpy::PyArrayDyn<f32>>()?;
-        let mask = self.mask.bind(py).cast::<numpy::PyArrayDyn<i8>>()?.clone();
-        let reward = self
-            .reward
-            .bind(py)
-            .cast::<numpy::PyArrayDyn<f32>>()?
-            .clone();
-        let done = self.done.bind(py).cast::<PyArray1<bool>>()?.clone();
-        let mut obs_rw = obs
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut mask_rw = mask
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut reward_rw = reward
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut done_rw = done
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let obs = own_array::<f32>(self.obs.bind(py), "obs")?;
+        let mask = own_array::<i8>(self.mask.bind(py), "mask")?;
+        let reward = own_array::<f32>(self.reward.bind(py), "reward")?;
+        let done = own_array::<bool>(self.done.bind(py), "done")?;
+        let mut obs_rw = writable(&obs, "obs")?;
+        let mut mask_rw = writable(&mask, "mask")?;
+        let mut reward_rw = writable(&reward, "reward")?;
+        let mut done_rw = writable(&done, "done")?;
         // The arrays are the caller's to keep and may have been resized or made non-contiguous
         // since: check them all before any game changes.
         let rows = self.core.games.len() * self.core.rows();
@@ -390,9 +414,9 @@ impl VectorEnv {
     fn new(
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
-        #[pyo3(from_py_with = args::players)] players: u64,
+        #[pyo3(from_py_with = args::players)] players: i128,
         commodities: bool,
-        expansions: Option<Vec<String>>,
+        expansions: Option<&Bound<'_, PyAny>>,
         ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
@@ -402,17 +426,17 @@ impl VectorEnv {
         peeks: bool,
         zero_others: bool,
     ) -> PyResult<Self> {
-        let num_envs = args::int::<i128>(num_envs, "num_envs")?;
+        let bad_count = |got: &dyn core::fmt::Display| {
+            PyValueError::new_err(format!("num_envs must be from 1 to {MAX_ENVS}, got {got}"))
+        };
+        let num_envs = args::int_or::<i128>(num_envs, "num_envs", |q| bad_count(&q))?;
         let seed = args::opt_int::<u64>(seed, "seed")?;
+        let expansions = args::names(expansions, "expansions")?;
         let players = crate::players_of(py, players)?;
         let num_envs = usize::try_from(num_envs)
             .ok()
             .filter(|n| (1..=MAX_ENVS).contains(n))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
-                ))
-            })?;
+            .ok_or_else(|| bad_count(&num_envs))?;
         let r = rules(py, players, commodities, expansions)?;
         if let Some(name) = opponents {
             if by_name_with(name, 0, *r.manifest()).is_none() {
@@ -570,7 +594,13 @@ impl VectorEnv {
         } else {
             &[n, rows]
         };
-        read_actions(py, actions, expected, &mut self.core.actions)?;
+        read_actions(
+            py,
+            actions,
+            expected,
+            self.core.actions(),
+            &mut self.core.actions,
+        )?;
         // Validate everything first: an illegal action changes nothing.
         if let Err((e, seat, err)) = self.core.decode(py) {
             let _ = err.value(py).setattr("env", e);

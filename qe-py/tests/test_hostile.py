@@ -104,6 +104,14 @@ class Boom:
         raise RuntimeError("boom")
 
 
+def _nested(depth: int) -> dict:  # type: ignore[type-arg]
+    """A dict nested ``depth`` deep (too deep for ``json.dumps``)."""
+    d: dict = {}  # type: ignore[type-arg]
+    for _ in range(depth):
+        d = {"x": d}
+    return d
+
+
 # Integer arguments out of their type's range or of the wrong type: each message names the
 # argument and quotes the value given (PyO3's own conversion names neither for a range error).
 BAD_INTS = [
@@ -113,7 +121,21 @@ BAD_INTS = [
     ("Game(players='4')", lambda g: qe.Game("4"), TypeError, "argument 'players': must be an int, got str '4'"),
     ("Game(players=None)", lambda g: qe._qe.Game(None), TypeError, "argument 'players': must be an int, got NoneType None"),
     ("Game(players=300)", lambda g: qe.Game(300), qe.SetupError, "R-SET-1: a game has 3 to 5 players, not 300"),
-    ("Game(players=-1)", lambda g: qe.Game(-1), OverflowError, "players must be an int from 0 to 18446744073709551615, got -1"),
+    ("Game(players=-1)", lambda g: qe.Game(-1), qe.SetupError, "R-SET-1: a game has 3 to 5 players, not -1"),
+    ("Game(players=2**200)", lambda g: qe.Game(2**200), OverflowError, f"players must be an int from .*, got {str(2**200)[:60]}\\.\\.\\.$"),
+    ("Game(players=True)", lambda g: qe.Game(True), TypeError, "must be an int, got bool True"),
+    ("Game(expansions=str)", lambda g: qe.Game(expansions="commodities"), TypeError, r"expansions must be a list of names such as \["),
+    ("Game(expansions=[1])", lambda g: qe.Game(expansions=[1]), TypeError, r"expansions\[0\] must be a name \(str\), got int 1"),
+    ("bid True", lambda g: g.bid(0, True), TypeError, "amount must be an int, got bool True"),
+    ("bid_all bool entry", lambda g: g.bid_all([True, 0, 0, 0]), TypeError, r"amounts\[0\] must be an int, got bool True"),
+    ("step bytes", lambda g: g.step(b"\x01\x01\x01\x01"), TypeError, "actions must be a sequence .*, got bytes"),
+    ("step uint64 entry", lambda g: g.step(np.full(4, 2**64 - 1, np.uint64)), ValueError, rf"action .*{2**64 - 1}.* out of range 0\.\.\d+ \(seat 0\)"),
+    ("apply_action 2**200", lambda g: g.apply_action(0, 2**200), ValueError, rf"action {str(2**200)[:60]}\.\.\. out of range 0\.\.\d+ \(seat 0\)"),
+    ("apply_chance_action 2**200", lambda g: g.apply_chance_action(2**200), qe.IllegalCommand, rf"chance action {str(2**200)[:60]}\.\.\.$"),
+    ("BidLadder.amount 2**200", lambda g: qe.BidLadder.default().amount(2**200), IndexError, rf"rung {str(2**200)[:60]}\.\.\. out of range 0\.\.12"),
+    ("VectorEnv num_envs 2**200", lambda g: qe.VectorEnv(2**200), ValueError, rf"num_envs must be from 1 to 65536, got {str(2**200)[:60]}\.\.\.$"),
+    ("apply unserializable", lambda g: g.apply({"seat": 0, "bid": object()}), TypeError, "command must be JSON text or a dict"),
+    ("apply nested too deep", lambda g: g.apply(_nested(100_000)), ValueError, "command must be JSON text or a dict"),
     ("bid amount", lambda g: g.bid(0, -5), OverflowError, "amount must be .*, got -5"),
     ("bid_all entry", lambda g: g.bid_all([-1, 0, 0, 0]), OverflowError, r"amounts\[0\] must be .*, got -1"),
     ("peek turn", lambda g: g.peek(0, 300), OverflowError, "turn must be an int from 0 to 255, got 300"),
@@ -131,7 +153,7 @@ BAD_INTS = [
     ("step str", lambda g: g.step("abc"), TypeError, "actions must be a sequence .*, got str 'abc'"),
     ("step float entry", lambda g: g.step([1.5, 0, 0, 0]), TypeError, r"actions\[0\] must be an int, got float 1.5"),
     ("step numpy float entry", lambda g: g.step(np.zeros(4)), TypeError, r"actions\[0\] must be an int, got float64"),
-    ("step huge entry", lambda g: g.step([2**70, 0, 0, 0]), OverflowError, rf"actions\[0\] must be .*, got {2**70}"),
+    ("step huge entry", lambda g: g.step([2**70, 0, 0, 0]), ValueError, rf"action {2**70} out of range 0\.\.\d+ \(seat 0\)"),
     ("BidLadder entry", lambda g: qe.BidLadder([0, "a"]), TypeError, r"amounts\[1\] must be an int, got str 'a'"),
     ("BidLadder str", lambda g: qe.BidLadder("abc"), TypeError, "amounts must be a sequence of ints, got str 'abc'"),
     ("BidLadder too long", lambda g: qe.BidLadder(list(range(1000))), qe.SetupError, "not 1000"),
@@ -234,7 +256,7 @@ def test_environments_name_a_bad_action_and_play_nothing() -> None:
         aec.observe("x")
     with pytest.raises(TypeError, match="seat must be an int, got str 'a'"):
         qe.gym.QeEnv(seat="a")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="players must be an int, got float 4.0"):
+    with pytest.raises(TypeError, match="players.*must be an int, got float 4.0"):
         qe.gym.QeEnv(players=4.0)  # type: ignore[arg-type]
 
 
@@ -275,3 +297,154 @@ def test_envs_name_an_unknown_illegal_mode() -> None:
     ):
         with pytest.raises(ValueError, match="unknown illegal 'clip': expected 'nearest' or 'raise'"):
             make()
+
+
+class Meddler:
+    """An action whose ``__index__`` reads ``read(game)`` while the game is being stepped."""
+
+    def __init__(self, game: qe.Game, read: object) -> None:
+        self.game, self.read = game, read
+
+    def __index__(self) -> int:
+        self.read(self.game)  # type: ignore[operator]
+        return 1
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda g: g.is_over,
+        lambda g: g.to_act,
+        lambda g: g.to_act_mask,
+        lambda g: g.phase,
+        lambda g: pickle.dumps(g._g),
+    ],
+    ids=["is_over", "to_act", "to_act_mask", "phase", "pickle"],
+)
+def test_reading_a_game_while_it_steps_is_a_runtime_error(read: object) -> None:
+    g = qe.Game(4, seed=5)
+    before = g.__getstate__()
+    with pytest.raises(RuntimeError, match="borrowed"):
+        g.step([Meddler(g, read), 1, 1, 1])
+    assert g.__getstate__() == before
+
+
+def test_a_callers_own_error_from_len_or_iter_comes_through() -> None:
+    class BadLen:
+        def __len__(self) -> int:
+            raise RuntimeError("my len")
+
+        def __getitem__(self, i: int) -> int:
+            return 1
+
+    class BadIter:
+        def __iter__(self) -> object:
+            raise RuntimeError("my iter")
+
+    g = qe.Game(4, seed=5)
+    with pytest.raises(RuntimeError, match="^my len$"):
+        g.step(BadLen())
+    with pytest.raises(RuntimeError, match="^my iter$"):
+        qe.BidLadder(BadIter())  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="^my iter$"):
+        qe.Game(expansions=BadIter())  # type: ignore[arg-type]
+
+
+def test_a_bad_pickled_state_leaves_a_live_game_as_it_was() -> None:
+    g = qe.Game(4, seed=5)
+    good = qe.Game(4, seed=6).__getstate__()
+    before = g.__getstate__()
+    step = g.step
+    with pytest.raises(ValueError, match="'attrs' must be a dict"):
+        g.__setstate__({"game": good["game"], "attrs": 5})
+    with pytest.raises(ValueError, match="'attrs' may not set 'step'"):
+        g.__setstate__({"game": good["game"], "attrs": {"step": "x"}})
+    assert g.__getstate__() == before
+    assert g.step == step
+
+
+def test_env_arguments_are_checked_before_anything_is_sized_by_them() -> None:
+    with pytest.raises(qe.SetupError, match="R-SET-1: a game has 3 to 5 players, not 1000000000"):
+        qe.gym.QeEnv(players=10**9)
+    with pytest.raises(qe.SetupError, match="R-SET-1: a game has 3 to 5 players, not 100000000"):
+        qe.pettingzoo.parallel_env(players=10**8)
+    with pytest.raises(TypeError, match="expansions must be a list of names"):
+        qe.pettingzoo.parallel_env(expansions="commodities")
+    with pytest.raises(TypeError, match="opponents must be a bot name or a list of them, got int 5"):
+        qe.gym.QeEnv(opponents=5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a list of 2 seeds .* got a list of 0"):
+        qe.gym.QeVectorEnv(2).reset(seed=[])
+
+
+def test_stepping_before_reset_is_an_error_that_plays_nothing() -> None:
+    env = qe.gym.QeEnv()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(1)
+    assert env.game.commands() == []
+    par = qe.pettingzoo.parallel_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        par.step({"seat_0": 1})
+    assert par.game.commands() == []
+
+
+def test_vector_env_arrays_changed_in_place_are_named() -> None:
+    env = qe.VectorEnv(2, players=3)
+    obs, masks = env.reset(seed=1)
+    actions = masks.argmax(-1)
+    big = np.full((2, 3), 2**64 - 1, np.uint64)
+    with pytest.raises(ValueError, match=f"action {2**64 - 1} out of range 0..{env.num_actions}"):
+        env.step(big)
+    masks.dtype = np.uint8
+    with pytest.raises(TypeError, match="VectorEnv's mask array must stay int8, its dtype is now uint8"):
+        env.step(actions)
+    masks.dtype = np.int8
+    obs.flags.writeable = False
+    with pytest.raises(ValueError, match="VectorEnv's obs array"):
+        env.step(actions)
+    assert env.decisions == 0
+
+
+def test_commands_and_records_as_dicts_take_numpy_ints_and_name_the_rest() -> None:
+    g = qe.Game(4, seed=5)
+    g.apply({"seat": np.int64(0), "bid": np.uint8(5)})
+    assert g.commands() == [{"seat": 0, "bid": 5}]
+    record = g.record_dict()
+    assert record is not None
+    record["seed"] = np.uint64(record["seed"])
+    assert qe.Game.from_record(record).commands() == g.commands()
+    with pytest.raises(ValueError, match="record must be JSON text or a dict"):
+        qe.replay(_nested(100_000))
+
+
+def test_play_out_seeds_wrap_at_2_64() -> None:
+    g = qe.Game(3, seed=1)
+    qe.bots.play_out(g, "random", seed=2**64 - 1)
+    assert g.is_over
+    with pytest.raises(OverflowError, match="seed must be an int from 0 to 18446744073709551615, got -1"):
+        qe.bots.play_out(qe.Game(3, seed=1), "random", seed=-1)
+
+
+def test_openspiel_states_reject_calls_that_do_not_apply() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401  (registers python_qe)
+
+    game = pyspiel.load_game("python_qe")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+    with pytest.raises(ValueError, match=r"action -1 out of range"):
+        state.action_to_string(0, -1)
+    with pytest.raises(ValueError, match=r"action 1000000 out of range"):
+        state.action_to_string(0, 10**6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([state.legal_actions(p)[0] for p in range(game.num_players())])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    with pytest.raises(qe.IllegalCommand, match="R-TRN-4"):
+        state.apply_action(0)

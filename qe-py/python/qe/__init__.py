@@ -376,9 +376,17 @@ RecordLike = Union[str, Mapping[str, Any]]
 
 
 def _record_text(record: RecordLike) -> str:
+    """A record as JSON text: the text itself, or a dict written as JSON (numpy integers as the ints
+    they are). A value JSON cannot hold is a ``TypeError`` or ``ValueError`` naming the record."""
     if isinstance(record, str):
         return record
-    return json.dumps(record)
+    try:
+        return json.dumps(record, default=operator.index)
+    except (TypeError, ValueError, RecursionError) as e:
+        kind = TypeError if isinstance(e, TypeError) else ValueError
+        raise kind(
+            f"record must be JSON text or a dict of JSON values, got {type(record).__name__}: {e}"[:300]
+        ) from None
 
 
 _G = TypeVar("_G", bound="Game")
@@ -695,13 +703,17 @@ class Game:
             raise ValueError(
                 f"bad pickled qe.Game state: expected a dict with 'game', got {type(state).__name__}"
             )
+        # Everything is checked before anything is set: a bad state leaves this game as it was.
+        attrs = state.get("attrs") or {}
+        if not isinstance(attrs, Mapping):
+            raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
+        clash = [k for k in attrs if not isinstance(k, str) or k in _BOUND or k == "_g"]
+        if clash:
+            raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {clash[0]!r}")
         native = _qe.Game.__new__(_qe.Game)
         native.__setstate__(state["game"])
         self._g = native
         self._bind()
-        attrs = state.get("attrs") or {}
-        if not isinstance(attrs, Mapping):
-            raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
         self.__dict__.update(attrs)
 
     def __repr__(self) -> str:

@@ -109,12 +109,13 @@ class Search(Bot):
 
 def play_out(game: "Game", names: Any, seed: int = 0) -> None:
     """Plays ``game`` to the end with one bot per seat: ``names`` is one name for every seat or a
-    sequence of one name per seat; seat ``s`` gets seed ``seed + s``."""
+    sequence of one name per seat; seat ``s`` gets seed ``seed + s`` (modulo 2**64)."""
     if isinstance(names, str):
         names = [names] * game.players
     if len(names) != game.players:
         raise ValueError(f"names must name one bot per seat ({game.players}), got {len(names)}")
-    bots = [Bot(n, seed + s) for s, n in enumerate(names)]
+    # Seat 0's bot first: it checks `seed` (an int from 0 to 2**64 - 1) and names it if not.
+    bots = [Bot(n, seed if s == 0 else (seed + s) % 2**64) for s, n in enumerate(names)]
     while not game.is_over:
         acting = game.to_act
         if not acting:

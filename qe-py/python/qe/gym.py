@@ -57,14 +57,28 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         illegal: str = "nearest",
         render_mode: Optional[str] = None,
     ) -> None:
-        players = as_int(players, "players")
+        self._kw: Dict[str, Any] = dict(
+            expansions=expansions, ladder=ladder or BidLadder.default(), peeks=peeks
+        )
+        self._commodities = commodities
+        # The game first: it checks the player count (R-SET-1) before anything is sized by it.
+        self.game = Game(players, commodities, 0, **self._kw)
+        players = self.game.players
         seat = as_int(seat, "seat")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
         check_illegal(illegal)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, str):
+            names = [opponents] * (players - 1)
+        elif isinstance(opponents, Sequence):
+            names = list(opponents)
+        else:
+            raise TypeError(
+                f"opponents must be a bot name or a list of them, got {type(opponents).__name__} "
+                f"{opponents!r:.60}"
+            )
         if len(names) != players - 1:
             raise ValueError(
                 f"opponents must be one bot name or one per other seat ({players - 1}), got {len(names)}"
@@ -77,11 +91,6 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         self.reward = reward
         self.illegal = illegal
         self.render_mode = render_mode
-        self._kw: Dict[str, Any] = dict(
-            expansions=expansions, ladder=ladder or BidLadder.default(), peeks=peeks
-        )
-        self._commodities = commodities
-        self.game = Game(players, commodities, 0, **self._kw)
         self.game.returns(reward)  # an unknown reward name is a ValueError naming it
         self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -117,6 +126,8 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         g = self.game
+        if not self._bots:
+            raise RuntimeError("step() before reset(): call reset() first")
         if g.is_over:
             raise RuntimeError("the game is over: call reset()")
         extra: Dict[str, Any] = {}
@@ -190,6 +201,12 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         if isinstance(seed, list):
+            # Gymnasium's per-env seeds: the games are seeded from the first (qe.VectorEnv).
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed must be an int, None or a list of {self.num_envs} seeds (one per env), "
+                    f"got a list of {len(seed)}"
+                )
             seed = seed[0]
         obs, masks = self._env.reset(seed)
         return self._out(obs, masks)

@@ -185,12 +185,19 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         ids = self.qe.chance_actions()
+        if not ids:
+            raise ValueError(
+                f"chance_outcomes() of a state that is not a chance node (phase {self.qe.phase})"
+            )
         p = 1.0 / len(ids)
         return [(i, p) for i in ids]
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
             self.qe.apply_chance_action(action)
+        elif self.qe.is_over:
+            # Any command of a finished game is rejected by the core: IllegalCommand (R-TRN-4).
+            self.qe.bid(0, 0)
         else:
             self.qe.apply_action(self.current_player(), action)
 
@@ -202,6 +209,8 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return f"chance:{action}"
         if action == self._pass:
             return "pass"
+        if not 0 <= action < self._pass:
+            raise ValueError(f"action {action} out of range 0..{self._pass + 1}")
         ladder = self.qe.ladder
         if action < len(ladder):
             return f"bid:{ladder.amount(action)}"

@@ -40,7 +40,7 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 from gymnasium import spaces
@@ -77,15 +77,19 @@ class _Common:
         self.illegal = illegal
         self.players = players
         self.commodities = commodities
-        self.expansions = tuple(expansions or ())
         self.peeks = bool(peeks)
         self.ladder = ladder or BidLadder.default()
         self.reward_mode = reward
         self.render_mode = render_mode
+        # The game first: it checks the arguments (R-SET-1 for the player count) before anything
+        # is sized by them.
+        self.game = Game(
+            players, commodities, 0, expansions=expansions, ladder=self.ladder, peeks=self.peeks
+        )
+        self.players = players = self.game.players
+        self.expansions: Tuple[str, ...] = tuple(self.game.expansions)
         self.possible_agents: List[str] = [_agent(s) for s in range(players)]
-        self.game = self._make_game(0)
         self.game.returns(reward)  # an unknown reward name is a ValueError naming it
-        self.expansions = tuple(self.game.expansions)
         n = self.game.num_actions
         self.wait_action = n
         """The action of a seat with nothing to do (the last one)."""
@@ -216,6 +220,8 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         return obs, {a: {} for a in self.agents}
 
     def step(self, actions: Dict[str, Any]) -> Any:
+        if not self.agents:
+            raise RuntimeError("step() without a game in play: call reset() first")
         acting = self.game.to_act
         per_seat = [0] * self.players
         infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
