@@ -8,13 +8,15 @@
 //! agent that does not answer in time, or exits, is counted, stopped, replaced by the `value` bot
 //! for the rest of the game and started again for the next game.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::{BufReader, Read, Write};
+use std::process::{Child, Command as Process, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::time::{Duration, Instant};
 
 use qe_core::bots::{Bot, ValueBot};
 use qe_core::{AssetKind, Command, Manifest, Match, Seat};
+
+use crate::lines::Line;
 
 /// The protocol's name, sent in every `start` message.
 pub const PROTOCOL: &str = "qe-agent/1";
@@ -51,60 +53,107 @@ impl Faults {
     }
 }
 
-/// A running agent program.
+/// The longest answer line read from an agent: a command is at most this long
+/// ([`qe_core::MAX_COMMAND_BYTES`]); the rest of a longer line is skipped, and the answer is illegal.
+const MAX_ANSWER: usize = qe_core::MAX_COMMAND_BYTES;
+
+/// Answer lines read ahead of the questions: an agent that writes more than it is asked waits
+/// (its output pipe fills) rather than filling the engine's memory.
+const LINES_AHEAD: usize = 4;
+
+/// Messages queued for an agent beyond what its input pipe holds: the protocol never has more than
+/// `end`, `start` and `act` outstanding, so a full queue means the agent does not read.
+const MESSAGES_AHEAD: usize = 4;
+
+/// How often a wait for an answer looks at Ctrl-C.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
+/// A running agent program, in a process group of its own (Unix) so that stopping it stops
+/// whatever it started. A thread writes its input and one reads its output, so the engine never
+/// blocks on either: it waits only for answers, with a time limit.
 struct Running {
     child: Child,
-    /// `None` once closed.
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Messages for the writer thread; `None` once closed.
+    messages: Option<SyncSender<String>>,
+    lines: Receiver<Line>,
     /// Stop it at once when dropped (it failed), rather than letting it finish.
     kill: bool,
 }
 
 impl Running {
     fn spawn(argv: &[String]) -> std::io::Result<Running> {
-        let mut child = Process::new(&argv[0])
+        let mut process = Process::new(&argv[0]);
+        process
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()?;
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut process, 0);
+        let mut child = process.spawn()?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
+        std::thread::spawn(move || read_lines(stdout, &tx));
+        let (messages, rx) = mpsc::sync_channel::<String>(MESSAGES_AHEAD);
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            loop {
-                line.clear();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(line.trim_end().to_owned()).is_err() {
-                            break;
-                        }
-                    }
+            let mut stdin = stdin;
+            for message in rx {
+                let written = stdin
+                    .write_all(message.as_bytes())
+                    .and_then(|()| stdin.write_all(b"\n"))
+                    .and_then(|()| stdin.flush());
+                if written.is_err() {
+                    break;
                 }
             }
         });
         Ok(Running {
             child,
-            stdin: Some(stdin),
+            messages: Some(messages),
             lines,
             kill: false,
         })
     }
 
-    /// Writes one message line; `false` if the program no longer reads.
-    fn send(&mut self, line: &str) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return false;
-        };
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush())
-            .is_ok()
+    /// Queues one message line without waiting: [`Sent::NotReading`] if the agent has left
+    /// [`MESSAGES_AHEAD`] messages unread, [`Sent::Gone`] if it no longer reads at all.
+    fn send(&mut self, line: String) -> Sent {
+        match self.messages.as_ref().map(|m| m.try_send(line)) {
+            Some(Ok(())) => Sent::Queued,
+            Some(Err(TrySendError::Full(_))) => Sent::NotReading,
+            Some(Err(TrySendError::Disconnected(_))) | None => Sent::Gone,
+        }
+    }
+
+    /// Stops the program and everything it started (its process group).
+    fn stop(&mut self) {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: signals the process group the child leads (created at spawn); no memory is
+            // touched.
+            unsafe { libc::killpg(pid, libc::SIGKILL) };
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What [`Running::send`] did.
+enum Sent {
+    Queued,
+    NotReading,
+    Gone,
+}
+
+/// Reads `stdout` line by line into `tx` until the end, an error, or the receiver is gone
+/// ([`crate::lines::read_line`], at most [`MAX_ANSWER`] bytes a line).
+fn read_lines(stdout: impl Read, tx: &SyncSender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    while let Ok(Some(line)) = crate::lines::read_line(&mut reader, MAX_ANSWER) {
+        if tx.send(line).is_err() {
+            return;
+        }
     }
 }
 
@@ -113,26 +162,27 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 impl Drop for Running {
     /// Closes the program's input and gives it [`EXIT_GRACE`] to exit (none if it failed), then
-    /// stops it.
+    /// stops it and what it started.
     fn drop(&mut self) {
-        drop(self.stdin.take());
+        drop(self.messages.take());
         if !self.kill {
             let until = Instant::now() + EXIT_GRACE;
             while Instant::now() < until {
                 if matches!(self.child.try_wait(), Ok(Some(_))) {
-                    return;
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
     }
 }
 
-/// Checks that an agent program starts (it is stopped again at once).
+/// Checks that an agent program starts (it is stopped again at once, with what it started).
 pub fn check_starts(argv: &[String]) -> Result<(), String> {
-    Running::spawn(argv).map(drop).map_err(|e| e.to_string())
+    let mut running = Running::spawn(argv).map_err(|e| e.to_string())?;
+    running.kill = true;
+    Ok(())
 }
 
 /// One `exec:` seat of a worker: the program (kept between games) and what it has been sent.
@@ -186,15 +236,47 @@ impl ExecSeat {
             rules.turns(),
             crate::manifest::to_json(manifest),
         );
-        self.send_or_break(&line);
+        self.send_or_break(line);
     }
 
-    fn send_or_break(&mut self, line: &str) {
-        let ok = self.running.as_mut().is_some_and(|r| r.send(line));
-        if !ok && !self.broken {
-            self.faults.crashes += 1;
-            self.fail();
+    /// Sends `line`; an agent that no longer reads is a crash, one that has left the last messages
+    /// unread a timeout (it is not reading, so it cannot answer in time).
+    fn send_or_break(&mut self, line: String) {
+        if self.broken {
+            return;
         }
+        match self.running.as_mut().map(|r| r.send(line)) {
+            Some(Sent::Queued) => {}
+            Some(Sent::NotReading) => {
+                self.faults.timeouts += 1;
+                self.fail();
+            }
+            Some(Sent::Gone) | None => {
+                self.faults.crashes += 1;
+                self.fail();
+            }
+        }
+    }
+
+    /// Waits for the agent's next line, at most the time limit and not past a Ctrl-C.
+    fn answer(&mut self) -> Result<Line, Waited> {
+        let running = self.running.as_mut().ok_or(Waited::Gone)?;
+        let asked = Instant::now();
+        let until = asked + self.timeout;
+        let answer = loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match running.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
+                Ok(line) => break Ok(line),
+                Err(RecvTimeoutError::Disconnected) => break Err(Waited::Gone),
+                Err(RecvTimeoutError::Timeout) if left.is_zero() => break Err(Waited::TimedOut),
+                Err(RecvTimeoutError::Timeout) if crate::interrupt::requested() => {
+                    break Err(Waited::Interrupted)
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        };
+        self.waited += asked.elapsed();
+        answer
     }
 
     /// Stops the program for the rest of the game (it is started again for the next one).
@@ -227,27 +309,32 @@ impl ExecSeat {
                     .expect("bounds serialize"),
                 self.new_events(m, seat),
             );
-            self.send_or_break(&line);
-            if let Some(running) = self.running.as_mut() {
-                let asked = Instant::now();
-                let answer = running.lines.recv_timeout(self.timeout);
-                self.waited += asked.elapsed();
-                match answer {
-                    Ok(text) => {
+            self.send_or_break(line);
+            if !self.broken {
+                match self.answer() {
+                    Ok(Line::Bytes(bytes)) => {
                         self.answers += 1;
-                        match Command::from_json(&text) {
+                        // Not UTF-8: not JSON either, so an illegal answer.
+                        let text = std::str::from_utf8(&bytes).unwrap_or("");
+                        match Command::from_json(text) {
                             Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => return c,
                             _ => self.faults.illegal += 1,
                         }
                     }
-                    Err(RecvTimeoutError::Timeout) => {
+                    Ok(Line::TooLong) => {
+                        self.answers += 1;
+                        self.faults.illegal += 1;
+                    }
+                    Err(Waited::TimedOut) => {
                         self.faults.timeouts += 1;
                         self.fail();
                     }
-                    Err(RecvTimeoutError::Disconnected) => {
+                    Err(Waited::Gone) => {
                         self.faults.crashes += 1;
                         self.fail();
                     }
+                    // Ctrl-C: no fault; the agent is stopped and the games in progress end fast.
+                    Err(Waited::Interrupted) => self.fail(),
                 }
             }
         }
@@ -269,8 +356,17 @@ impl ExecSeat {
             self.new_events(m, seat),
             serde_json::to_string(&outcome).expect("outcomes serialize"),
         );
-        self.send_or_break(&line);
+        self.send_or_break(line);
     }
+}
+
+/// Why no answer came.
+enum Waited {
+    TimedOut,
+    /// The agent exited or closed its output.
+    Gone,
+    /// Ctrl-C was pressed.
+    Interrupted,
 }
 
 /// Whether `command` is legal now (R-AUC-12), tried on a copy of the game.

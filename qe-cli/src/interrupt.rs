@@ -1,7 +1,8 @@
-//! Ctrl-C (SIGINT). The first Ctrl-C asks the running command to stop: `qe simulate` stops
-//! starting games and prints the table of the games finished so far; `qe play` saves its record
-//! (a SPOILER when the game is unfinished) and stops. Either way `qe` exits with [`EXIT_CODE`]. A
-//! second Ctrl-C stops `qe` at once.
+//! Ctrl-C (SIGINT), and the termination signals SIGTERM and SIGHUP (a closed terminal), handled
+//! alike. The first asks the running command to stop: `qe simulate` stops starting games, stops
+//! waiting for `exec:` agents, and prints the table of the games finished so far; `qe play` saves
+//! its record (a SPOILER when the game is unfinished) and stops. Either way `qe` exits with
+//! [`EXIT_CODE`]. A second one stops `qe` at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

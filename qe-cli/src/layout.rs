@@ -47,6 +47,16 @@ pub fn display_width(text: &str) -> usize {
     text.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
+/// Whether `text` fits in `room` columns; it looks at no more of `text` than fits, so wrapping a
+/// long line costs time in proportion to its length.
+fn fits(text: &str, room: usize) -> bool {
+    let mut used = 0;
+    text.chars().all(|c| {
+        used += c.width().unwrap_or(0);
+        used <= room
+    })
+}
+
 /// Wraps one line (no `\n`) to `width` columns. Breaks go at spaces, after a separator (`|`,
 /// `,`, `;`) when there is one in the second half of the line; the spacing inside each piece is
 /// kept (table rows stay aligned as far as they fit); a word wider than the room is cut.
@@ -59,14 +69,14 @@ pub fn wrap(line: &str, width: usize, indent: usize) -> String {
 fn wrap_at(line: &str, width: usize, indent: usize, separators: &[char]) -> String {
     let width = width.max(2);
     let indent = indent.min(width / 2);
-    if display_width(line) <= width {
+    if fits(line, width) {
         return line.to_owned();
     }
     let mut out = String::new();
     let mut rest = line;
     let mut room = width;
     loop {
-        if display_width(rest) <= room {
+        if fits(rest, room) {
             out.push_str(rest);
             return out;
         }

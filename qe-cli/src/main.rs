@@ -15,14 +15,14 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-/// `print!`/`println!` for this crate: like std's, but a closed standard output (`qe … | head`)
-/// ends the program quietly instead of panicking. (Defined before the modules, so it shadows the
-/// std macros in all of them.)
+/// `print!`/`println!` for this crate: like std's, but an output that cannot be written ends the
+/// program through [`output::failed`] instead of panicking. (Defined before the modules, so they
+/// shadow the std macros in all of them.)
 macro_rules! print {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        if write!(std::io::stdout(), $($t)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = write!(std::io::stdout(), $($t)*) {
+            crate::output::failed(&e);
         }
     }};
 }
@@ -31,17 +31,29 @@ macro_rules! println {
     () => { print!("\n") };
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($t)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = writeln!(std::io::stdout(), $($t)*) {
+            crate::output::failed(&e);
         }
+    }};
+}
+
+/// `eprintln!` for this crate: like std's, but a standard error that cannot be written is ignored
+/// (the exit code still tells) instead of panicking.
+macro_rules! eprintln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
 
 mod agent;
 mod arena;
+mod input;
 mod interrupt;
 mod layout;
+mod lines;
 mod manifest;
+mod output;
 mod play;
 mod progress;
 mod replay;

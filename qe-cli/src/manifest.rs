@@ -32,8 +32,7 @@ pub fn load(common: &Common) -> Result<Option<Loaded>, Failure> {
     let Some(path) = &common.manifest else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::BadInput(format!("cannot read manifest {}: {e}", path.display())))?;
+    let text = crate::input::read_text(path, "manifest")?;
     let manifest =
         parse(&text).map_err(|e| Failure::BadInput(format!("manifest {}: {e}", path.display())))?;
     Ok(Some(Loaded { manifest }))

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::Args;
@@ -12,6 +12,7 @@ use qe_core::bots::{by_name_with, BoxedBot};
 use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules, Seat, SeatView};
 
 use crate::layout::fit;
+use crate::lines::Line;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
 use crate::simulate::bot_seed;
 use crate::{interrupt, manifest, Common, Failure};
@@ -217,14 +218,38 @@ struct Lines {
     input: Box<dyn BufRead>,
 }
 
+/// The longest input line read: far more than any command (the rest of a longer line is skipped).
+const MAX_LINE: usize = 1024;
+
 impl Lines {
-    /// The next line, or `None` at the end of the input.
-    fn next(&mut self) -> Option<String> {
-        let mut line = String::new();
-        match self.input.read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
+    /// The next line, or `None` at the end of the input (or when it cannot be read); `Err` with a
+    /// message for a line that is not a command at all (too long, not UTF-8 text).
+    fn next(&mut self) -> Option<Result<String, String>> {
+        match crate::lines::read_line(&mut self.input, MAX_LINE) {
+            Ok(None) | Err(_) => None,
+            Ok(Some(Line::TooLong)) => Some(Err(format!(
+                "that line is over {MAX_LINE} bytes; a command is short: `bid 5`, `help`"
+            ))),
+            Ok(Some(Line::Bytes(bytes))) => Some(
+                String::from_utf8(bytes).map_err(|_| "that line is not UTF-8 text".to_string()),
+            ),
         }
+    }
+}
+
+/// Fails before the game if `--record FILE` cannot be written where it says (a directory, or in a
+/// directory that does not exist), rather than after it.
+fn check_record_path(path: &Path) -> Result<(), Failure> {
+    let cannot =
+        |why: &str| Failure::BadInput(format!("cannot write the record {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(cannot("it is a directory"));
+    }
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+            Err(cannot(&format!("no directory {}", dir.display())))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -305,6 +330,9 @@ pub fn print_end(m: &Match, rules: &Rules, width: usize) {
 
 /// Runs `qe play`.
 pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
+    if let Some(path) = &args.record {
+        check_record_path(path)?;
+    }
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
     let rules = manifest::rules(args.players, args.expansions.set(), manifest)?;
     let humans: Vec<Seat> = match &args.humans {
@@ -345,25 +373,33 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     let width = crate::layout::width();
     let mut m = Match::seeded(rules, seed);
     let hot_seat = humans.len() > 1;
-    // Ctrl-C while waiting for a line: save the game as it stood at the prompt, and stop.
+    // Ctrl-C (or SIGTERM, SIGHUP) while waiting for a line, or an output that cannot be written:
+    // save the game as it stood at the prompt, and stop.
     let at_prompt = Arc::new(Mutex::new(m.clone()));
-    interrupt::install({
+    let abandon = {
         let at_prompt = Arc::clone(&at_prompt);
         let record = args.record.clone();
-        move || {
+        move |why: &str| {
             let m = at_prompt.lock().unwrap_or_else(PoisonError::into_inner);
-            println!();
             if let Err(failure) = save(record.as_ref(), &m, width) {
                 eprintln!("qe: {}", failure.message());
             }
             eprintln!(
-                "qe: interrupted (Ctrl-C) at turn {} ({} commands played); game abandoned",
+                "qe: {why} at turn {} ({} commands played); game abandoned",
                 m.game().turn(),
                 m.commands().len()
             );
+        }
+    };
+    interrupt::install({
+        let abandon = abandon.clone();
+        move || {
+            println!();
+            abandon("interrupted (Ctrl-C or a termination signal)");
             std::process::exit(interrupt::EXIT_CODE.into());
         }
     });
+    crate::output::on_failure(move || abandon("the output cannot be written"));
     let waiting = |m: &Match| {
         at_prompt
             .lock()
@@ -459,6 +495,13 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                 m.game().turn(),
                 m.commands().len()
             )));
+        };
+        let line = match line {
+            Ok(line) => line,
+            Err(why) => {
+                say(&why, width);
+                continue;
+            }
         };
         if !std::io::stdin().is_terminal() {
             say(line.trim_end(), width); // echo piped input, so the transcript reads well

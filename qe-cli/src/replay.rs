@@ -43,20 +43,10 @@ pub struct ReplayArgs {
     pub file: PathBuf,
 }
 
-fn read(path: &PathBuf) -> Result<String, Failure> {
-    if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| Failure::BadInput(format!("cannot read standard input: {e}")))
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", path.display())))
-    }
-}
-
 /// Runs `qe replay`.
 pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
     let loaded = manifest::load(common)?;
-    let text = read(&args.file)?;
+    let text = crate::input::read_text(&args.file, "record")?;
     let bad = |m: String| Failure::BadInput(format!("bad record: {m}"));
     // --manifest fills in a record without its own manifest; a record's own manifest wins.
     let record = Record::from_json_with_manifest(&text, loaded.map(|l| l.manifest))

@@ -431,7 +431,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     // After Ctrl-C: the games finished so far were reported; exit 130.
     if crate::interrupt::requested() {
         return Err(Failure::Interrupted(format!(
-            "interrupted (Ctrl-C) after {} of {} games",
+            "interrupted (Ctrl-C or a termination signal) after {} of {} games",
             total.games, args.games
         )));
     }

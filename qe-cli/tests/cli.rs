@@ -977,6 +977,10 @@ fn simulate_counts_broken_agents_and_plays_on() {
         ("other_seat.sh", "illegal_answers"),
         ("silent.sh", "timeouts"),
         ("crash.sh", "crashes"),
+        // Agents that flood or never read: bounded, and nothing waits on them.
+        ("deaf.sh", "timeouts"),
+        ("long_line.sh", "illegal_answers"),
+        ("not_utf8.sh", "illegal_answers"),
     ] {
         let agent = format!("exec:sh {dir}/{script}");
         let v = simulate_json(&[
@@ -1173,7 +1177,8 @@ fn ctrl_c_stops_simulate_with_the_games_finished_so_far() {
         assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
         let (out, err) = (stdout(&o), stderr(&o));
         assert!(
-            err.contains("interrupted (Ctrl-C) after ") && err.contains(" of 1000000000 games"),
+            err.contains("interrupted (Ctrl-C or a termination signal) after ")
+                && err.contains(" of 1000000000 games"),
             "{err}"
         );
         let games = if json {
@@ -1194,18 +1199,22 @@ fn ctrl_c_stops_simulate_with_the_games_finished_so_far() {
     }
 }
 
+/// `qe play --seed 9 --record PATH`, started, its standard streams piped.
+fn spawn_play(path: &Path) -> std::process::Child {
+    qe().args(["play", "--seed", "9", "--record", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
     use std::io::Read as _;
     let path = tmp("interrupted.json");
     let _ = std::fs::remove_file(&path);
-    let mut child = qe()
-        .args(["play", "--seed", "9", "--record", path.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_play(&path);
     // One command, then the input stays open: `qe play` waits at its next prompt.
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"5\n").unwrap();
@@ -1241,7 +1250,7 @@ fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
     let out = seen.lock().unwrap().clone();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("interrupted (Ctrl-C)"),
+        stderr(&o).contains("interrupted (Ctrl-C or a termination signal)"),
         "{}",
         stderr(&o)
     );
@@ -1578,4 +1587,166 @@ fn replay_names_the_rule_and_code_of_the_shared_bad_commands() {
         assert_eq!(out["illegal"]["rule"], case["rule"], "{command}");
         assert_eq!(out["illegal"]["code"], case["code"], "{command}");
     }
+}
+
+// ----- hostile input and output ------------------------------------------------------------------
+
+/// Whether process `pid` is gone (no such process, or a zombie about to be reaped).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+    }
+}
+
+/// What an agent starts is stopped with it: no process is left behind.
+#[cfg(target_os = "linux")]
+#[test]
+fn simulate_leaves_no_process_of_an_agent_behind() {
+    let pids = tmp("orphan-pids.txt");
+    let _ = std::fs::remove_file(&pids);
+    let agent = format!(
+        "exec:sh {}/tests/agents/orphan.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = qe()
+        .args(["simulate", "--games", "2", "--threads", "1", "--json"])
+        .args(["--bots", &format!("value,value,{agent}")])
+        .env("QE_TEST_PIDS", &pids)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let started: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert!(!started.is_empty());
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !started.iter().all(|&p| gone(p)) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let alive: Vec<&u32> = started.iter().filter(|&&p| !gone(p)).collect();
+    assert!(alive.is_empty(), "left behind: {alive:?}");
+}
+
+/// A record or manifest is read to at most its size limit: an endless input is refused at once.
+#[cfg(unix)]
+#[test]
+fn replay_refuses_an_endless_input() {
+    for args in [
+        &["replay", "/dev/zero"][..],
+        &["replay", "-"],
+        &["--manifest", "/dev/zero", "rules"],
+    ] {
+        let o = qe()
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is at most 1048576 bytes, and this input is longer"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// A line that is too long, or not UTF-8, gets a message and a new prompt; the game goes on.
+#[test]
+fn play_answers_unreadable_lines_and_plays_on() {
+    let path = tmp("unreadable.json");
+    let mut input = vec![b'1'; 5000];
+    input.extend_from_slice(b"\n\xe9t\xe9\n5\n");
+    let mut child = spawn_play(&path);
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("that line is over 1024 bytes"), "{out}");
+    assert!(out.contains("that line is not UTF-8 text"), "{out}");
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        record.commands[0],
+        Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })
+    );
+}
+
+/// `--record` in a directory that does not exist, or naming a directory, fails before the game.
+#[test]
+fn play_checks_the_record_path_before_the_game() {
+    let missing = tmp("no-such-dir").join("r.json");
+    let dir = tmp("");
+    for path in [&missing, &dir] {
+        let o = run(
+            &["play", "--seed", "9", "--record", path.to_str().unwrap()],
+            "5\n",
+        );
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write the record"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(
+            !stdout(&o).contains("──── turn"),
+            "the game started: {}",
+            stdout(&o)
+        );
+    }
+}
+
+/// An output that cannot be written: a closed pipe stops quietly with 141 (`play` saves its
+/// record first), a full disk is exit 3 with a message, and an unwritable standard error never
+/// makes `qe` panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_output_is_reported_and_loses_no_record() {
+    // A closed standard output: the reader is gone before `qe` writes.
+    let path = tmp("closed-pipe.json");
+    let _ = std::fs::remove_file(&path);
+    let mut child = spawn_play(&path);
+    drop(child.stdout.take());
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(b"5\n");
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert!(path.exists(), "no record saved: {}", stderr(&o));
+    // A full disk.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = qe()
+        .args(["simulate", "--games", "3"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("qe: cannot write the output"),
+        "{}",
+        stderr(&o)
+    );
+    // An unwritable standard error: the exit code still tells, and no panic.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = qe()
+        .args(["replay", "/no/such/record.json"])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
 }
