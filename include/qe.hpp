@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,15 @@ inline std::string last_message() {
 
 inline void check(QeStatus status) {
     if (status != QE_OK) throw Error(status, last_message());
+}
+
+/// `text` as a C string for the library, which reads up to the first NUL: a NUL inside `text`
+/// would cut it short unseen, so it is an error (std::invalid_argument naming `what`).
+inline const char *c_str(const std::string &text, const char *what) {
+    if (text.find('\0') != std::string::npos) {
+        throw std::invalid_argument(std::string(what) + " contains a NUL byte");
+    }
+    return text.c_str();
 }
 
 /// Takes ownership of a library string.
@@ -79,6 +89,14 @@ inline QeCommand discard_asset(std::uint8_t seat, std::uint8_t pile) {
     return c;
 }
 
+inline QeCommand peek(std::uint8_t seat, std::uint8_t turn) {
+    QeCommand c{};
+    c.kind = QE_COMMAND_PEEK;
+    c.seat = seat;
+    c.turn = turn;
+    return c;
+}
+
 /// The name of a component (QE_NAME_NATION, QE_NAME_INDUSTRY, QE_NAME_TILE, QE_NAME_PILE, ...).
 inline std::string name(std::uint32_t kind, std::uint32_t index) {
     char buf[32];
@@ -89,18 +107,27 @@ inline std::string name(std::uint32_t kind, std::uint32_t index) {
 /// A game of QE with its history (owns a QeGame*).
 class Game {
 public:
-    /// A seeded game: players 3-5, with or without the Commodities expansion.
-    static Game seeded(std::uint8_t players, bool commodities, std::uint64_t seed) {
-        return seeded(players, commodities ? QE_EXPANSION_COMMODITIES : 0u, seed);
-    }
-
-    /// A seeded game: players 3-5 and a set of expansions (QE_EXPANSION_* bits ORed together).
-    static Game seeded(std::uint8_t players, std::uint32_t expansions, std::uint64_t seed) {
+    /// A seeded game: players 3-5 (any other count is qe::Error 205, R-SET-1) and a set of
+    /// expansions (QE_EXPANSION_* bits ORed together, 0 for none).
+    static Game seeded(std::uint32_t players, std::uint32_t expansions, std::uint64_t seed) {
         QeGameOptions options;
         detail::check(qe_game_options_init(&options));
         options.players = players;
         options.expansions = expansions;
         options.seed = seed;
+        return with_options(options);
+    }
+
+    /// A seeded game with or without the Commodities expansion (`commodities` is a bool; any
+    /// other type picks the overload above).
+    template <typename B, typename = std::enable_if_t<std::is_same_v<B, bool>>>
+    static Game seeded(std::uint32_t players, B commodities, std::uint64_t seed) {
+        return seeded(players, commodities ? std::uint32_t{QE_EXPANSION_COMMODITIES} : 0u, seed);
+    }
+
+    /// A game of `options` (qe_game_options_init, then the fields to change): the way to a game
+    /// whose chance outcomes the caller supplies (QE_GAME_EXTERNAL_CHANCE), played on with get().
+    static Game with_options(const QeGameOptions &options) {
         QeGame *g = nullptr;
         detail::check(qe_game_new_with(&options, &g));
         return Game(g);
@@ -109,7 +136,7 @@ public:
     /// A game replayed from a qe-record/1 JSON record.
     static Game from_record(const std::string &json) {
         QeGame *g = nullptr;
-        detail::check(qe_game_from_record(json.c_str(), nullptr, &g));
+        detail::check(qe_game_from_record(detail::c_str(json, "record"), nullptr, &g));
         return Game(g);
     }
 
@@ -138,7 +165,7 @@ public:
     QeStatus try_apply(const QeCommand &c) noexcept { return qe_game_apply(g_, c); }
     /// Applies a command in the record format, e.g. {"seat":0,"bid":5}.
     void apply_json(const std::string &json) {
-        detail::check(qe_game_apply_json(g_, json.c_str()));
+        detail::check(qe_game_apply_json(g_, detail::c_str(json, "command")));
     }
 
     QeState state() const {
@@ -210,7 +237,7 @@ private:
 class Bot {
 public:
     Bot(const std::string &kind, std::uint32_t level, std::uint64_t seed) {
-        detail::check(qe_bot_new(kind.c_str(), level, seed, &b_));
+        detail::check(qe_bot_new(detail::c_str(kind, "bot kind"), level, seed, &b_));
     }
     Bot(const Bot &) = delete;
     Bot &operator=(const Bot &) = delete;

@@ -368,13 +368,28 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_bot_decide(IntPtr bot, IntPtr game, byte seat, out QeCommand command);
         [DllImport(Lib)] public static extern uint qe_bot_free(IntPtr bot);
 
-        /// <summary>A NUL-terminated UTF-8 copy of a string, for string arguments.</summary>
-        public static byte[] Utf8(string s)
+        static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        /// <summary>
+        /// A NUL-terminated UTF-8 copy of a string, for string arguments. The library reads up to
+        /// the first NUL, so a NUL inside the string is an ArgumentException (it would cut the
+        /// string short unseen), as is text that is not valid UTF-16 (a lone surrogate).
+        /// </summary>
+        public static byte[] Utf8(string s, string name)
         {
-            int n = Encoding.UTF8.GetByteCount(s);
-            byte[] bytes = new byte[n + 1];
-            Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
-            return bytes;
+            if (s == null) throw new ArgumentNullException(name);
+            if (s.IndexOf('\0') >= 0) throw new ArgumentException(name + " contains a NUL character", name);
+            try
+            {
+                int n = StrictUtf8.GetByteCount(s);
+                byte[] bytes = new byte[n + 1];
+                StrictUtf8.GetBytes(s, 0, s.Length, bytes, 0);
+                return bytes;
+            }
+            catch (EncoderFallbackException e)
+            {
+                throw new ArgumentException(name + " is not valid text: " + e.Message, name);
+            }
         }
 
         /// <summary>Copies a library string and frees it with qe_string_free.</summary>
@@ -471,6 +486,16 @@ namespace Qe
             options.Players = players;
             options.Expansions = expansions;
             options.Seed = seed;
+            return WithOptions(options);
+        }
+
+        /// <summary>
+        /// A game of these options (from qe_game_options_init, then the fields to change): the way
+        /// to a game whose chance the caller supplies (QE_GAME_EXTERNAL_CHANCE in Flags), played
+        /// on with the Native.qe_game_chance_* calls on Handle.
+        /// </summary>
+        public static Game WithOptions(QeGameOptions options)
+        {
             IntPtr g;
             Native.Check(Native.qe_game_new_with(ref options, out g));
             return new Game(g);
@@ -480,7 +505,7 @@ namespace Qe
         {
             IntPtr g;
             UIntPtr failed;
-            Native.Check(Native.qe_game_from_record(Native.Utf8(json), out failed, out g));
+            Native.Check(Native.qe_game_from_record(Native.Utf8(json, "json"), out failed, out g));
             return new Game(g);
         }
 
@@ -514,7 +539,7 @@ namespace Qe
 
         public void ApplyJson(string json)
         {
-            Native.Check(Native.qe_game_apply_json(Handle, Native.Utf8(json)));
+            Native.Check(Native.qe_game_apply_json(Handle, Native.Utf8(json, "json")));
         }
 
         public QeState State
@@ -628,7 +653,7 @@ namespace Qe
 
         public Bot(string kind, uint level, ulong seed)
         {
-            Native.Check(Native.qe_bot_new(Native.Utf8(kind), level, seed, out handle));
+            Native.Check(Native.qe_bot_new(Native.Utf8(kind, "kind"), level, seed, out handle));
         }
 
         public IntPtr Handle
@@ -647,6 +672,7 @@ namespace Qe
         /// </summary>
         public QeCommand Decide(Game game, byte seat)
         {
+            if (game == null) throw new ArgumentNullException("game");
             QeCommand c;
             Native.Check(Native.qe_bot_decide(Handle, game.Handle, seat, out c));
             return c;

@@ -1,0 +1,70 @@
+// The C++ wrapper qe.hpp beyond the example (the test command builds it with -Werror and runs it
+// under valgrind): both seeded overloads take the header's constants, a player count is checked by
+// the library (not cut to a byte), a string with a NUL inside is refused, and with_options makes a
+// game whose chance the caller supplies.
+//
+// Usage: wrapper
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "qe.hpp"
+
+static int failures = 0;
+
+static void check(bool ok, const char *what) {
+    if (!ok) {
+        std::fprintf(stderr, "FAILED: %s\n", what);
+        failures++;
+    }
+}
+
+template <typename F> static QeStatus status_of(F f) {
+    try {
+        f();
+    } catch (const qe::Error &e) {
+        return e.status();
+    }
+    return QE_OK;
+}
+
+template <typename F> static bool refused(F f) {
+    try {
+        f();
+    } catch (const std::invalid_argument &) {
+        return true;
+    }
+    return false;
+}
+
+int main() {
+    // The expansions overload with the header's int constants, and the bool one.
+    qe::Game with = qe::Game::seeded(4, QE_EXPANSION_COMMODITIES, 1);
+    qe::Game none = qe::Game::seeded(4, 0, 1);
+    qe::Game shorthand = qe::Game::seeded(4, true, 1);
+    check(with.record_json() == shorthand.record_json(), "seeded(4, true) is Commodities");
+    check(with.record_json() != none.record_json(), "seeded(4, 0) is the base game");
+    // A player count past 255 reaches the library, which refuses it (R-SET-1).
+    check(status_of([] { qe::Game::seeded(260, 0, 1); }) == QE_ERR_PLAYERS, "260 players");
+    // A NUL inside a string would cut it short unseen: refused before the library.
+    const std::string command("{\"seat\":0,\"bid\":5}\0JUNK", 24);
+    check(refused([&] { none.apply_json(command); }), "a command with a NUL");
+    check(refused([] { qe::Bot(std::string("search\0zzz", 10), QE_BOT_LEVEL_EASY, 1); }),
+          "a bot kind with a NUL");
+    check(refused([] { qe::Game::from_record(std::string("{\0}", 3)); }), "a record with a NUL");
+    check(none.state().turn == 0 && none.legal(0).bid.can_bid, "the game is unchanged");
+    // External chance: the game waits for its deal, which the caller applies.
+    QeGameOptions options;
+    qe_game_options_init(&options);
+    options.players = 5;
+    options.flags = QE_GAME_EXTERNAL_CHANCE;
+    qe::Game dealt = qe::Game::with_options(options);
+    check(dealt.state().phase == QE_PHASE_CHANCE, "an external-chance game waits for chance");
+    std::size_t outcomes = 0;
+    check(qe_game_chance_count(dealt.get(), &outcomes) == QE_OK && outcomes > 0, "chance outcomes");
+    check(qe_game_apply_chance(dealt.get(), 0) == QE_OK, "the deal applies");
+    // The peek builder makes a peek command (refused here: no auction has been won, R-VIS-5).
+    check(status_of([&] { dealt.apply(qe::peek(0, 0)); }) != QE_OK, "an early peek is refused");
+    std::printf("wrapper: %s\n", failures == 0 ? "all checks passed" : "FAILED");
+    return failures == 0 ? 0 : 1;
+}
