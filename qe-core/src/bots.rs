@@ -496,6 +496,9 @@ impl ValueBot {
 
 impl Bot for ValueBot {
     fn act(&mut self, view: &SeatView) -> Option<Command> {
+        if !view.is_well_formed() {
+            return None;
+        }
         let me = view.seat?;
         let legal = view.legal;
         // R-VIS-5: once, in the second half, at the priciest-looking auction it cannot see.

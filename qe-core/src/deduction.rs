@@ -40,7 +40,7 @@ use core::ops::{AddAssign, SubAssign};
 
 use crate::event::{BidStage, Event};
 use crate::ledger::Ledger;
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::view::{AuctionView, SeatView};
 
 /// What a seat can prove about one seat's total spent.
@@ -122,7 +122,7 @@ impl Deduction {
     /// Bounds from a view and the viewer's own final company bids of past auctions.
     pub fn new(view: &SeatView, own_bids: &OwnBids) -> Deduction {
         let mut d = Deduction::default();
-        let players = view.players as usize;
+        let players = usize::from(view.players).min(MAX_SEATS);
         let mut ledger = Ledger::<Span>::new();
         for a in view.auctions() {
             let my_bid = own_bids.get(a.turn as usize).copied().flatten();

@@ -227,11 +227,19 @@ impl ActionSpace {
 
     /// Writes the legal actions into `mask` (length [`ActionSpace::size`]): `true` where legal.
     /// `legal` is the seat's [`SeatView::legal`] (or [`crate::Game::legal`], which is the same).
+    ///
+    /// # Panics
+    ///
+    /// If `mask` is not [`ActionSpace::size`] long.
     pub fn mask(&self, legal: &Legal, mask: &mut [bool]) {
         self.mask_with(legal, mask, true, false);
     }
 
     /// Like [`ActionSpace::mask`], for any element type (`on`/`off` values), e.g. `u8` or `i8`.
+    ///
+    /// # Panics
+    ///
+    /// If `mask` is not [`ActionSpace::size`] long.
     pub fn mask_with<T: Copy>(&self, legal: &Legal, mask: &mut [T], on: T, off: T) {
         assert_eq!(
             mask.len(),

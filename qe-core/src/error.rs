@@ -39,6 +39,7 @@ pub fn shown(text: &str) -> String {
 
 /// The keys `keys` as an error message lists them (`["bid", "peek"]`): each [`shown`], at most
 /// eight, then `...`.
+#[cfg(feature = "serde")]
 pub(crate) fn shown_keys<'a>(keys: impl Iterator<Item = &'a str>) -> String {
     let mut out = String::from("[");
     for (i, k) in keys.enumerate() {

@@ -97,7 +97,9 @@ pub struct Game {
 }
 
 impl Game {
-    /// A game from validated rules and set-up.
+    /// A game of `rules` from `setup`, which must be a set-up of these rules: the same seats, and
+    /// the nations, deal, deck and piles that [`Setup::new`] accepts for them (R-SET-1, R-SET-2,
+    /// R-CMP-5…7), else the error that names what does not fit.
     pub fn new(rules: Rules, setup: Setup) -> Result<Game, SetupError> {
         if setup.players != rules.players() {
             return Err(SetupError::Count {
@@ -106,7 +108,17 @@ impl Game {
                 expected: rules.players() as usize,
             });
         }
-        Ok(Game::dealt(rules, setup))
+        // A set-up made for other rules (another manifest, other expansions) could deal tiles or
+        // tokens these rules do not have: it must pass the checks of `Setup::new` for these rules.
+        let piles = [AssetKind::Gold, AssetKind::Oil, AssetKind::Crypto].map(|k| setup.pile(k));
+        let checked = Setup::new(
+            &rules,
+            Some(setup.nations()),
+            setup.industries(),
+            setup.deck(),
+            piles,
+        )?;
+        Ok(Game::dealt(rules, checked))
     }
 
     /// A game whose set-up is drawn from `seed` ([`Setup::seeded`]).

@@ -8,6 +8,7 @@
 //!   and the `serde` feature needs none of serde_json's program-wide number features.
 //! - Lists are read element by element with a cap ([`list`]), so an oversized input stops early.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -70,8 +71,10 @@ impl<'de> Visitor<'de> for MembersVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut members: Vec<(String, &'de RawValue)> = Vec::new();
+        // The keys so far, in a set: an object of many keys is checked in n log n, not n².
+        let mut seen: BTreeSet<String> = BTreeSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if members.iter().any(|(k, _)| *k == key) {
+            if !seen.insert(key.clone()) {
                 return Err(de::Error::custom(format!(
                     "duplicate key `{}`",
                     crate::error::shown(&key)

@@ -507,6 +507,12 @@ mod json {
         /// Reads a manifest in the record format (`{"tiles": {...}, "tokens": {...}}`,
         /// `RECORD.md`), validated as [`Manifest::new`] does.
         pub fn from_json(text: &str) -> Result<Manifest, SetupError> {
+            if text.len() > MAX_RECORD_BYTES {
+                return Err(bad(format!(
+                    "a manifest is at most {MAX_RECORD_BYTES} bytes, this one has {}",
+                    text.len()
+                )));
+            }
             let raw: &RawValue =
                 serde_json::from_str(text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
             manifest(raw)

@@ -52,6 +52,10 @@ impl Reward {
     }
 
     /// The reward of `seat` in `outcome`.
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not a seat of the game ([`Outcome::seat`]).
     pub fn of(self, outcome: &Outcome, seat: Seat) -> f64 {
         let s = outcome.seat(seat);
         match self {

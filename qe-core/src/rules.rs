@@ -180,7 +180,7 @@ impl Rules {
     pub fn max_commands_of(players: u8) -> usize {
         let n = usize::from(players);
         let turns = usize::from(Rules::turns_of(players));
-        turns * (1 + (n - 1) + 2 * n + 2 * n + 1) + n
+        turns * (1 + n.saturating_sub(1) + 2 * n + 2 * n + 1) + n
     }
 
     /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).

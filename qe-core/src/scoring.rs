@@ -18,7 +18,7 @@ pub struct Holdings {
     pub zero_rounds: u8,
     /// The tokens it holds (`tokens[..token_count]`).
     pub tokens: [Option<TokenId>; 16],
-    /// How many tokens it holds.
+    /// How many tokens it holds (a count past 16 counts as 16).
     pub token_count: u8,
     /// Its total spent (R-SCO-1, R-COM-8).
     pub spent: i128,
@@ -34,7 +34,7 @@ impl Holdings {
 
     /// The tokens held.
     pub fn tokens(&self) -> impl Iterator<Item = TokenId> + '_ {
-        self.tokens[..self.token_count as usize]
+        self.tokens[..usize::from(self.token_count).min(self.tokens.len())]
             .iter()
             .flatten()
             .copied()
@@ -118,8 +118,12 @@ impl Outcome {
     }
 
     /// One seat's result.
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not a seat of the game (as a slice index out of range does).
     pub fn seat(&self, seat: Seat) -> &SeatOutcome {
-        &self.seats[seat]
+        &self.seats()[seat.index()]
     }
 
     /// The winners (several when they share the win, none when all are eliminated).
@@ -153,6 +157,17 @@ impl<'de> serde::Deserialize<'de> for Outcome {
             return Err(serde::de::Error::custom("an outcome has 3 to 5 seats"));
         }
         let players = raw.seats.len() as u8;
+        if let Some((i, s)) = raw
+            .seats
+            .iter()
+            .enumerate()
+            .find(|(i, s)| usize::from(s.seat) != *i)
+        {
+            return Err(serde::de::Error::custom(alloc::format!(
+                "seat {i} of an outcome says it is seat {}",
+                s.seat
+            )));
+        }
         let mut seats = PerSeat::default();
         for (i, s) in raw.seats.into_iter().enumerate() {
             seats.0[i] = s;

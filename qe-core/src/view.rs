@@ -156,9 +156,21 @@ impl SeatView {
         crate::Deduction::from_view(self)
     }
 
-    /// The started auctions.
+    /// The started auctions (all 16 entries if `turns_started` says more).
     pub fn auctions(&self) -> &[AuctionView] {
-        &self.auctions[..self.turns_started as usize]
+        &self.auctions[..usize::from(self.turns_started).min(self.auctions.len())]
+    }
+
+    /// Whether the view's counts are those of a game (3 to 5 players, a viewing seat among them, at
+    /// most 16 turns), as every view the engine writes is. A view read from elsewhere (its fields
+    /// are public, and it can be deserialized) may not be: the bots that read these counts (`value`,
+    /// `search`) decline to act on it.
+    pub fn is_well_formed(&self) -> bool {
+        (3..=crate::MAX_SEATS as u8).contains(&self.players)
+            && self.seat.is_none_or(|s| s.0 < self.players)
+            && self.turns <= 16
+            && self.turn <= self.turns
+            && self.turns_started <= 16
     }
 }
 

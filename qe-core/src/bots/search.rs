@@ -204,6 +204,9 @@ impl SearchBot {
     /// the seat's own past bids prove).
     pub fn decide_with(&mut self, view: &SeatView, history: &[SeenBid]) -> Option<Command> {
         self.stats = SearchStats::default();
+        if !view.is_well_formed() {
+            return None;
+        }
         let me = view.seat?;
         let legal = view.legal;
         // The value bot caches the viewed game's rules, with this bot's manifest.

@@ -1,0 +1,102 @@
+//! The public API used against its grain: values the engine never makes itself (a set-up of other
+//! rules, public fields set out of range, a view or an outcome read from elsewhere) get an error,
+//! a refusal or a clamped answer, never a panic or a game that cannot go on.
+
+use qe_core::bots::{by_name, NAMES};
+use qe_core::scoring::{score, Holdings};
+use qe_core::{Game, Manifest, Match, Outcome, Rules, Seat, Setup};
+
+/// A set-up made for other rules is refused by `Game::new` (R-SET-2): before, a base set-up in a
+/// Commodities game left the take-asset phase with no legal move.
+#[test]
+fn a_set_up_of_other_rules_is_refused() {
+    let base = Rules::base(4).unwrap();
+    let commodities = Rules::commodities(4).unwrap();
+    assert!(Game::new(commodities, Setup::seeded(&base, 1)).is_err());
+    assert!(Match::with_setup(commodities, Setup::seeded(&base, 1)).is_err());
+    // A manifest that takes a tile out of play at 5 players, and a set-up that deals it.
+    let standard = Manifest::default();
+    let mut tiles = standard.tile_values();
+    tiles[0] = 2;
+    tiles[1] = 1;
+    let tokens = [
+        qe_core::AssetKind::Gold,
+        qe_core::AssetKind::Oil,
+        qe_core::AssetKind::Crypto,
+    ]
+    .map(|k| standard.token_values(k));
+    let manifest = Manifest::new(tiles, tokens).unwrap();
+    let custom = qe_core::RulesBuilder::new(5)
+        .manifest(manifest)
+        .build()
+        .unwrap();
+    let e = Game::new(custom, Setup::seeded(&Rules::base(5).unwrap(), 3)).unwrap_err();
+    assert!(e.to_string().contains("not in play"), "{e}");
+    // Its own set-up is accepted, as before.
+    assert!(Game::new(custom, Setup::seeded(&custom, 3)).is_ok());
+}
+
+#[test]
+fn counts_out_of_range_are_clamped_not_panics() {
+    assert_eq!(Rules::max_commands_of(0), Rules::max_commands_of(0));
+    let rules = Rules::commodities(4).unwrap();
+    let h = Holdings {
+        token_count: 200,
+        ..Holdings::default()
+    };
+    assert_eq!(h.tokens().count(), 0, "16 empty slots");
+    let _ = score(&rules, &[h; 4], false);
+}
+
+/// A view whose counts no game has: the bots decline it, and what is read from it stays in range.
+#[test]
+fn a_malformed_view_is_declined_by_the_bots() {
+    let m = Match::seeded(Rules::base(4).unwrap(), 5);
+    let good = m.game().view(Seat(0));
+    assert!(good.is_well_formed());
+    let mut wide = good;
+    wide.turns_started = 200;
+    assert_eq!(wide.auctions().len(), 16);
+    let mut many = good;
+    many.players = 99;
+    let mut none = good;
+    none.players = 0;
+    for bad in [wide, many, none] {
+        assert!(!bad.is_well_formed());
+        let _ = bad.deduce();
+        for name in NAMES {
+            let decided = by_name(name, 1).unwrap().act(&bad);
+            // The bots that read the counts decline; `random` and `miser` read only `legal`.
+            if name.starts_with("value") || name.starts_with("search") {
+                assert_eq!(decided, None, "{name}");
+            }
+        }
+    }
+}
+
+/// An outcome read from JSON must number its seats in order: a seat 200 would be a seat no game
+/// has.
+#[test]
+fn an_outcome_with_misnumbered_seats_is_refused() {
+    let mut m = Match::seeded(Rules::base(3).unwrap(), 2);
+    let mut bots: Vec<_> = (0..3).map(|s| by_name("random", s).unwrap()).collect();
+    while !m.game().is_over() {
+        let seat = m.game().to_act().first().unwrap();
+        let c = bots[seat.index()].act(&m.game().view(seat)).unwrap();
+        m.play(c).unwrap();
+    }
+    let outcome = m.game().outcome().unwrap();
+    let mut v = serde_json::to_value(outcome).unwrap();
+    assert_eq!(
+        serde_json::from_value::<Outcome>(v.clone()).unwrap(),
+        outcome
+    );
+    v["seats"][1]["seat"] = 200.into();
+    let e = serde_json::from_value::<Outcome>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("seat 1 of an outcome says it is seat 200"),
+        "{e}"
+    );
+}
