@@ -91,6 +91,7 @@ impl Running {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut process, 0);
         let mut child = process.spawn()?;
+        groups::started(child.id());
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
@@ -126,18 +127,78 @@ impl Running {
         }
     }
 
-    /// Stops the program and everything it started (its process group).
-    fn stop(&mut self) {
+    /// Whether the program has exited. It is not reaped (on Unix), so its process id, which is
+    /// its group's id, stays its own until [`Running::stop`].
+    fn exited(&mut self) -> bool {
         #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: signals the process group the child leads (created at spawn); no memory is
-            // touched.
-            unsafe { libc::killpg(pid, libc::SIGKILL) };
+        {
+            let pid = self.child.id() as libc::id_t;
+            // SAFETY: `info` is a zeroed siginfo_t that waitid fills in; WNOWAIT leaves the child
+            // to be reaped by `Child::wait`.
+            unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+                libc::waitid(libc::P_PID, pid, &raw mut info, flags) == 0 && info.si_pid() != 0
+            }
         }
+        #[cfg(not(unix))]
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Stops the program and everything it started (its process group), then reaps it.
+    fn stop(&mut self) {
+        groups::stop(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
+
+/// The process groups of the running agents. Each agent leads a group of its own (Unix), so a
+/// terminal's Ctrl-C does not reach it: `qe` stops the groups itself, at [`Running::stop`], and
+/// all at once with [`stop_all`] before an exit that skips the agents' `Drop`.
+mod groups {
+    use std::sync::{Mutex, PoisonError};
+
+    /// The process ids of the agents not yet stopped, each its group's id. An id is removed before
+    /// its process is reaped, so a group signalled from here is always still the agent's.
+    static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+    /// Notes a new agent's process (group) id.
+    pub fn started(pid: u32) {
+        LIVE.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(pid);
+    }
+
+    /// Kills the group of `pid` and forgets it.
+    pub fn stop(pid: u32) {
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = live.iter().position(|&p| p == pid) {
+            kill(live.swap_remove(i));
+        }
+    }
+
+    /// Kills every agent's group (before `qe` exits without dropping them).
+    pub fn stop_all() {
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        for pid in live.drain(..) {
+            kill(pid);
+        }
+    }
+
+    fn kill(pid: u32) {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+            // SAFETY: no memory is touched. `pid` leads its own group (set at spawn) and is not
+            // reaped yet (it is still listed), so the group is the agent's.
+            unsafe { libc::killpg(pid, libc::SIGKILL) };
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
+
+pub use groups::stop_all;
 
 /// What [`Running::send`] did.
 enum Sent {
@@ -168,7 +229,7 @@ impl Drop for Running {
         if !self.kill {
             let until = Instant::now() + EXIT_GRACE;
             while Instant::now() < until {
-                if matches!(self.child.try_wait(), Ok(Some(_))) {
+                if self.exited() {
                     break;
                 }
                 std::thread::sleep(Duration::from_millis(5));

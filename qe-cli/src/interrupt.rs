@@ -16,6 +16,7 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 pub fn install(action: impl Fn() + Send + 'static) {
     let installed = ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) {
+            crate::agent::stop_all();
             std::process::exit(EXIT_CODE.into());
         }
         action();

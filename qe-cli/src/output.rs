@@ -30,6 +30,7 @@ pub fn failed(e: &std::io::Error) -> ! {
     if let Some(hook) = hook {
         hook();
     }
+    crate::agent::stop_all();
     if e.kind() == ErrorKind::BrokenPipe {
         std::process::exit(BROKEN_PIPE_EXIT_CODE);
     }

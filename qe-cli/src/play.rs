@@ -247,7 +247,7 @@ fn check_record_path(path: &Path) -> Result<(), Failure> {
     }
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
-            Err(cannot(&format!("no directory {}", dir.display())))
+            Err(cannot(&format!("{} is not a directory", dir.display())))
         }
         _ => Ok(()),
     }
@@ -394,7 +394,8 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     interrupt::install({
         let abandon = abandon.clone();
         move || {
-            println!();
+            // The terminal may be gone (SIGHUP): this newline is a courtesy, not output to check.
+            let _ = writeln!(std::io::stdout());
             abandon("interrupted (Ctrl-C or a termination signal)");
             std::process::exit(interrupt::EXIT_CODE.into());
         }

@@ -794,6 +794,17 @@ fn hot_seat_hides_the_screen_between_seats() {
 
 // ----- simulate ----------------------------------------------------------------------------------
 
+/// The row of `agent` in a `qe simulate --json` result.
+fn agent_row(result: &Value, agent: &str) -> Value {
+    result["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent)
+        .unwrap_or_else(|| panic!("no row for {agent}: {result}"))
+        .clone()
+}
+
 fn simulate_json(args: &[&str]) -> Value {
     let o = run(args, "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -954,13 +965,7 @@ fn simulate_runs_the_python_example_agent() {
         "2",
         "--json",
     ]);
-    let row = v["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["agent"] == agent.as_str())
-        .unwrap()
-        .clone();
+    let row = agent_row(&v, &agent);
     assert_eq!(row["seats_played"], 12);
     for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
         assert_eq!(row[fault], 0, "{fault}: {row}");
@@ -994,13 +999,7 @@ fn simulate_counts_broken_agents_and_plays_on() {
             "--json",
         ]);
         assert_eq!(v["games"], 3);
-        let row = v["agents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["agent"] == agent.as_str())
-            .unwrap()
-            .clone();
+        let row = agent_row(&v, &agent);
         assert!(row[fault].as_u64().unwrap() > 0, "{script}: {row}");
         assert!(
             row["fallback_moves"].as_u64().unwrap() > 0,
@@ -1591,6 +1590,36 @@ fn replay_names_the_rule_and_code_of_the_shared_bad_commands() {
 
 // ----- hostile input and output ------------------------------------------------------------------
 
+/// An agent whose answer never ends (no newline, ever) is read no further than a command's length:
+/// under a 400 MB address-space limit the tournament finishes, counting a timeout a game.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_answer_is_read_to_a_bound() {
+    let agent = format!(
+        "exec:sh {}/tests/agents/endless.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 400000; exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_qe"),
+        ])
+        .args(["simulate", "--games", "2", "--threads", "1", "--json"])
+        .args([
+            "--bots",
+            &format!("value,value,{agent}"),
+            "--agent-timeout",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let row = agent_row(&v, &agent);
+    assert_eq!(row["timeouts"], 2, "{row}");
+}
+
 /// Whether process `pid` is gone (no such process, or a zombie about to be reaped).
 fn gone(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
@@ -1608,20 +1637,33 @@ fn gone(pid: u32) -> bool {
 #[cfg(target_os = "linux")]
 #[test]
 fn simulate_leaves_no_process_of_an_agent_behind() {
-    let pids = tmp("orphan-pids.txt");
+    let (mut simulate, pids) = simulate_with_agent("orphan.sh", "2", "1");
+    let o = simulate.output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_all_gone(&pids);
+}
+
+/// `qe simulate --json` of `games` games on `threads` threads between `value`, `value` and the test
+/// agent `script`, which writes process ids to the file returned (made empty first).
+fn simulate_with_agent(script: &str, games: &str, threads: &str) -> (Command, PathBuf) {
+    let pids = tmp(&format!("{script}-pids.txt"));
     let _ = std::fs::remove_file(&pids);
     let agent = format!(
-        "exec:sh {}/tests/agents/orphan.sh",
+        "exec:sh {}/tests/agents/{script}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let o = qe()
-        .args(["simulate", "--games", "2", "--threads", "1", "--json"])
+    let mut simulate = qe();
+    simulate
+        .args(["simulate", "--games", games, "--threads", threads, "--json"])
         .args(["--bots", &format!("value,value,{agent}")])
-        .env("QE_TEST_PIDS", &pids)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let started: Vec<u32> = std::fs::read_to_string(&pids)
+        .env("QE_TEST_PIDS", &pids);
+    (simulate, pids)
+}
+
+/// Waits up to 5 seconds for every process listed in the file `pids` (one id a line) to be gone,
+/// then fails naming those still alive (after killing them, so that no test leaves them behind).
+fn assert_all_gone(pids: &Path) {
+    let started: Vec<u32> = std::fs::read_to_string(pids)
         .unwrap()
         .lines()
         .map(|l| l.trim().parse().unwrap())
@@ -1632,7 +1674,33 @@ fn simulate_leaves_no_process_of_an_agent_behind() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let alive: Vec<&u32> = started.iter().filter(|&&p| !gone(p)).collect();
+    for p in &alive {
+        signal(**p, "-KILL");
+    }
     assert!(alive.is_empty(), "left behind: {alive:?}");
+}
+
+/// A second Ctrl-C, which stops `qe` at once, stops its agents too, even one that ignores the end
+/// of its input and every signal but SIGKILL (they run in process groups of their own, which a
+/// terminal's Ctrl-C does not reach).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_ctrl_c_leaves_no_agent_behind() {
+    let (mut simulate, pids) = simulate_with_agent("stubborn.sh", "1000000", "2");
+    let child = simulate
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    wait_for_sigint_handler(pid);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    signal(pid, "-INT"); // the workers stop and wait for their agents to exit ...
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    signal(pid, "-INT"); // ... which these never do: stop at once
+    let o = output_within_a_minute(child);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_all_gone(&pids);
 }
 
 /// A record or manifest is read to at most its size limit: an endless input is refused at once.
@@ -1686,7 +1754,10 @@ fn play_answers_unreadable_lines_and_plays_on() {
 fn play_checks_the_record_path_before_the_game() {
     let missing = tmp("no-such-dir").join("r.json");
     let dir = tmp("");
-    for path in [&missing, &dir] {
+    let file = tmp("a-file.txt");
+    std::fs::write(&file, "").unwrap();
+    let in_a_file = file.join("r.json");
+    for path in [&missing, &dir, &in_a_file] {
         let o = run(
             &["play", "--seed", "9", "--record", path.to_str().unwrap()],
             "5\n",

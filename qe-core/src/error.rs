@@ -13,8 +13,10 @@ use crate::seat::Seat;
 pub const SHOWN_MAX: usize = 60;
 
 /// A value the caller gave (a name, a key, a number's text), as an error message quotes it: control
-/// characters escaped (`\u{0}`, `\n`) and at most [`SHOWN_MAX`] characters, then `...`. A message
-/// then stays one short line of printable text, whatever the input.
+/// characters, line and paragraph separators and the invisible format characters (bidirectional
+/// overrides, zero-width spaces, the byte-order mark) escaped (`\u{0}`, `\n`, `\u{202e}`), and at
+/// most [`SHOWN_MAX`] characters, then `...`. A message then stays one short line of printable
+/// text, whatever the input.
 ///
 /// ```
 /// assert_eq!(qe_core::shown("gold"), "gold");
@@ -28,13 +30,30 @@ pub fn shown(text: &str) -> String {
             out.push_str("...");
             break;
         }
-        if c.is_control() {
+        if c.is_control() || is_invisible(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// Whether `c` is a line or paragraph separator (Zl, Zp) or one of the format characters (Cf) that
+/// change how text around them shows: the soft hyphen, the zero-width and bidirectional marks and
+/// overrides, the invisible operators, the byte-order mark.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
 }
 
 /// The keys `keys` as an error message lists them (`["bid", "peek"]`): each [`shown`], at most

@@ -570,10 +570,15 @@ mod json {
             }
             let players_v = need("players")?;
             let Whole::Fits(players) = json::whole(players_v) else {
-                return Err(bad(format!(
-                    "`players` must be 3, 4 or 5, not {}",
-                    shown(players_v.get())
-                )));
+                // Any whole number is R-SET-1's, however far out of range; other text is not a
+                // count at all.
+                return Err(match players_v.get().parse::<i128>() {
+                    Ok(players) => SetupError::Players { players },
+                    Err(_) => bad(format!(
+                        "`players` must be 3, 4 or 5, not {}",
+                        shown(players_v.get())
+                    )),
+                });
             };
             if !(3..=5).contains(&players) {
                 return Err(SetupError::Players {

@@ -315,17 +315,31 @@ fn errors_quote_values_short_and_printable() {
         let e = Record::from_json(&text).unwrap_err().to_string();
         printable_and_short(&e);
     }
-    let e = Record::from_json(&record_text(4).replacen(
-        r#""players":4"#,
-        r#""players":18446744073709551616"#,
-        1,
-    ))
-    .unwrap_err()
-    .to_string();
+    // Any whole player count is R-SET-1's (the same error as 6), however far out of range.
+    for players in ["18446744073709551616", "-1", "6"] {
+        let e = Record::from_json(&record_text(4).replacen(
+            r#""players":4"#,
+            &format!(r#""players":{players}"#),
+            1,
+        ))
+        .unwrap_err();
+        assert_eq!(e.code(), 205, "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("a game has 3 to 5 players, not {players}")
+        );
+    }
+    let e = Record::from_json(&record_text(4).replacen(r#""players":4"#, r#""players":4.5"#, 1))
+        .unwrap_err();
     assert!(
-        e.contains("`players` must be 3, 4 or 5, not 18446744073709551616"),
+        e.to_string()
+            .contains("`players` must be 3, 4 or 5, not 4.5"),
         "{e}"
     );
+    // Separators and invisible format characters are escaped too: the message stays one line.
+    let text = record_text(4).replacen(r#""players""#, r#""a\u2028b\u202ec":1,"players""#, 1);
+    let e = Record::from_json(&text).unwrap_err().to_string();
+    assert!(e.contains(r"unknown field `a\u{2028}b\u{202e}c`"), "{e}");
 }
 
 /// An object of many keys is read in n log n: a record of 1 MiB of distinct keys is refused

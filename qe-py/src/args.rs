@@ -31,23 +31,10 @@ macro_rules! int_arg {
 int_arg!(u8, u64, usize, i64, i128);
 
 /// `value` as a `T`, or an error naming `name` and the value: a `TypeError` if it is not an int
-/// (nor has `__index__`), an `OverflowError` with `T`'s range if it is out of it. Any other error
-/// (one raised by the caller's own `__index__`) comes through unchanged.
+/// (nor has `__index__`) or is a `bool`, an `OverflowError` with `T`'s range if it is out of it.
+/// Any other error (one raised by the caller's own `__index__`) comes through unchanged.
 pub(crate) fn int<T: IntArg>(value: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
-    not_bool(value, name)?;
-    T::extract(value).map_err(|e| int_error::<T>(value, name, e, false))
-}
-
-/// A `TypeError` for a `bool` given as an int (Python's `True` is an int 1; a bid, seat or action
-/// of `True` is surely a mistake).
-fn not_bool(value: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
-    if value.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an int, got bool {}",
-            quote(value)
-        )));
-    }
-    Ok(())
+    read(value, || name.to_owned(), None::<fn(String) -> PyErr>)
 }
 
 /// The same as [`int`], with an int outside `T`'s range reported by `out_of_range` (given the
@@ -58,23 +45,17 @@ pub(crate) fn int_or<T: IntArg>(
     name: &str,
     out_of_range: impl FnOnce(String) -> PyErr,
 ) -> PyResult<T> {
-    not_bool(value, name)?;
-    T::extract(value).map_err(|e| {
-        if e.is_instance_of::<PyOverflowError>(value.py()) {
-            out_of_range(quote(value))
-        } else {
-            int_error::<T>(value, name, e, false)
-        }
-    })
+    read(value, || name.to_owned(), Some(out_of_range))
 }
 
 /// [`int`] for entry `index` of the sequence `name` (named `name[index]` in errors; the name is
 /// only built for an error).
 pub(crate) fn entry<T: IntArg>(value: &Bound<'_, PyAny>, name: &str, index: usize) -> PyResult<T> {
-    if value.is_instance_of::<PyBool>() {
-        not_bool(value, &format!("{name}[{index}]"))?;
-    }
-    T::extract(value).map_err(|e| int_error::<T>(value, &format!("{name}[{index}]"), e, false))
+    read(
+        value,
+        || format!("{name}[{index}]"),
+        None::<fn(String) -> PyErr>,
+    )
 }
 
 /// [`entry`], with an int outside `T`'s range reported by `out_of_range` (as [`int_or`]).
@@ -84,15 +65,30 @@ pub(crate) fn entry_or<T: IntArg>(
     index: usize,
     out_of_range: impl FnOnce(String) -> PyErr,
 ) -> PyResult<T> {
+    read(value, || format!("{name}[{index}]"), Some(out_of_range))
+}
+
+/// How every int argument is read: a `bool` is refused (Python's `True` is an int 1, but a bid,
+/// seat or action of `True` is surely a mistake), then `T`'s conversion. `name()` names the
+/// argument, built only for an error; an int outside `T`'s range is `out_of_range(value as
+/// quoted)` when given, else the `OverflowError` of [`int`].
+fn read<T: IntArg>(
+    value: &Bound<'_, PyAny>,
+    name: impl Fn() -> String,
+    out_of_range: Option<impl FnOnce(String) -> PyErr>,
+) -> PyResult<T> {
     if value.is_instance_of::<PyBool>() {
-        not_bool(value, &format!("{name}[{index}]"))?;
+        return Err(PyTypeError::new_err(format!(
+            "{} must be an int, got bool {}",
+            name(),
+            quote(value)
+        )));
     }
-    T::extract(value).map_err(|e| {
-        if e.is_instance_of::<PyOverflowError>(value.py()) {
+    T::extract(value).map_err(|e| match out_of_range {
+        Some(out_of_range) if e.is_instance_of::<PyOverflowError>(value.py()) => {
             out_of_range(quote(value))
-        } else {
-            int_error::<T>(value, &format!("{name}[{index}]"), e, false)
         }
+        _ => int_error::<T>(value, &name(), e, false),
     })
 }
 

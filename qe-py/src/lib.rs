@@ -33,7 +33,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{IntoPyDict, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{
     observe_bounds, write_history, ActionSpace, BidLadder, BLOCKS, BOUNDS_SIZE, HISTORY_SIZE,
     INFO_STATE_SIZE, OBS_SIZE,
@@ -909,8 +909,9 @@ impl PyGame {
         let text: String = if let Ok(text) = command.extract::<String>() {
             text
         } else {
-            let kwargs =
-                [("default", py.import("operator")?.getattr("index")?)].into_py_dict(py)?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("default", py.import("operator")?.getattr("index")?)?;
+            kwargs.set_item("allow_nan", false)?;
             let written = py
                 .import("json")?
                 .getattr("dumps")?
@@ -1018,6 +1019,11 @@ impl PyGame {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
+        if self.game().is_over() {
+            // R-TRN-4 before the action space: a finished game offers no action at all.
+            let about = format!(": action {}", args::quote(action));
+            return Err(command_error_about(py, &CommandError::GameOver, &about));
+        }
         let action = args::int_or::<i128>(action, "action", |q| self.out_of_range(q, s))?;
         let legal = self.game().legal(s);
         let c = usize::try_from(action)

@@ -136,6 +136,8 @@ BAD_INTS = [
     ("VectorEnv num_envs 2**200", lambda g: qe.VectorEnv(2**200), ValueError, rf"num_envs must be from 1 to 65536, got {str(2**200)[:60]}\.\.\.$"),
     ("apply unserializable", lambda g: g.apply({"seat": 0, "bid": object()}), TypeError, "command must be JSON text or a dict"),
     ("apply nested too deep", lambda g: g.apply(_nested(100_000)), ValueError, "command must be JSON text or a dict"),
+    ("apply nan", lambda g: g.apply({"seat": 0, "bid": float("nan")}), ValueError, "command must be JSON text or a dict .*nan"),
+    ("replay nan", lambda g: qe.replay({"players": float("nan")}), ValueError, "record must be JSON text or a dict"),
     ("bid amount", lambda g: g.bid(0, -5), OverflowError, "amount must be .*, got -5"),
     ("bid_all entry", lambda g: g.bid_all([-1, 0, 0, 0]), OverflowError, r"amounts\[0\] must be .*, got -1"),
     ("peek turn", lambda g: g.peek(0, 300), OverflowError, "turn must be an int from 0 to 255, got 300"),
@@ -359,6 +361,8 @@ def test_a_bad_pickled_state_leaves_a_live_game_as_it_was() -> None:
         g.__setstate__({"game": good["game"], "attrs": 5})
     with pytest.raises(ValueError, match="'attrs' may not set 'step'"):
         g.__setstate__({"game": good["game"], "attrs": {"step": "x"}})
+    with pytest.raises(ValueError, match="'attrs' may not set 'bid'"):
+        g.__setstate__({"game": good["game"], "attrs": {"bid": "x"}})
     assert g.__getstate__() == before
     assert g.step == step
 
@@ -420,6 +424,9 @@ def test_play_out_seeds_wrap_at_2_64() -> None:
     g = qe.Game(3, seed=1)
     qe.bots.play_out(g, "random", seed=2**64 - 1)
     assert g.is_over
+    h = qe.Game(3, seed=1)
+    qe.bots.play_out(h, "random", seed=np.uint64(2**64 - 1))
+    assert h.commands() == g.commands()
     with pytest.raises(OverflowError, match="seed must be an int from 0 to 18446744073709551615, got -1"):
         qe.bots.play_out(qe.Game(3, seed=1), "random", seed=-1)
 
@@ -446,5 +453,5 @@ def test_openspiel_states_reject_calls_that_do_not_apply() -> None:
             state.apply_actions([state.legal_actions(p)[0] for p in range(game.num_players())])
         else:
             state.apply_action(state.legal_actions()[0])
-    with pytest.raises(qe.IllegalCommand, match="R-TRN-4"):
+    with pytest.raises(qe.IllegalCommand, match="R-TRN-4: the game is over: action 0$"):
         state.apply_action(0)

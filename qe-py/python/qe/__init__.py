@@ -381,7 +381,7 @@ def _record_text(record: RecordLike) -> str:
     if isinstance(record, str):
         return record
     try:
-        return json.dumps(record, default=operator.index)
+        return json.dumps(record, default=operator.index, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
         kind = TypeError if isinstance(e, TypeError) else ValueError
         raise kind(
@@ -707,7 +707,8 @@ class Game:
         attrs = state.get("attrs") or {}
         if not isinstance(attrs, Mapping):
             raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
-        clash = [k for k in attrs if not isinstance(k, str) or k in _BOUND or k == "_g"]
+        # No instance attribute may stand in for the game's own methods and properties.
+        clash = [k for k in attrs if not isinstance(k, str) or k in _BOUND or hasattr(Game, k)]
         if clash:
             raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {clash[0]!r}")
         native = _qe.Game.__new__(_qe.Game)

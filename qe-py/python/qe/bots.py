@@ -114,8 +114,10 @@ def play_out(game: "Game", names: Any, seed: int = 0) -> None:
         names = [names] * game.players
     if len(names) != game.players:
         raise ValueError(f"names must name one bot per seat ({game.players}), got {len(names)}")
-    # Seat 0's bot first: it checks `seed` (an int from 0 to 2**64 - 1) and names it if not.
-    bots = [Bot(n, seed if s == 0 else (seed + s) % 2**64) for s, n in enumerate(names)]
+    # Seat 0's bot first: it checks `seed` (an int from 0 to 2**64 - 1, numpy's too) and names it
+    # if not; the others' seeds follow from the int it read.
+    first = Bot(names[0], seed)
+    bots = [first] + [Bot(n, (first.seed + s) % 2**64) for s, n in enumerate(names) if s > 0]
     while not game.is_over:
         acting = game.to_act
         if not acting:

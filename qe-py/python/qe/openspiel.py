@@ -196,8 +196,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         if self.is_chance_node():
             self.qe.apply_chance_action(action)
         elif self.qe.is_over:
-            # Any command of a finished game is rejected by the core: IllegalCommand (R-TRN-4).
-            self.qe.bid(0, 0)
+            self.qe.apply_action(0, action)  # IllegalCommand: the game is over (R-TRN-4)
         else:
             self.qe.apply_action(self.current_player(), action)
 
