@@ -11,7 +11,7 @@ static_assert(sizeof(QeEvent) == 32 && sizeof(QeSeatOutcome) == 72, "ABI layout 
 
 int main(int argc, char **argv) {
     const std::uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 7;
-    const auto players = static_cast<std::uint8_t>(argc > 2 ? std::atoi(argv[2]) : 5);
+    const auto players = static_cast<std::uint32_t>(argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 5);
     const bool commodities = argc > 3 ? std::atoi(argv[3]) != 0 : true;
 
     qe::Game game = qe::Game::seeded(players, commodities, seed);

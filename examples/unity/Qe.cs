@@ -473,13 +473,13 @@ namespace Qe
             this.handle = handle;
         }
 
-        public static Game Seeded(byte players, bool commodities, ulong seed)
+        public static Game Seeded(uint players, bool commodities, ulong seed)
         {
             return Seeded(players, commodities ? Native.QE_EXPANSION_COMMODITIES : 0u, seed);
         }
 
         /// A seeded game with a set of expansions (QE_EXPANSION_* bits ORed together).
-        public static Game Seeded(byte players, uint expansions, ulong seed)
+        public static Game Seeded(uint players, uint expansions, ulong seed)
         {
             QeGameOptions options;
             Native.Check(Native.qe_game_options_init(out options));

@@ -159,29 +159,44 @@ impl Running {
 mod groups {
     use std::sync::{Mutex, PoisonError};
 
-    /// The process ids of the agents not yet stopped, each its group's id. An id is removed before
-    /// its process is reaped, so a group signalled from here is always still the agent's.
-    static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+    /// The agents not yet stopped, and whether `qe` is exiting.
+    struct Live {
+        /// Process ids, each its group's id. An id is removed before its process is reaped, so a
+        /// group signalled from here is always still the agent's.
+        pids: Vec<u32>,
+        /// [`stop_all`] ran: an agent started after it is stopped at once.
+        closed: bool,
+    }
 
-    /// Notes a new agent's process (group) id.
+    static LIVE: Mutex<Live> = Mutex::new(Live {
+        pids: Vec::new(),
+        closed: false,
+    });
+
+    /// Notes a new agent's process (group) id; stops it at once if `qe` is exiting.
     pub fn started(pid: u32) {
-        LIVE.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(pid);
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        if live.closed {
+            kill(pid);
+        } else {
+            live.pids.push(pid);
+        }
     }
 
     /// Kills the group of `pid` and forgets it.
     pub fn stop(pid: u32) {
         let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(i) = live.iter().position(|&p| p == pid) {
-            kill(live.swap_remove(i));
+        if let Some(i) = live.pids.iter().position(|&p| p == pid) {
+            kill(live.pids.swap_remove(i));
         }
     }
 
-    /// Kills every agent's group (before `qe` exits without dropping them).
+    /// Kills every agent's group, and any started later (before `qe` exits without dropping
+    /// them).
     pub fn stop_all() {
         let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-        for pid in live.drain(..) {
+        live.closed = true;
+        for pid in live.pids.drain(..) {
             kill(pid);
         }
     }
@@ -190,7 +205,7 @@ mod groups {
         #[cfg(unix)]
         if let Ok(pid) = libc::pid_t::try_from(pid) {
             // SAFETY: no memory is touched. `pid` leads its own group (set at spawn) and is not
-            // reaped yet (it is still listed), so the group is the agent's.
+            // reaped yet (it is listed, or was just spawned), so the group is the agent's.
             unsafe { libc::killpg(pid, libc::SIGKILL) };
         }
         #[cfg(not(unix))]

@@ -1694,7 +1694,15 @@ fn a_second_ctrl_c_leaves_no_agent_behind() {
         .unwrap();
     let pid = child.id();
     wait_for_sigint_handler(pid);
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Both workers' agents have started (each writes its id), however slow the machine.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the agents never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     signal(pid, "-INT"); // the workers stop and wait for their agents to exit ...
     std::thread::sleep(std::time::Duration::from_millis(300));
     signal(pid, "-INT"); // ... which these never do: stop at once

@@ -40,7 +40,7 @@ use core::ops::{AddAssign, SubAssign};
 
 use crate::event::{BidStage, Event};
 use crate::ledger::Ledger;
-use crate::seat::{PerSeat, Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat};
 use crate::view::{AuctionView, SeatView};
 
 /// What a seat can prove about one seat's total spent.
@@ -119,10 +119,17 @@ impl Deduction {
         Deduction::new(view, &[None; 16])
     }
 
-    /// Bounds from a view and the viewer's own final company bids of past auctions.
+    /// Bounds from a view and the viewer's own final company bids of past auctions. A view no game
+    /// could make ([`SeatView::is_well_formed`]) proves nothing: every bound is the widest.
     pub fn new(view: &SeatView, own_bids: &OwnBids) -> Deduction {
         let mut d = Deduction::default();
-        let players = usize::from(view.players).min(MAX_SEATS);
+        if !view.is_well_formed() {
+            for s in &mut d.seats.0 {
+                (s.lower, s.upper) = (i128::MIN, i128::MAX);
+            }
+            return d;
+        }
+        let players = usize::from(view.players);
         let mut ledger = Ledger::<Span>::new();
         for a in view.auctions() {
             let my_bid = own_bids.get(a.turn as usize).copied().flatten();

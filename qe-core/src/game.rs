@@ -121,6 +121,14 @@ impl Game {
         Ok(Game::dealt(rules, checked))
     }
 
+    /// [`Game::new`] for a set-up already checked for these very rules (made by [`Setup::new`] or
+    /// [`Setup::seeded`] with `rules`): the search bot's sampled worlds, which would otherwise pass
+    /// the same checks twice.
+    pub(crate) fn with_checked_setup(rules: Rules, setup: Setup) -> Game {
+        debug_assert_eq!(setup.players, rules.players());
+        Game::dealt(rules, setup)
+    }
+
     /// A game whose set-up is drawn from `seed` ([`Setup::seeded`]).
     pub fn seeded(rules: Rules, seed: u64) -> Game {
         // A seeded set-up always matches its rules: no check, and no `Result` to copy the game through.

@@ -161,16 +161,21 @@ impl SeatView {
         &self.auctions[..usize::from(self.turns_started).min(self.auctions.len())]
     }
 
-    /// Whether the view's counts are those of a game (3 to 5 players, a viewing seat among them, at
-    /// most 16 turns), as every view the engine writes is. A view read from elsewhere (its fields
-    /// are public, and it can be deserialized) may not be: the bots that read these counts (`value`,
-    /// `search`) decline to act on it.
+    /// Whether the view's counts and numbers are those of a game, as every view the engine writes
+    /// is: 3 to 5 players, a viewing seat among them, at most 16 turns, and each started auction
+    /// numbered by its turn, with its auctioneer and winner among the seats. A view read from
+    /// elsewhere (its fields are public, and it can be deserialized) may not be: the bots that read
+    /// these numbers (`value`, `search`) decline to act on it.
     pub fn is_well_formed(&self) -> bool {
+        let seat_ok = |s: Option<Seat>| s.is_none_or(|s| s.0 < self.players);
         (3..=crate::MAX_SEATS as u8).contains(&self.players)
-            && self.seat.is_none_or(|s| s.0 < self.players)
+            && seat_ok(self.seat)
             && self.turns <= 16
             && self.turn <= self.turns
             && self.turns_started <= 16
+            && self.auctions().iter().enumerate().all(|(i, a)| {
+                usize::from(a.turn) == i && seat_ok(a.auctioneer) && seat_ok(a.winner)
+            })
     }
 }
 

@@ -1019,12 +1019,15 @@ impl PyGame {
         action: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let s = seat_of(py, self.game(), seat)?;
+        let action = args::int_or::<i128>(action, "action", |q| self.out_of_range(q, s))?;
         if self.game().is_over() {
             // R-TRN-4 before the action space: a finished game offers no action at all.
-            let about = format!(": action {}", args::quote(action));
-            return Err(command_error_about(py, &CommandError::GameOver, &about));
+            return Err(command_error_about(
+                py,
+                &CommandError::GameOver,
+                &format!(": action {action}"),
+            ));
         }
-        let action = args::int_or::<i128>(action, "action", |q| self.out_of_range(q, s))?;
         let legal = self.game().legal(s);
         let c = usize::try_from(action)
             .ok()

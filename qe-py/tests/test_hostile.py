@@ -365,6 +365,11 @@ def test_a_bad_pickled_state_leaves_a_live_game_as_it_was() -> None:
         g.__setstate__({"game": good["game"], "attrs": {"bid": "x"}})
     assert g.__getstate__() == before
     assert g.step == step
+    # The same rule when pickling: an attribute standing in for a method is refused there.
+    h = qe.Game(4, seed=5)
+    h.bid = "a note"  # type: ignore[method-assign]
+    with pytest.raises(ValueError, match="the attribute 'bid' stands in for qe.Game's own"):
+        pickle.dumps(h)
 
 
 def test_env_arguments_are_checked_before_anything_is_sized_by_them() -> None:
@@ -455,3 +460,6 @@ def test_openspiel_states_reject_calls_that_do_not_apply() -> None:
             state.apply_action(state.legal_actions()[0])
     with pytest.raises(qe.IllegalCommand, match="R-TRN-4: the game is over: action 0$"):
         state.apply_action(0)
+    # The action is read (and checked as an int) before the game is found over.
+    with pytest.raises(TypeError, match="action must be an int, got str 'x'"):
+        state.qe.apply_action(0, "x")

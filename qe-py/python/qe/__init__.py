@@ -391,6 +391,12 @@ def _record_text(record: RecordLike) -> str:
 
 _G = TypeVar("_G", bound="Game")
 
+
+def _shadowing(attrs: Mapping[Any, Any]) -> List[Any]:
+    """The keys of ``attrs`` that no instance attribute of a game may have: not a string, or a name
+    of :class:`Game` itself (its methods and properties, the bound ones included)."""
+    return [k for k in attrs if not isinstance(k, str) or k in _BOUND or k == "_g" or hasattr(Game, k)]
+
 # The extension's methods bound onto each facade instance (see Game._bind): the hot calls of an RL
 # loop then cost what the extension's own do, with no Python frame in between.
 _BOUND = (
@@ -681,8 +687,16 @@ class Game:
     # ----- copy and pickle -----------------------------------------------------------------------
 
     def _attrs(self) -> Dict[str, Any]:
-        """The instance attributes other than the extension game and its bound methods."""
-        return {k: v for k, v in self.__dict__.items() if k != "_g" and k not in _BOUND}
+        """The instance attributes other than the extension game and its bound methods. One that
+        stands in for a name of the game (``g.bid = ...``) is a ``ValueError``: its pickle could not
+        be loaded (:func:`_shadowing`)."""
+        attrs = {k: v for k, v in self.__dict__.items() if k != "_g" and k not in _BOUND}
+        clash = _shadowing(attrs)
+        if clash:
+            raise ValueError(
+                f"the attribute {clash[0]!r} stands in for qe.Game's own; it cannot be copied or pickled"
+            )
+        return attrs
 
     def __copy__(self: _G) -> _G:
         obj = type(self)._wrap(copy.copy(self._g))
@@ -707,8 +721,7 @@ class Game:
         attrs = state.get("attrs") or {}
         if not isinstance(attrs, Mapping):
             raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
-        # No instance attribute may stand in for the game's own methods and properties.
-        clash = [k for k in attrs if not isinstance(k, str) or k in _BOUND or hasattr(Game, k)]
+        clash = _shadowing(attrs)
         if clash:
             raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {clash[0]!r}")
         native = _qe.Game.__new__(_qe.Game)

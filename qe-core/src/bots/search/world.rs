@@ -171,7 +171,8 @@ impl<'a> Knowledge<'a> {
         let setup = self.sample_setup(rng).why("set-up")?;
         let mut industries = [Industry::AGR; MAX_SEATS];
         industries[..setup.industries().len()].copy_from_slice(setup.industries());
-        let mut game = Game::new(self.rules, setup).why("set-up")?;
+        // `sample_setup` made the set-up with `Setup::new` for these rules.
+        let mut game = Game::with_checked_setup(self.rules, setup);
         let mut buf = Vec::with_capacity(24);
         for a in self.view.auctions() {
             if a.turn >= self.view.turn {
