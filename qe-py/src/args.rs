@@ -153,6 +153,21 @@ defaulted! {
     seed: u64;
 }
 
+/// A flag argument given by `#[pyo3(from_py_with = args::flag)]`: `True` or `False` (or a numpy
+/// bool); anything else is a `TypeError` quoting it (PyO3's own says only the type).
+pub(crate) fn flag(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(b.is_true());
+    }
+    value.extract::<bool>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "must be True or False, got {} {}",
+            type_name(value),
+            quote(value)
+        ))
+    })
+}
+
 /// The name of `value`'s type (`str`, `float64`...).
 pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value

@@ -688,12 +688,12 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::players)] players: i128,
-        commodities: bool,
+        #[pyo3(from_py_with = args::flag)] commodities: bool,
         seed: Option<&Bound<'_, PyAny>>,
         expansions: Option<&Bound<'_, PyAny>>,
         ladder: Option<PyBidLadder>,
-        peeks: bool,
-        external_chance: bool,
+        #[pyo3(from_py_with = args::flag)] peeks: bool,
+        #[pyo3(from_py_with = args::flag)] external_chance: bool,
     ) -> PyResult<Self> {
         let seed = args::opt_int::<u64>(seed, "seed")?;
         let expansions = args::names(expansions, "expansions")?;
@@ -718,7 +718,7 @@ impl PyGame {
         py: Python<'_>,
         record: &str,
         ladder: Option<PyBidLadder>,
-        peeks: bool,
+        #[pyo3(from_py_with = args::flag)] peeks: bool,
     ) -> PyResult<PyGame> {
         let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
         let m = rec.replay().map_err(|e| replay_error(py, &e))?;
@@ -1057,7 +1057,7 @@ impl PyGame {
         actions: &Bound<'_, PyAny>,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
-        zero_others: bool,
+        #[pyo3(from_py_with = args::flag)] zero_others: bool,
     ) -> PyResult<bool> {
         // Reading `actions` may run Python code (`__index__`), so it comes before the buffers.
         let commands = self.step_commands(py, actions)?;
@@ -1080,7 +1080,7 @@ impl PyGame {
         &mut self,
         py: Python<'py>,
         seat: &Bound<'_, PyAny>,
-        bounds: bool,
+        #[pyo3(from_py_with = args::flag)] bounds: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let s = seat_of(py, self.game(), seat)?;
         let extra = if bounds { BOUNDS_SIZE } else { 0 };
@@ -1167,8 +1167,8 @@ impl PyGame {
         &mut self,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
-        acting_only: bool,
-        zero_others: bool,
+        #[pyo3(from_py_with = args::flag)] acting_only: bool,
+        #[pyo3(from_py_with = args::flag)] zero_others: bool,
     ) -> PyResult<()> {
         let (obs, mask) = self.out_buffers(obs, mask)?;
         // SAFETY: the buffers are disjoint and no Python code runs while the slices live.

@@ -415,16 +415,16 @@ impl VectorEnv {
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::players)] players: i128,
-        commodities: bool,
+        #[pyo3(from_py_with = args::flag)] commodities: bool,
         expansions: Option<&Bound<'_, PyAny>>,
         ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
         #[pyo3(from_py_with = args::seat)] seat: i128,
         reward: &str,
-        all_seats: bool,
-        peeks: bool,
-        zero_others: bool,
+        #[pyo3(from_py_with = args::flag)] all_seats: bool,
+        #[pyo3(from_py_with = args::flag)] peeks: bool,
+        #[pyo3(from_py_with = args::flag)] zero_others: bool,
     ) -> PyResult<Self> {
         let bad_count = |got: &dyn core::fmt::Display| {
             PyValueError::new_err(format!("num_envs must be from 1 to {MAX_ENVS}, got {got}"))
