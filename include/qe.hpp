@@ -64,35 +64,37 @@ inline std::string take(char *s) {
 }
 } // namespace detail
 
-/// A command for the fast path.
-inline QeCommand bid(std::uint8_t seat, std::uint64_t amount) {
+namespace detail {
+/// A command of `kind` by `seat`, its other fields zero.
+inline QeCommand command(std::uint32_t kind, std::uint8_t seat) {
     QeCommand c{};
-    c.kind = QE_COMMAND_BID;
+    c.kind = kind;
     c.seat = seat;
+    return c;
+}
+} // namespace detail
+
+/// Commands for the fast path (qe_game_apply).
+inline QeCommand bid(std::uint8_t seat, std::uint64_t amount) {
+    QeCommand c = detail::command(QE_COMMAND_BID, seat);
     c.amount = amount;
     return c;
 }
 
 inline QeCommand take_asset(std::uint8_t seat, std::uint8_t pile) {
-    QeCommand c{};
-    c.kind = QE_COMMAND_TAKE_ASSET;
-    c.seat = seat;
+    QeCommand c = detail::command(QE_COMMAND_TAKE_ASSET, seat);
     c.pile = pile;
     return c;
 }
 
 inline QeCommand discard_asset(std::uint8_t seat, std::uint8_t pile) {
-    QeCommand c{};
-    c.kind = QE_COMMAND_DISCARD_ASSET;
-    c.seat = seat;
+    QeCommand c = detail::command(QE_COMMAND_DISCARD_ASSET, seat);
     c.pile = pile;
     return c;
 }
 
 inline QeCommand peek(std::uint8_t seat, std::uint8_t turn) {
-    QeCommand c{};
-    c.kind = QE_COMMAND_PEEK;
-    c.seat = seat;
+    QeCommand c = detail::command(QE_COMMAND_PEEK, seat);
     c.turn = turn;
     return c;
 }

@@ -8,9 +8,6 @@ use std::sync::{Mutex, PoisonError};
 /// program that SIGPIPE stopped.
 pub const BROKEN_PIPE_EXIT_CODE: i32 = 141;
 
-/// The exit code when standard output fails otherwise (the bad-input code, 3).
-pub const WRITE_ERROR_EXIT_CODE: i32 = 3;
-
 type Hook = Box<dyn FnOnce() + Send>;
 
 static ON_FAILURE: Mutex<Option<Hook>> = Mutex::new(None);
@@ -21,7 +18,7 @@ pub fn on_failure(hook: impl FnOnce() + Send + 'static) {
 }
 
 /// Standard output failed with `e`: runs the [`on_failure`] hook, then exits, quietly with
-/// [`BROKEN_PIPE_EXIT_CODE`] for a closed pipe, else with [`WRITE_ERROR_EXIT_CODE`] and a message.
+/// [`BROKEN_PIPE_EXIT_CODE`] for a closed pipe, else as bad input does (exit 3) with a message.
 pub fn failed(e: &std::io::Error) -> ! {
     let hook = ON_FAILURE
         .lock()
@@ -34,6 +31,7 @@ pub fn failed(e: &std::io::Error) -> ! {
     if e.kind() == ErrorKind::BrokenPipe {
         std::process::exit(BROKEN_PIPE_EXIT_CODE);
     }
-    let _ = writeln!(std::io::stderr(), "qe: cannot write the output: {e}");
-    std::process::exit(WRITE_ERROR_EXIT_CODE);
+    let failure = crate::Failure::BadInput(format!("cannot write the output: {e}"));
+    let _ = writeln!(std::io::stderr(), "qe: {}", failure.message());
+    std::process::exit(failure.code().into());
 }

@@ -401,6 +401,42 @@ impl PyBidRange {
 
 // ------------------------------------------------------------------------------------------------
 
+/// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
+/// given twice is caught there), anything else written by `json.dumps`, numpy integers as the ints
+/// they are. A value JSON cannot hold (an object, NaN, nesting too deep) is a `TypeError` or
+/// `ValueError` naming `what` and quoting the value; the caller's own errors come through.
+#[pyfunction]
+pub(crate) fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(text.to_str()?.to_owned());
+    }
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("default", py.import("operator")?.getattr("index")?)?;
+    kwargs.set_item("allow_nan", false)?;
+    let written = py
+        .import("json")?
+        .getattr("dumps")?
+        .call((value,), Some(&kwargs))
+        .map_err(|e| {
+            let message = format!(
+                "{what} must be JSON text or a dict of JSON values, got {} {}: {}",
+                args::type_name(value),
+                args::quote(value),
+                qe_core::shown(&e.value(py).to_string())
+            );
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+                pyo3::exceptions::PyTypeError::new_err(message)
+            } else if e.is_instance_of::<PyValueError>(py)
+                || e.is_instance_of::<pyo3::exceptions::PyRecursionError>(py)
+            {
+                PyValueError::new_err(message)
+            } else {
+                e
+            }
+        })?;
+    written.extract()
+}
+
 /// One game of QE with its history (a `qe_core::Match`).
 #[pyclass(module = "qe._qe", name = "Game", skip_from_py_object)]
 #[derive(Clone)]
@@ -904,38 +940,7 @@ impl PyGame {
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // JSON text goes to qe-core's reader as given (so a key given twice is caught); anything
-        // else is written as JSON first, numpy integers as the ints they are.
-        let text: String = if let Ok(text) = command.extract::<String>() {
-            text
-        } else {
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("default", py.import("operator")?.getattr("index")?)?;
-            kwargs.set_item("allow_nan", false)?;
-            let written = py
-                .import("json")?
-                .getattr("dumps")?
-                .call((command,), Some(&kwargs))
-                .map_err(|e| {
-                    let why = e.value(py).to_string();
-                    let what = format!(
-                        "command must be JSON text or a dict of ints and strings, got {} {}: {}",
-                        args::type_name(command),
-                        args::quote(command),
-                        qe_core::shown(&why)
-                    );
-                    if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
-                        pyo3::exceptions::PyTypeError::new_err(what)
-                    } else if e.is_instance_of::<PyValueError>(py)
-                        || e.is_instance_of::<pyo3::exceptions::PyRecursionError>(py)
-                    {
-                        PyValueError::new_err(what)
-                    } else {
-                        e
-                    }
-                })?;
-            written.extract()?
-        };
+        let text = json_text(py, command, "command")?;
         let c = Command::from_json(&text).map_err(|e| command_error(py, &e))?;
         let events = self.apply_cmd(py, c)?;
         events_list(py, events.as_slice().iter().copied())
@@ -1450,6 +1455,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::PyBot>()?;
     m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;

@@ -376,17 +376,8 @@ RecordLike = Union[str, Mapping[str, Any]]
 
 
 def _record_text(record: RecordLike) -> str:
-    """A record as JSON text: the text itself, or a dict written as JSON (numpy integers as the ints
-    they are). A value JSON cannot hold is a ``TypeError`` or ``ValueError`` naming the record."""
-    if isinstance(record, str):
-        return record
-    try:
-        return json.dumps(record, default=operator.index, allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as e:
-        kind = TypeError if isinstance(e, TypeError) else ValueError
-        raise kind(
-            f"record must be JSON text or a dict of JSON values, got {type(record).__name__}: {e}"[:300]
-        ) from None
+    """A record as JSON text (``_qe.json_text``, as commands are written)."""
+    return _qe.json_text(record, "record")
 
 
 _G = TypeVar("_G", bound="Game")
