@@ -205,8 +205,10 @@ fn completions(args: &CompletionsArgs) {
 }
 
 fn main() -> ExitCode {
-    let matches = command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = command()
+        .try_get_matches()
+        .unwrap_or_else(|e| exit_from_clap(&e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_from_clap(&e));
     let result = match cli.command {
         Command::Play(args) => play::run(&cli.common, &args),
         Command::Replay(args) => replay::run(&cli.common, &args),
@@ -229,6 +231,17 @@ fn main() -> ExitCode {
             ExitCode::from(failure.code())
         }
     }
+}
+
+/// Prints what clap has to say (help, version, or a usage error) and exits with clap's code; help
+/// or version text that cannot be written exits as any other output failure does.
+fn exit_from_clap(e: &clap::Error) -> ! {
+    if let Err(io) = e.print() {
+        if !e.use_stderr() {
+            output::failed(&io);
+        }
+    }
+    std::process::exit(e.exit_code())
 }
 
 /// Parses a comma-separated list of bot names (`value,random,miser`), for clap.

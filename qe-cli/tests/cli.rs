@@ -1817,6 +1817,20 @@ fn unwritable_output_is_reported_and_loses_no_record() {
         "{}",
         stderr(&o)
     );
+    // Help and version text are output too.
+    for args in [&["--help"][..], &["--version"], &["simulate", "--help"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = qe().args(args).stdout(full).output().unwrap();
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("qe: cannot write the output"),
+            "{}",
+            stderr(&o)
+        );
+    }
     // An unwritable standard error: the exit code still tells, and no panic.
     let full = std::fs::OpenOptions::new()
         .write(true)
