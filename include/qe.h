@@ -615,7 +615,8 @@ typedef struct QeAuction {
    */
   uint8_t price_known;
   /**
-   * 1 when the winner was decided by the third tie (R-AUC-7).
+   * 1 when the winner was decided by the third tie (R-AUC-7), 0 when not, QE_NONE when the
+   * viewer may not see it (only the auctioneer does while the game runs, R-VIS-1, R-VIS-3).
    */
   uint8_t third_tie;
   /**
@@ -623,7 +624,8 @@ typedef struct QeAuction {
    */
   uint8_t zero_bids;
   /**
-   * The seats of the first, second and third tie for the company (bit masks, R-AUC-6).
+   * The seats of the first, second and third tie for the company (bit masks, R-AUC-6); `tie3`
+   * is 0 when `third_tie` is QE_NONE.
    */
   uint8_t tie1;
   /**
@@ -761,7 +763,8 @@ typedef struct QeEvent {
    */
   uint8_t amount_known;
   /**
-   * 1 when decided by the third tie (R-AUC-7, R-COM-4).
+   * 1 when decided by the third tie (R-AUC-7, R-COM-4), 0 when not, QE_NONE when the viewer
+   * may not see it (only the auctioneer does while the game runs, R-VIS-1, R-VIS-3).
    */
   uint8_t third_tie;
   /**

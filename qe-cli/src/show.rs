@@ -415,7 +415,7 @@ pub fn event_line(view: &SeatView, rules: &Rules, event: &Event) -> Option<Strin
                 "{} wins {tile}{}{}",
                 name(w),
                 price.map_or(String::new(), |p| format!(" for {p}")),
-                if third_tie {
+                if third_tie == Some(true) {
                     " (third tie: highest unique bid, R-AUC-7)"
                 } else {
                     ""

@@ -17,7 +17,7 @@
 //!   highest bid, or after a third tie the highest bid value that exactly one seat holds (R-AUC-7). The
 //!   auctioneer's bid is always unique, so either way the winner bid **more than the opening bid**
 //!   (R-AUC-2, R-AUC-3: it cannot equal it): `lo = opening + 1`. If the viewer bid in that auction, lost,
-//!   and there was no third tie, the winner also beat the viewer's final bid (R-AUC-5, R-AUC-8):
+//!   and it sees that there was no third tie, the winner also beat the viewer's final bid (R-AUC-5, R-AUC-8):
 //!   `lo = max(lo, my_bid + 1)`. (After a third tie the winner may have bid *less* than the viewer, whose
 //!   bid can have been set aside, R-AUC-7.) On the 3-player last turn there is no opening bid; `lo = 0`
 //!   (R-AUC-9). Bids are at most 2^64−1 (R-AUC-4): `hi = 2^64−1`.
@@ -26,8 +26,8 @@
 //!   tie, which are exactly the bids above the winner's (R-AUC-7). Every bid in the field is therefore
 //!   below the company price `p`, third tie or not. So: if the taker's final bid was revealed as 0
 //!   (R-AUC-11), the price is exactly 0; if the auctioneer neither won nor took, the taker bid more than
-//!   the opening bid; if the viewer's own bid was in the field (it lost the company without a third tie,
-//!   or after one bid less than a `p` it knows) and the viewer did not take the asset, the taker bid more
+//!   the opening bid; if the viewer's own bid was in the field (it lost the company and sees there was
+//!   no third tie, or bid less than a `p` it knows) and the viewer did not take the asset, the taker bid more
 //!   than the viewer; and if `p` is known, the taker bid less than `p`. With asset rebids (R-COM-4) a
 //!   rebid may be anything (even above the company price): `[0, 2^64−1]`, except the zero-bid fact,
 //!   which no longer applies.
@@ -165,7 +165,7 @@ fn company_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
     }
     let mut lo: i128 = a.opening.map_or(0, |o| o as i128 + 1);
     let viewer_lost = view.seat.is_some() && view.seat != a.winner;
-    if let (Some(b), true, false) = (my_bid, viewer_lost, a.third_tie) {
+    if let (Some(b), true, Some(false)) = (my_bid, viewer_lost, a.third_tie) {
         lo = lo.max(b as i128 + 1);
     }
     Span { lo, hi: MAX }
@@ -193,8 +193,8 @@ fn asset_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
     }
     if let (Some(me), Some(b)) = (view.seat, my_bid) {
         // The viewer's bid was in the field unless a third tie set it aside, which happens exactly
-        // when it was above the winner's (R-AUC-7).
-        let in_field = !a.third_tie || a.price.is_some_and(|p| b < p);
+        // when it was above the winner's (R-AUC-7); a third tie the viewer may not see may have.
+        let in_field = a.third_tie == Some(false) || a.price.is_some_and(|p| b < p);
         if Some(me) != a.winner && me != taker && in_field {
             lo = lo.max(b as i128 + 1);
         }

@@ -707,7 +707,7 @@ fn write_auction_slot(x: &mut [f32; AUCTION_LEN], a: &AuctionView) {
         auction::PRICE.set(x, money(p as f32));
     }
     auction::TIES.set(x, THIRDS[a.ties.iter().filter(|s| !s.is_empty()).count()]);
-    if a.third_tie {
+    if a.third_tie == Some(true) {
         auction::THIRD_TIE.set(x, 1.0);
     }
     seats_bits(auction::ZERO_BIDS.of(x), a.zero_bids.bits());

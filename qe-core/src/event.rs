@@ -89,10 +89,12 @@ pub enum Event {
         winner: Option<Seat>,
         /// The price (hidden from the others).
         price: Option<u64>,
-        /// Whether the winner was decided by the third tie (R-AUC-7).
-        third_tie: bool,
+        /// Whether the winner was decided by the third tie (R-AUC-7); hidden from the others.
+        third_tie: Option<bool>,
         /// Who sees the price.
         seen_by: SeatSet,
+        /// Who sees `third_tie` ([`visibility::third_tie_seen_by`]).
+        third_tie_seen_by: SeatSet,
     },
     /// The seats whose final bid was 0 (R-AUC-11; 4–5 players).
     ZeroBids {
@@ -109,8 +111,10 @@ pub enum Event {
         turn: u8,
         /// The taker.
         seat: Seat,
-        /// Whether it was decided by the third tie (R-COM-4).
-        third_tie: bool,
+        /// Whether it was decided by the third tie (R-COM-4); hidden from the others.
+        third_tie: Option<bool>,
+        /// Who sees `third_tie` ([`visibility::third_tie_seen_by`]).
+        third_tie_seen_by: SeatSet,
     },
     /// The taker took the top token of a pile (R-COM-5, R-COM-6). The token is seen by the taker; the
     /// price by the taker and the auctioneer (credit), and by all when the auctioneer took it.
@@ -165,11 +169,19 @@ impl Event {
         match *self {
             Event::Dealt { seat, .. } | Event::Peeked { seat, .. } => SeatSet::only(seat),
             Event::Bid { seen_by, .. }
-            | Event::Awarded { seen_by, .. }
+            | Event::AssetTaker {
+                third_tie_seen_by: seen_by,
+                ..
+            }
             | Event::AssetTaken {
                 token_seen_by: seen_by,
                 ..
             } => seen_by,
+            Event::Awarded {
+                seen_by,
+                third_tie_seen_by,
+                ..
+            } => SeatSet::from_bits(seen_by.bits() & third_tie_seen_by.bits()),
             _ => SeatSet::all(players),
         }
     }
@@ -203,7 +215,25 @@ impl Event {
             Event::Bid {
                 amount, seen_by, ..
             } if !viewer.sees(*seen_by) => *amount = None,
-            Event::Awarded { price, seen_by, .. } if !viewer.sees(*seen_by) => *price = None,
+            Event::Awarded {
+                price,
+                seen_by,
+                third_tie,
+                third_tie_seen_by,
+                ..
+            } => {
+                if !viewer.sees(*seen_by) {
+                    *price = None;
+                }
+                if !viewer.sees(*third_tie_seen_by) {
+                    *third_tie = None;
+                }
+            }
+            Event::AssetTaker {
+                third_tie,
+                third_tie_seen_by,
+                ..
+            } if !viewer.sees(*third_tie_seen_by) => *third_tie = None,
             Event::AssetTaken {
                 token,
                 value,

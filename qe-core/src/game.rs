@@ -799,13 +799,19 @@ impl Game {
             log.set_winner(w);
             log.price = self.bids[w];
         }
+        let second_tie = log.ties()[1];
         sink.event(Event::Awarded {
             turn: self.turn,
             tile: self.setup.deck[self.turn as usize],
             winner,
             price: winner.map(|w| self.bids[w]),
-            third_tie,
+            third_tie: Some(third_tie),
             seen_by: visibility::price_seen_by(winner, self.auctioneer(), self.players()),
+            third_tie_seen_by: visibility::third_tie_seen_by(
+                self.auctioneer(),
+                second_tie,
+                self.players(),
+            ),
         });
     }
 
@@ -900,12 +906,19 @@ impl Game {
 
     fn set_taker(&mut self, seat: Seat, third_tie: bool, sink: &mut impl EventSink) {
         self.taker = seat.0;
-        self.log[self.turn as usize].set_asset_third_tie(third_tie);
+        let log = &mut self.log[self.turn as usize];
+        log.set_asset_third_tie(third_tie);
+        let second_tie = log.asset_ties()[1];
         self.step = Step::Take;
         sink.event(Event::AssetTaker {
             turn: self.turn,
             seat,
-            third_tie,
+            third_tie: Some(third_tie),
+            third_tie_seen_by: visibility::third_tie_seen_by(
+                self.auctioneer(),
+                second_tie,
+                self.players(),
+            ),
         });
     }
 

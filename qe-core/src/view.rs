@@ -37,7 +37,7 @@ pub struct SeatInfo {
 }
 
 /// What a seat knows of the asset step of one auction (R-COM, R-VIS-1…3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct AssetView {
@@ -49,20 +49,23 @@ pub struct AssetView {
     pub seat: Option<Seat>,
     /// The pile (public).
     pub kind: Option<AssetKind>,
-    /// The token taken: the taker only, all at game end (R-COM-5, R-VIS-7).
+    /// The token taken: the taker only (R-COM-5); the token discarded: no seat (R-COM-7); all
+    /// at game end (R-VIS-7).
     pub token: Option<TokenId>,
     /// Its VP value, under the same rule as `token`.
     pub value: Option<u8>,
     /// Its price: the taker and the auctioneer (credit), public if the auctioneer took it (R-VIS-1…3).
     pub price: Option<u64>,
-    /// The seats tied for the asset, per tie in a row (public, R-COM-4).
+    /// The seats tied for the asset, per tie in a row: the first two public (they rebid, R-COM-4,
+    /// R-VIS-1), the third as `third_tie` is seen (empty when hidden).
     pub ties: [SeatSet; 3],
-    /// Whether the taker was decided by the third tie (public).
-    pub third_tie: bool,
+    /// Whether the taker was decided by the third tie: `None` when the viewer may not see it
+    /// ([`crate::visibility::third_tie_seen_by`]: the auctioneer, all at game end, R-VIS-7).
+    pub third_tie: Option<bool>,
 }
 
 /// What a seat knows of one auction (one turn).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct AuctionView {
@@ -80,14 +83,52 @@ pub struct AuctionView {
     pub winner: Option<Seat>,
     /// The price, when the viewer sees it (R-VIS-2…5, R-VIS-7).
     pub price: Option<u64>,
-    /// The seats tied at the top, per tie in a row (public, R-VIS-1).
+    /// The seats tied at the top, per tie in a row: the first two public (they rebid, R-VIS-1),
+    /// the third as `third_tie` is seen (empty when hidden).
     pub ties: [SeatSet; 3],
-    /// Whether the winner was decided by the third tie (R-AUC-7).
-    pub third_tie: bool,
+    /// Whether the winner was decided by the third tie (R-AUC-7): `None` when the viewer may not
+    /// see it ([`crate::visibility::third_tie_seen_by`]: the auctioneer, all at game end, R-VIS-7).
+    pub third_tie: Option<bool>,
     /// The seats whose final bid was 0 (public when revealed, R-AUC-11).
     pub zero_bids: SeatSet,
     /// The asset step (Commodities).
     pub asset: AssetView,
+}
+
+impl Default for AssetView {
+    /// No asset step yet: nothing taken or discarded, no tie (so, as every seat knows, no third tie).
+    fn default() -> AssetView {
+        AssetView {
+            taken: false,
+            discarded: false,
+            seat: None,
+            kind: None,
+            token: None,
+            value: None,
+            price: None,
+            ties: [SeatSet::EMPTY; 3],
+            third_tie: Some(false),
+        }
+    }
+}
+
+impl Default for AuctionView {
+    /// An auction not started: nothing known but that nothing happened (so no third tie).
+    fn default() -> AuctionView {
+        AuctionView {
+            turn: 0,
+            tile: None,
+            auctioneer: None,
+            opening: None,
+            awarded: false,
+            winner: None,
+            price: None,
+            ties: [SeatSet::EMPTY; 3],
+            third_tie: Some(false),
+            zero_bids: SeatSet::EMPTY,
+            asset: AssetView::default(),
+        }
+    }
 }
 
 /// Everything one seat may know, and nothing more (R-VIS-1…8).
@@ -368,9 +409,13 @@ impl<'g> Sight<'g> {
             // A peek adds the peeker to the price's audience (R-VIS-5).
             let sees_price = viewer.sees(visibility::price_seen_by(winner, a, players))
                 || peeked_turn == Some(turn);
+            let (ties, third_tie) =
+                third_tie_as_seen(viewer, log.ties(), log.third_tie(), a, players);
+            let (asset_ties, asset_third_tie) =
+                third_tie_as_seen(viewer, log.asset_ties(), log.asset_third_tie(), a, players);
             let mut asset = AssetView {
-                ties: log.asset_ties(),
-                third_tie: log.asset_third_tie(),
+                ties: asset_ties,
+                third_tie: asset_third_tie,
                 ..AssetView::default()
             };
             match log.asset_fate() {
@@ -379,6 +424,10 @@ impl<'g> Sight<'g> {
                     asset.discarded = true;
                     asset.seat = Some(Seat(log.asset_seat()));
                     asset.kind = Some(log.asset_kind());
+                    if viewer.sees(visibility::HIDDEN) {
+                        asset.token = Some(log.asset_token());
+                        asset.value = manifest.token_value(log.asset_token());
+                    }
                 }
                 AssetFate::Taken => {
                     let taker = log.asset_seat();
@@ -404,8 +453,8 @@ impl<'g> Sight<'g> {
                 awarded: log.awarded(),
                 winner,
                 price: (log.awarded() && winner.is_some() && sees_price).then_some(log.price),
-                ties: log.ties(),
-                third_tie: log.third_tie(),
+                ties,
+                third_tie,
                 zero_bids: log.zero,
                 asset,
             });
@@ -430,6 +479,24 @@ impl<'g> Sight<'g> {
                 .sees(visibility::spent_seen_by(s))
                 .then_some(tallies.spent(s)),
         }
+    }
+}
+
+/// The ties in a row of one contest (company or asset) and whether a third tie decided it, as
+/// `viewer` sees them: the third tie and its seats only where
+/// [`visibility::third_tie_seen_by`] lets it.
+#[inline]
+fn third_tie_as_seen(
+    viewer: Viewer,
+    ties: [SeatSet; 3],
+    third_tie: bool,
+    auctioneer: Option<Seat>,
+    players: u8,
+) -> ([SeatSet; 3], Option<bool>) {
+    if viewer.sees(visibility::third_tie_seen_by(auctioneer, ties[1], players)) {
+        (ties, Some(third_tie))
+    } else {
+        ([ties[0], ties[1], SeatSet::EMPTY], None)
     }
 }
 

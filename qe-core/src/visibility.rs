@@ -141,6 +141,27 @@ pub const fn spent_seen_by(seat: Seat) -> SeatSet {
     SeatSet::only(seat)
 }
 
+/// Whether the winner of an auction, or the taker of its asset, was decided by a third tie in a
+/// row, and which seats that tie held (R-AUC-7, R-COM-4), given the seats of the second tie before
+/// it. No rebid follows a third tie, so unlike the first two ("which seats must rebid", R-VIS-1) it
+/// is not public: the auctioneer sees it, as it sees every bid and rebid of its auction (R-VIS-3);
+/// on the 3-player last turn, which has no auctioneer, no seat does. Without a second tie there
+/// can be no third, and every seat knows that.
+#[inline]
+pub const fn third_tie_seen_by(
+    auctioneer: Option<Seat>,
+    second_tie: SeatSet,
+    players: u8,
+) -> SeatSet {
+    if second_tie.bits() == 0 {
+        return SeatSet::all(players);
+    }
+    match auctioneer {
+        Some(a) => SeatSet::only(a),
+        None => SeatSet::EMPTY,
+    }
+}
+
 /// The price a seat peeked at: the peeker only (R-VIS-5).
 #[inline]
 pub const fn peek_seen_by(peeker: Seat) -> SeatSet {
@@ -181,6 +202,22 @@ mod tests {
         );
         assert!(sees_price(Seat(4), Some(Seat(2)), Some(Seat(2)), 5));
         assert!(!sees_price(Seat(4), Some(Seat(2)), Some(Seat(0)), 5));
+    }
+
+    #[test]
+    fn r_vis_1_and_3_a_third_tie_is_seen_by_the_auctioneer_only() {
+        let second = [Seat(1), Seat(2)].into_iter().collect();
+        assert_eq!(
+            third_tie_seen_by(Some(Seat(0)), second, 4),
+            SeatSet::only(Seat(0))
+        );
+        assert_eq!(third_tie_seen_by(None, second, 3), SeatSet::EMPTY);
+        // No second tie: no third tie, publicly.
+        assert_eq!(
+            third_tie_seen_by(Some(Seat(0)), SeatSet::EMPTY, 4),
+            SeatSet::all(4)
+        );
+        assert_eq!(third_tie_seen_by(None, SeatSet::EMPTY, 3), SeatSet::all(3));
     }
 
     #[test]

@@ -119,13 +119,19 @@ fn wild_command(rng: &mut Rng, game: &Game) -> Command {
 /// price of an auction its auctioneer won (R-VIS-4) and of an asset the auctioneer took (R-VIS-1);
 /// the price it peeked at (R-VIS-5: in the `Peeked` event; the auction's `Awarded` event, which
 /// came before the peek, keeps the audience it had); everything once the game is over (R-VIS-7).
-/// The rest is hidden (R-VIS-6, R-VIS-8). `auctioneers[t]` is the auctioneer of turn `t`.
-fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: bool) -> Event {
+/// Whether a third tie decided a contest is not among the public facts (no rebid follows it,
+/// R-VIS-1): the auctioneer sees it (R-VIS-3), and every seat knows there was none when no second
+/// tie came before it. The rest is hidden (R-VIS-6, R-VIS-8). `t` is the match's truth.
+fn entitled_copy(e: &Event, s: Seat, t: &Truth, over: bool) -> Event {
     let mut copy = *e;
     if over {
         return copy;
     }
+    let auctioneers = &t.auctioneer;
     let runs = |turn: u8| auctioneers[turn as usize] == Some(s);
+    let sees_third = |turn: u8, ties: &[[qe_core::SeatSet; 3]; 16]| {
+        runs(turn) || ties[turn as usize][1].is_empty()
+    };
     match &mut copy {
         Event::Dealt { seat, industry } if *seat != s => *industry = None,
         Event::Bid {
@@ -135,8 +141,19 @@ fn entitled_copy(e: &Event, s: Seat, auctioneers: &[Option<Seat>; 16], over: boo
             turn,
             winner,
             price,
+            third_tie,
             ..
-        } if !sees_company_price(s, *winner, auctioneers[*turn as usize]) => *price = None,
+        } => {
+            if !sees_company_price(s, *winner, auctioneers[*turn as usize]) {
+                *price = None;
+            }
+            if !sees_third(*turn, &t.ties) {
+                *third_tie = None;
+            }
+        }
+        Event::AssetTaker {
+            turn, third_tie, ..
+        } if !sees_third(*turn, &t.asset_ties) => *third_tie = None,
         Event::AssetTaken {
             turn,
             seat,
@@ -302,6 +319,7 @@ impl Truth {
                 Event::AssetTaker {
                     turn, third_tie, ..
                 } => {
+                    let third_tie = third_tie.expect("the full event has it");
                     t.asset_third_tie[turn as usize] = third_tie;
                     if third_tie {
                         t.asset_ties[turn as usize][2] = t.third_asset_tie(turn);
@@ -318,6 +336,7 @@ impl Truth {
                     third_tie,
                     ..
                 } => {
+                    let third_tie = third_tie.expect("the full event has it");
                     t.awarded[turn as usize] = true;
                     t.third_tie[turn as usize] = third_tie;
                     t.discarded_on_tie[turn as usize] = winner.is_none();
@@ -487,24 +506,30 @@ fn check_view_entitlements(
             );
             prop_assert_eq!(a.asset.seat, Some(seat), "who discarded, turn {}", turn);
         }
-        // R-VIS-1: which seats had to rebid (the first two ties: `RebidRequired`), and which tied
-        // a third time.
+        // R-VIS-1: which seats had to rebid (the first two ties: `RebidRequired`). Whether a
+        // third tie decided the contest, and its seats, only for the auctioneer (R-VIS-3) or
+        // when there was no second tie (so no third), and for all at the end (R-VIS-7).
         // A third tie shows the seats tied at the top (R-AUC-7: of every standing bid, so a seat
         // that did not rebid but stands at that amount is one of them; R-COM-4: of the first
         // asset tie's group). On the 3-player last tile (R-AUC-9) the tie that discards it is
         // shown, once the game is over (R-VIS-7).
         prop_assert!(!t.discarded_on_tie[turn] || over);
-        prop_assert_eq!(a.ties, t.ties[turn], "company ties of turn {}", turn);
-        prop_assert_eq!(
-            a.asset.ties,
-            t.asset_ties[turn],
-            "asset ties of turn {}",
-            turn
-        );
-        prop_assert_eq!(a.third_tie, t.third_tie[turn], "third tie of turn {}", turn);
+        let runs = t.auctioneer[turn] == Some(s);
+        let as_seen = |ties: [qe_core::SeatSet; 3], third: bool| {
+            if over || runs || ties[1].is_empty() {
+                (ties, Some(third))
+            } else {
+                ([ties[0], ties[1], qe_core::SeatSet::EMPTY], None)
+            }
+        };
+        let (ties, third_tie) = as_seen(t.ties[turn], t.third_tie[turn]);
+        prop_assert_eq!(a.ties, ties, "company ties of turn {}", turn);
+        prop_assert_eq!(a.third_tie, third_tie, "third tie of turn {}", turn);
+        let (ties, third_tie) = as_seen(t.asset_ties[turn], t.asset_third_tie[turn]);
+        prop_assert_eq!(a.asset.ties, ties, "asset ties of turn {}", turn);
         prop_assert_eq!(
             a.asset.third_tie,
-            t.asset_third_tie[turn],
+            third_tie,
             "asset third tie of turn {}",
             turn
         );
@@ -713,7 +738,7 @@ proptest! {
             let truth = Truth::of(&m);
             let over = m.game().is_over();
             for s in (0..players).map(Seat) {
-                let expected: Vec<Event> = m.events().iter().map(|e| entitled_copy(e, s, &truth.auctioneer, over)).collect();
+                let expected: Vec<Event> = m.events().iter().map(|e| entitled_copy(e, s, &truth, over)).collect();
                 let seen: Vec<Event> = m.events_for(s).collect();
                 for (i, (a, b)) in seen.iter().zip(&expected).enumerate() {
                     prop_assert_eq!(a, b, "event {} as seat {} sees it", i, s.0);

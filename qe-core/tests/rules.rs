@@ -449,9 +449,59 @@ fn r_auc_7_third_tie_highest_unique_wins() {
     auction(&mut game, &[(1, 4), (2, 4)]);
     // Third tie: 4,4 are ignored; the highest value held by one seat is the auctioneer's 3.
     assert_eq!(game.spent(Seat(0)), 3);
-    assert!(game.view(Seat(3)).auctions()[0].third_tie);
+    // The auctioneer sees the third tie and its seats (R-VIS-3); another seat does not: no rebid
+    // follows it, so it is not public (R-VIS-1).
+    let a = game.view(Seat(0)).auctions()[0];
+    assert_eq!(
+        (a.third_tie, a.ties[2]),
+        (Some(true), SeatSet::from_bits(0b110))
+    );
+    let a = game.view(Seat(3)).auctions()[0];
+    assert_eq!((a.third_tie, a.ties[2]), (None, SeatSet::EMPTY));
+    // The auction's first two ties are public (R-VIS-1).
+    assert_eq!(
+        a.ties[..2],
+        [SeatSet::from_bits(0b110), SeatSet::from_bits(0b110)]
+    );
     // The auctioneer won, so the price is public (R-VIS-4).
     assert_eq!(game.view(Seat(3)).auctions()[0].price, Some(3));
+}
+
+#[test]
+fn r_vis_8_a_third_tie_is_not_public() {
+    // Seats 2 and 3 rebid 4 and 4 (a third tie) or 1 and 1 (no tie): the auctioneer wins at 3
+    // either way, and seat 1, whose own bids are the same, cannot tell the games apart (R-VIS-1,
+    // R-VIS-8); the auctioneer can (R-VIS-3), and everyone at the end (R-VIS-7).
+    let play = |last: u64| {
+        let mut m = Match::new(base(4));
+        for (seat, amount) in [(0, 3), (1, 6), (2, 6), (3, 6), (1, 5), (2, 5), (3, 5)] {
+            m.apply(Command::Bid {
+                seat: Seat(seat),
+                amount,
+            })
+            .unwrap();
+        }
+        for (seat, amount) in [(1, 1), (2, last), (3, last)] {
+            m.apply(Command::Bid {
+                seat: Seat(seat),
+                amount,
+            })
+            .unwrap();
+        }
+        m
+    };
+    let (tied, untied) = (play(4), play(1));
+    assert_eq!(tied.game().view(Seat(1)), untied.game().view(Seat(1)));
+    assert!(tied.events_for(Seat(1)).eq(untied.events_for(Seat(1))));
+    assert_ne!(tied.game().view(Seat(0)), untied.game().view(Seat(0)));
+    assert_eq!(
+        tied.game().view(Seat(0)).auctions()[0].third_tie,
+        Some(true)
+    );
+    assert_eq!(
+        untied.game().view(Seat(0)).auctions()[0].third_tie,
+        Some(false)
+    );
 }
 
 #[test]
@@ -464,7 +514,9 @@ fn r_auc_7_set_aside_bids_are_exactly_those_above_the_winner() {
     auction(&mut game, &[(1, 10), (2, 10)]);
     let v = game.public_view();
     assert_eq!(v.auctions()[0].winner, Some(Seat(0)));
-    assert!(v.auctions()[0].third_tie);
+    // Public views do not show the third tie (R-VIS-1); the auctioneer's does (R-VIS-3).
+    assert_eq!(v.auctions()[0].third_tie, None);
+    assert_eq!(game.view(Seat(0)).auctions()[0].third_tie, Some(true));
     assert_eq!(game.phase(), Phase::AssetRebid { tie: 1 });
     assert_eq!(game.to_act(), SeatSet::from_bits(0b11000));
     // The set-aside seats are out of the asset contest.
@@ -1312,7 +1364,19 @@ fn r_com_7_no_taker_discard() {
     })
     .unwrap();
     assert_eq!(g3.pile_remaining(AssetKind::Gold), 5);
-    assert_eq!(g3.view(Seat(1)).auctions()[0].asset.token, None);
+    // Discarded unseen (R-COM-7): no seat sees the token, not even the auctioneer (R-VIS-6) ...
+    for s in 0..3 {
+        let asset = g3.view(Seat(s)).auctions()[0].asset;
+        assert_eq!((asset.token, asset.value), (None, None));
+    }
+    // ... until the game ends, when every seat does (R-VIS-7).
+    finish(&mut g3);
+    let token = Setup::seeded(g3.rules(), 1).pile(AssetKind::Gold)[0];
+    let value = g3.rules().manifest().token_value(token);
+    for s in 0..3 {
+        let asset = g3.view(Seat(s)).auctions()[0].asset;
+        assert_eq!((asset.token, asset.value), (Some(token), value));
+    }
 }
 
 #[test]

@@ -429,11 +429,13 @@ pub struct QeAuction {
     pub opening_known: u8,
     /// 1 when `price` is known.
     pub price_known: u8,
-    /// 1 when the winner was decided by the third tie (R-AUC-7).
+    /// 1 when the winner was decided by the third tie (R-AUC-7), 0 when not, QE_NONE when the
+    /// viewer may not see it (only the auctioneer does while the game runs, R-VIS-1, R-VIS-3).
     pub third_tie: u8,
     /// The seats whose final bid was 0 (bit mask, R-AUC-11).
     pub zero_bids: u8,
-    /// The seats of the first, second and third tie for the company (bit masks, R-AUC-6).
+    /// The seats of the first, second and third tie for the company (bit masks, R-AUC-6); `tie3`
+    /// is 0 when `third_tie` is QE_NONE.
     pub tie1: u8,
     /// See `tie1`.
     pub tie2: u8,
@@ -467,7 +469,7 @@ impl From<&AuctionView> for QeAuction {
             awarded: u8::from(a.awarded),
             opening_known: u8::from(a.opening.is_some()),
             price_known: u8::from(a.price.is_some()),
-            third_tie: u8::from(a.third_tie),
+            third_tie: known_flag(a.third_tie),
             zero_bids: a.zero_bids.bits(),
             tie1: a.ties[0].bits(),
             tie2: a.ties[1].bits(),
@@ -525,7 +527,8 @@ pub struct QeEvent {
     pub price_seen_by: u8,
     /// 1 when `amount` is known to the viewer.
     pub amount_known: u8,
-    /// 1 when decided by the third tie (R-AUC-7, R-COM-4).
+    /// 1 when decided by the third tie (R-AUC-7, R-COM-4), 0 when not, QE_NONE when the viewer
+    /// may not see it (only the auctioneer does while the game runs, R-VIS-1, R-VIS-3).
     pub third_tie: u8,
     /// For `QE_EVENT_REBID_REQUIRED`: 1 for the asset (R-COM-4), 0 for the company.
     pub asset: u8,
@@ -627,12 +630,13 @@ impl From<&Event> for QeEvent {
                 price,
                 third_tie,
                 seen_by,
+                ..
             } => {
                 o.kind = QE_EVENT_AWARDED;
                 o.turn = turn;
                 o.tile = tile.index() as u8;
                 o.seat = winner.map_or(QE_NONE, |s| s.0);
-                o.third_tie = u8::from(third_tie);
+                o.third_tie = known_flag(third_tie);
                 o.seen_by = seen_by.bits();
                 amount(&mut o, price);
             }
@@ -650,11 +654,12 @@ impl From<&Event> for QeEvent {
                 turn,
                 seat,
                 third_tie,
+                ..
             } => {
                 o.kind = QE_EVENT_ASSET_TAKER;
                 o.turn = turn;
                 o.seat = seat.0;
-                o.third_tie = u8::from(third_tie);
+                o.third_tie = known_flag(third_tie);
             }
             Event::AssetTaken {
                 turn,
@@ -796,4 +801,9 @@ impl QeSpendBounds {
             exact: u8::from(b.exact()),
         }
     }
+}
+
+/// A yes-or-no fact a viewer may not see: 1, 0, or QE_NONE when hidden.
+fn known_flag(fact: Option<bool>) -> u8 {
+    fact.map_or(QE_NONE, u8::from)
 }

@@ -377,7 +377,11 @@ fn flat_of_json(v: &Value) -> QeEvent {
         .or_else(|| v.get("token_seen_by"))
         .map_or(0, mask);
     e.price_seen_by = v.get("price_seen_by").map_or(0, mask);
-    e.third_tie = u8::from(v.get("third_tie") == Some(&Value::Bool(true)));
+    e.third_tie = match v.get("third_tie") {
+        Some(Value::Bool(b)) => u8::from(*b),
+        Some(Value::Null) => QE_NONE,
+        _ => 0,
+    };
     e.asset = u8::from(v.get("asset") == Some(&Value::Bool(true)));
     e
 }

@@ -199,7 +199,7 @@ pub const AUCTION_FIELDS: [Field; 19] = fields([
     (
         "third_tie",
         1,
-        "1 when the third tie decided the winner (R-AUC-7)",
+        "1 when the viewer sees that the third tie decided the winner (R-AUC-7): the auctioneer, all at game end",
     ),
     (
         "zero_bids",

@@ -196,7 +196,10 @@ class AssetInfo(_DictMixin):
     value: Optional[int]
     price: Optional[int]
     ties: List[List[int]]
-    third_tie: bool
+    """The seats tied for the asset per tie in a row; the third only when ``third_tie`` is seen."""
+    third_tie: Optional[bool]
+    """Whether a third tie decided the taker; ``None`` unless the viewer ran the auction or there
+    was no second tie (R-VIS-1, R-VIS-3), or the game is over (R-VIS-7)."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,10 @@ class Auction(_DictMixin):
     price: Optional[int]
     """The price, when the viewer sees it (R-VIS-2..5, R-VIS-7)."""
     ties: List[List[int]]
-    third_tie: bool
+    """The seats tied at the top per tie in a row; the third only when ``third_tie`` is seen."""
+    third_tie: Optional[bool]
+    """Whether a third tie decided the winner (R-AUC-7); ``None`` unless the viewer ran the auction
+    or there was no second tie (R-VIS-1, R-VIS-3), or the game is over (R-VIS-7)."""
     zero_bids: List[int]
     asset: AssetInfo
 

@@ -443,7 +443,7 @@ impl<'a> Knowledge<'a> {
             p
         } else {
             let mut lo: u64 = opening.map_or(0, |o| o.saturating_add(1));
-            if let (Some(b), false) = (my_bid, a.third_tie) {
+            if let (Some(b), Some(false)) = (my_bid, a.third_tie) {
                 if winner != me {
                     lo = lo.max(b.saturating_add(1));
                 }
@@ -457,14 +457,14 @@ impl<'a> Knowledge<'a> {
                     if auct_in_field {
                         lo = lo.max(opening.unwrap_or(0).saturating_add(2));
                     }
-                    if let (Some(b), false) = (my_bid, a.third_tie) {
+                    if let (Some(b), Some(false)) = (my_bid, a.third_tie) {
                         if me != winner && me != seat {
                             lo = lo.max(b.saturating_add(2));
                         }
                     }
                 }
             }
-            if self.zero_matters && !a.third_tie && Some(winner) != auctioneer {
+            if self.zero_matters && a.third_tie == Some(false) && Some(winner) != auctioneer {
                 // A bidder whose bid was not 0 bid below the winner, and not the opening bid
                 // (R-AUC-3, R-AUC-11).
                 let nonzero = (0..self.players())
@@ -499,7 +499,7 @@ impl<'a> Knowledge<'a> {
                         lo = opening.unwrap_or(0).saturating_add(1);
                     }
                     if let Some(b) = my_bid {
-                        let in_field = !a.third_tie || b < price;
+                        let in_field = a.third_tie == Some(false) || b < price;
                         if me != winner && me != seat && in_field && !rebid {
                             lo = lo.max(b.saturating_add(1));
                         }
