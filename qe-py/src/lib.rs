@@ -94,6 +94,16 @@ fn command_error_about(py: Python<'_>, e: &CommandError, about: &str) -> PyErr {
     )
 }
 
+/// A bid amount outside 0..=2^64−1 given as the argument `name`: the rule's own error
+/// (`IllegalCommand`, R-AUC-4), as for the same bid given as a command dict.
+fn bid_out_of_range(py: Python<'_>, shown: String, name: &str) -> PyErr {
+    command_error_about(
+        py,
+        &CommandError::BidOutOfRange { text: shown },
+        &format!(" ({name})"),
+    )
+}
+
 pub(crate) fn setup_error(py: Python<'_>, e: &SetupError) -> PyErr {
     qe_err::<SetupError_>(py, format!("{}: {e}", e.rule()), e.rule(), e.code(), None)
 }
@@ -871,7 +881,9 @@ impl PyGame {
         amount: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
-        let amount = args::int::<u64>(amount, "amount")?;
+        let amount = args::int_or::<u64>(amount, "amount", |shown| {
+            bid_out_of_range(py, shown, "amount")
+        })?;
         self.play_cmd(py, Command::Bid { seat, amount })?;
         Ok(())
     }
@@ -881,7 +893,11 @@ impl PyGame {
     fn bid_all(&mut self, py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<()> {
         let g = self.game();
         let acting = g.to_act();
-        let amounts = buf::per_seat(amounts, acting, "amounts", args::entry::<u64>)?;
+        let amounts = buf::per_seat(amounts, acting, "amounts", |v, name, i| {
+            args::entry_or::<u64>(v, name, i, |shown| {
+                bid_out_of_range(py, shown, &format!("{name}[{i}]"))
+            })
+        })?;
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
