@@ -131,7 +131,7 @@ pub struct Common {
     /// Printed tile and token values (JSON, the shape of a record's `manifest` field)
     ///
     /// A JSON file shaped like a record's `manifest` field, {"tiles": {"US-AGR": 1, …}, "tokens":
-    /// {"gold1": 6, …}} (`qe rules --json` prints one). Used by play, simulate and rules, and by
+    /// {"gold1": 6, …}}, every tile and token listed (`qe rules --json` prints one). Used by play, simulate and rules, and by
     /// replay for records without their own `manifest` field (a record's own manifest wins).
     #[arg(long, global = true, value_name = "FILE")]
     pub manifest: Option<PathBuf>,

@@ -381,40 +381,40 @@ mod json {
                 ))),
             }
         };
-        let default = Manifest::default();
-        let mut tiles = default.tile_values();
-        if let Some(t) = obj.get("tiles") {
-            let t = object(t, "`manifest.tiles`")?;
-            if t.len() != TileId::COUNT {
-                return Err(bad("`manifest.tiles` must list all 21 tiles"));
-            }
-            for (id, v) in &t.0 {
-                let tile: TileId = id.parse()?;
-                tiles[tile.index()] = value_of(id, v)?;
-            }
+        // RECORD.md: a manifest lists every tile and token ID, so both parts are required.
+        let part = |name: &str| {
+            obj.get(name).ok_or_else(|| {
+                bad(format!(
+                    "`manifest` must list every tile and token: `{name}` is missing"
+                ))
+            })
+        };
+        let mut tiles = [0; TileId::COUNT];
+        let t = object(part("tiles")?, "`manifest.tiles`")?;
+        if t.len() != TileId::COUNT {
+            return Err(bad("`manifest.tiles` must list all 21 tiles"));
+        }
+        for (id, v) in &t.0 {
+            let tile: TileId = id.parse()?;
+            tiles[tile.index()] = value_of(id, v)?;
         }
         let mut kinds: [BTreeMap<u8, u8>; 3] = Default::default();
-        let tokens: [Vec<u8>; 3] = if let Some(t) = obj.get("tokens") {
-            for (id, v) in &object(t, "`manifest.tokens`")?.0 {
-                let token: TokenId = id.parse()?;
-                kinds[token.kind().index()].insert(token.number(), value_of(id, v)?);
-            }
-            let mut out: [Vec<u8>; 3] = Default::default();
-            for (k, map) in kinds.iter().enumerate() {
-                for (i, (&num, &val)) in map.iter().enumerate() {
-                    if num as usize != i + 1 {
-                        return Err(bad(format!(
-                            "`manifest.tokens`: {} tokens must be numbered from 1 without gaps",
-                            AssetKind::ALL[k]
-                        )));
-                    }
-                    out[k].push(val);
+        for (id, v) in &object(part("tokens")?, "`manifest.tokens`")?.0 {
+            let token: TokenId = id.parse()?;
+            kinds[token.kind().index()].insert(token.number(), value_of(id, v)?);
+        }
+        let mut tokens: [Vec<u8>; 3] = Default::default();
+        for (k, map) in kinds.iter().enumerate() {
+            for (i, (&num, &val)) in map.iter().enumerate() {
+                if num as usize != i + 1 {
+                    return Err(bad(format!(
+                        "`manifest.tokens`: {} tokens must be numbered from 1 without gaps",
+                        AssetKind::ALL[k]
+                    )));
                 }
+                tokens[k].push(val);
             }
-            out
-        } else {
-            core::array::from_fn(|k| default.token_values(AssetKind::ALL[k]).to_vec())
-        };
+        }
         Manifest::new(tiles, [&tokens[0], &tokens[1], &tokens[2]])
     }
 
@@ -505,7 +505,7 @@ mod json {
 
     impl Manifest {
         /// Reads a manifest in the record format (`{"tiles": {...}, "tokens": {...}}`,
-        /// `RECORD.md`), validated as [`Manifest::new`] does.
+        /// `RECORD.md`: both parts, every tile and token ID), validated as [`Manifest::new`] does.
         pub fn from_json(text: &str) -> Result<Manifest, SetupError> {
             if text.len() > MAX_RECORD_BYTES {
                 return Err(bad(format!(

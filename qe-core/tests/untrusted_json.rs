@@ -376,3 +376,33 @@ fn many_keys_are_checked_quickly() {
         .to_string();
     assert!(e.contains("a manifest is at most"), "{e}");
 }
+
+#[test]
+fn a_manifest_lists_every_tile_and_token() {
+    // RECORD.md: a manifest "must list every tile (and token) ID"; a part left out is not filled
+    // from the default.
+    let m = qe_core::Manifest::default();
+    let tiles: Vec<String> = qe_core::TileId::ALL
+        .iter()
+        .map(|t| format!(r#""{t}":{}"#, m.tile_value(*t)))
+        .collect();
+    let tokens: Vec<String> = m
+        .tokens()
+        .map(|t| format!(r#""{t}":{}"#, m.token_value(t).unwrap()))
+        .collect();
+    let (tiles, tokens) = (tiles.join(","), tokens.join(","));
+    let whole = format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#);
+    assert_eq!(qe_core::Manifest::from_json(&whole), Ok(m));
+    for (part, missing) in [
+        (format!(r#"{{"tokens":{{{tokens}}}}}"#), "tiles"),
+        (format!(r#"{{"tiles":{{{tiles}}}}}"#), "tokens"),
+        ("{}".to_string(), "tiles"),
+    ] {
+        let e = qe_core::Manifest::from_json(&part).unwrap_err().to_string();
+        assert!(e.contains(&format!("`{missing}` is missing")), "{e}");
+        // The same manifest in a record.
+        let record = record_text(4).replacen('{', &format!(r#"{{"manifest":{part},"#), 1);
+        let e = Record::from_json(&record).unwrap_err().to_string();
+        assert!(e.contains(&format!("`{missing}` is missing")), "{e}");
+    }
+}
