@@ -1067,6 +1067,9 @@ fn r_sco_7_monopolization() {
 fn r_sco_8_diversification_is_an_exact_maximum() {
     let r5 = Rules::base(5).unwrap();
     assert_eq!(diversification(&r5, &[2, 2, 2, 1, 1]), 25); // 5+3, not 4+4
+                                                            // Where "largest set first" fails: HOU1 FIN1 MAN2 GOV2 makes one 4-set (12) greedily, but
+                                                            // two 3-sets score 8+8 = 16.
+    assert_eq!(diversification(&r5, &[0, 1, 1, 2, 2]), 16);
     assert_eq!(diversification(&r5, &[1, 1, 1, 0, 0]), 8);
     assert_eq!(diversification(&r5, &[3, 3, 3, 3, 3]), 51);
     let r4 = Rules::base(4).unwrap();
