@@ -649,7 +649,8 @@ typedef struct QeAuction {
    */
   uint8_t asset_pile;
   /**
-   * The number of the token taken within its pile (1-based), or QE_NONE when unknown.
+   * The number of the token taken within its pile (1-based), or of the token discarded (at
+   * game end only, R-VIS-7), or QE_NONE when unknown.
    */
   uint8_t asset_token;
   /**

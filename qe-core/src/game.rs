@@ -886,9 +886,12 @@ impl Game {
         if self.ties == 3 {
             // The tied bids are ignored; the highest value held by exactly one seat of the field.
             let taker = self.highest_unique(self.field);
-            match taker {
-                Some(s) => self.set_taker(s, true, sink),
-                None => self.no_taker(sink),
+            if let Some(s) = taker {
+                self.set_taker(s, true, sink);
+            } else {
+                // The third tie decided the asset too: no one takes it (R-COM-7).
+                self.log[t].set_asset_third_tie(true);
+                self.no_taker(sink);
             }
         } else {
             // Only the newly tied seats rebid; the others' rebids stand (R-COM-4).

@@ -82,7 +82,7 @@ impl TurnLog {
         self.flags & Self::THIRD_TIE != 0
     }
 
-    /// Whether the asset taker was decided by the third tie (R-COM-4).
+    /// Whether the third tie decided the asset: its taker, or that no one takes it (R-COM-4).
     #[inline]
     pub(crate) fn asset_third_tie(&self) -> bool {
         self.flags & Self::ASSET_THIRD_TIE != 0

@@ -59,7 +59,8 @@ pub struct AssetView {
     /// The seats tied for the asset, per tie in a row: the first two public (they rebid, R-COM-4,
     /// R-VIS-1), the third as `third_tie` is seen (empty when hidden).
     pub ties: [SeatSet; 3],
-    /// Whether the taker was decided by the third tie: `None` when the viewer may not see it
+    /// Whether the third tie decided the asset (its taker, or that no one takes it, R-COM-4,
+    /// R-COM-7): `None` when the viewer may not see it
     /// ([`crate::visibility::third_tie_seen_by`]: the auctioneer, all at game end, R-VIS-7).
     pub third_tie: Option<bool>,
 }

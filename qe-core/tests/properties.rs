@@ -328,6 +328,7 @@ impl Truth {
                 Event::NoTaker { turn } if !t.asset_ties[turn as usize][1].is_empty() => {
                     // No taker after the second asset tie: the third tie emptied the field.
                     t.asset_ties[turn as usize][2] = t.third_asset_tie(turn);
+                    t.asset_third_tie[turn as usize] = true;
                 }
                 Event::Awarded {
                     turn,

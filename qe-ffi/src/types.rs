@@ -447,7 +447,8 @@ pub struct QeAuction {
     pub asset_seat: u8,
     /// The pile (`QE_PILE_*`), or QE_NONE.
     pub asset_pile: u8,
-    /// The number of the token taken within its pile (1-based), or QE_NONE when unknown.
+    /// The number of the token taken within its pile (1-based), or of the token discarded (at
+    /// game end only, R-VIS-7), or QE_NONE when unknown.
     pub asset_token: u8,
     /// Its VP value, or QE_NONE when unknown.
     pub asset_value: u8,

@@ -412,6 +412,34 @@ fn clone_is_independent() {
 }
 
 #[test]
+fn a_third_tie_is_qe_none_in_the_flat_auction_of_a_seat_that_may_not_see_it() {
+    // Seats 1 and 2 tie three times; the auctioneer wins at 3 (R-AUC-7). It sees the third tie
+    // (R-VIS-3); seat 3 sees the two rebids only (R-VIS-1).
+    let g = new_game(4, false, 1);
+    for (seat, amount) in [
+        (0, 3),
+        (1, 6),
+        (2, 6),
+        (3, 1),
+        (1, 5),
+        (2, 5),
+        (1, 4),
+        (2, 4),
+    ] {
+        assert_eq!(unsafe { qe_game_apply(g, bid(seat, amount)) }, QE_OK);
+    }
+    let auction = |viewer: u8| {
+        let mut a = QeAuction::default();
+        assert_eq!(unsafe { qe_game_auction(g, viewer, 0, &mut a) }, QE_OK);
+        (a.third_tie, a.tie1, a.tie2, a.tie3)
+    };
+    assert_eq!(auction(0), (1, 0b110, 0b110, 0b110));
+    assert_eq!(auction(3), (QE_NONE, 0b110, 0b110, 0));
+    assert_eq!(auction(QE_SPECTATOR), (QE_NONE, 0b110, 0b110, 0));
+    free(g);
+}
+
+#[test]
 fn flat_views_agree_with_json_views() {
     let g = new_game(5, true, 3);
     let mut rng = Lcg(5);

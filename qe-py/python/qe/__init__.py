@@ -198,8 +198,9 @@ class AssetInfo(_DictMixin):
     ties: List[List[int]]
     """The seats tied for the asset per tie in a row; the third only when ``third_tie`` is seen."""
     third_tie: Optional[bool]
-    """Whether a third tie decided the taker; ``None`` unless the viewer ran the auction or there
-    was no second tie (R-VIS-1, R-VIS-3), or the game is over (R-VIS-7)."""
+    """Whether a third tie decided the asset (its taker, or that no one takes it); ``None`` unless
+    the viewer ran the auction or there was no second tie (R-VIS-1, R-VIS-3), or the game is over
+    (R-VIS-7)."""
 
 
 @dataclass(frozen=True)

@@ -422,6 +422,7 @@ impl<'a> Knowledge<'a> {
         let opening = a.opening;
         let auctioneer = a.auctioneer;
         let my_bid = self.own[a.turn as usize];
+        let third = assumed_third_tie(a, my_bid, me);
         let mut asset = Asset::None;
         let mut taker_price_known = None;
         if a.asset.taken {
@@ -443,7 +444,7 @@ impl<'a> Knowledge<'a> {
             p
         } else {
             let mut lo: u64 = opening.map_or(0, |o| o.saturating_add(1));
-            if let (Some(b), Some(false)) = (my_bid, a.third_tie) {
+            if let (Some(b), false) = (my_bid, third) {
                 if winner != me {
                     lo = lo.max(b.saturating_add(1));
                 }
@@ -457,14 +458,14 @@ impl<'a> Knowledge<'a> {
                     if auct_in_field {
                         lo = lo.max(opening.unwrap_or(0).saturating_add(2));
                     }
-                    if let (Some(b), Some(false)) = (my_bid, a.third_tie) {
+                    if let (Some(b), false) = (my_bid, third) {
                         if me != winner && me != seat {
                             lo = lo.max(b.saturating_add(2));
                         }
                     }
                 }
             }
-            if self.zero_matters && a.third_tie == Some(false) && Some(winner) != auctioneer {
+            if self.zero_matters && !third && Some(winner) != auctioneer {
                 // A bidder whose bid was not 0 bid below the winner, and not the opening bid
                 // (R-AUC-3, R-AUC-11).
                 let nonzero = (0..self.players())
@@ -499,7 +500,7 @@ impl<'a> Knowledge<'a> {
                         lo = opening.unwrap_or(0).saturating_add(1);
                     }
                     if let Some(b) = my_bid {
-                        let in_field = a.third_tie == Some(false) || b < price;
+                        let in_field = !third || b < price;
                         if me != winner && me != seat && in_field && !rebid {
                             lo = lo.max(b.saturating_add(1));
                         }
@@ -1050,6 +1051,17 @@ pub(super) fn to_amount(x: f64) -> u64 {
     }
 }
 
+/// Whether the sampled worlds take auction `a` to have been decided by a third tie (R-AUC-7): as
+/// the view says when the seat sees it; when it is hidden (R-VIS-1), no, which every view allows
+/// (the tied seats may have rebid below the winner), unless the seat lost with a final bid above a
+/// price it sees, which only a third tie explains.
+fn assumed_third_tie(a: &AuctionView, my_bid: Option<u64>, me: Seat) -> bool {
+    a.third_tie.unwrap_or(match (a.price, my_bid) {
+        (Some(p), Some(b)) => a.winner != Some(me) && b > p,
+        _ => false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec::Vec;
@@ -1095,6 +1107,43 @@ mod tests {
             seats,
             auctions,
         )
+    }
+
+    /// Two ties in a row, then seat 1 wins at 3 with no third tie; seat 2, which does not run the
+    /// auction, cannot see whether a third tie decided it (R-VIS-1). Its worlds must still keep
+    /// the public zero-bid marks (R-AUC-11): only seat 3 bid 0.
+    #[test]
+    fn worlds_keep_the_zero_marks_when_a_third_tie_is_hidden() {
+        use crate::command::Command;
+        use crate::seat::Seat;
+        let rules = Rules::base(4).unwrap();
+        let mut m = Match::seeded(rules, 7);
+        let bids = [
+            (0, 1),
+            (1, 2),
+            (2, 2),
+            (3, 0),
+            (1, 2),
+            (2, 2),
+            (1, 3),
+            (2, 2),
+            (1, 2),
+        ];
+        for (seat, amount) in bids {
+            m.apply(Command::Bid {
+                seat: Seat(seat),
+                amount,
+            })
+            .unwrap();
+        }
+        let mv = m.view(Some(Seat(2)));
+        assert_eq!(mv.view.auctions[0].third_tie, None);
+        let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
+        let mut rng = Mix(1);
+        for _ in 0..200 {
+            let w = know.sample(&mut rng, 5).unwrap();
+            assert_eq!(kept(&w.game.view(Seat(2))), kept(&mv.view));
+        }
     }
 
     /// A third company tie sets every other bidder aside (R-AUC-7) and the seat, alone in the
