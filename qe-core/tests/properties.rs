@@ -5,7 +5,8 @@
 //! - same seed ⇒ same game (R-SET-2);
 //! - record → replay → same record and outcome (RECORD.md);
 //! - no leaks (R-VIS-8): games that differ only in what a seat may not see give that seat identical
-//!   views and event streams;
+//!   views and event streams; and, by enumerating every state of one auction with small bids, states
+//!   a seat may not tell apart give it the same view, events, observation and spend bounds;
 //! - the converse (R-VIS-1…7): each seat's event stream and view hold everything the rules entitle
 //!   it to, checked against an oracle written from RULES.md (not from `qe_core::visibility`).
 
@@ -753,5 +754,128 @@ proptest! {
             let c = random_command(m.game(), &mut rng, None);
             m.apply(c).unwrap();
         }
+    }
+}
+
+/// Every state of one auction with small bids, enumerated: the opening bid 1 or 2, and every other
+/// bid and rebid (company and asset) each of 0 to 3 where legal; the asset taken from, or discarded
+/// from, the first pile that has tokens. Turn 0, or (3 players) the last turn, which has no
+/// auctioneer, after 15 turns of distinct bids. The game is over at none of them.
+fn one_auction_states(players: u8, commodities: bool, last_turn: bool) -> Vec<Match> {
+    let first_pile = |g: &Game| {
+        AssetKind::ALL
+            .iter()
+            .copied()
+            .find(|&k| g.pile_remaining(k) > 0)
+            .unwrap()
+    };
+    // A step of the fixed prefix, or each step the enumeration tries.
+    let steps = |g: &Game, all: bool| -> Vec<Command> {
+        let seat = g.to_act().iter().next().unwrap();
+        match g.phase() {
+            Phase::TakeAsset { seat } => vec![Command::TakeAsset {
+                seat,
+                kind: first_pile(g),
+            }],
+            Phase::DiscardAsset { seat } => vec![Command::DiscardAsset {
+                seat,
+                kind: first_pile(g),
+            }],
+            Phase::OpeningBid { .. } if all => (1..=2)
+                .map(|amount| Command::Bid { seat, amount })
+                .collect(),
+            _ if all => (0..=3)
+                .filter(|&a| g.bid_range(seat).unwrap().allows(a))
+                .map(|amount| Command::Bid { seat, amount })
+                .collect(),
+            Phase::OpeningBid { .. } => vec![Command::Bid { seat, amount: 1 }],
+            _ => vec![Command::Bid {
+                seat,
+                amount: u64::from(seat.0) + 2,
+            }],
+        }
+    };
+    let mut start = Match::seeded(rules_of(players, commodities), 11);
+    let turn = if last_turn { 15 } else { 0 };
+    while start.game().turn() < turn {
+        let c = steps(start.game(), false)[0];
+        start.apply(c).unwrap();
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![start];
+    while let Some(m) = stack.pop() {
+        let g = m.game();
+        if g.is_over() || g.turn() > turn {
+            continue;
+        }
+        for c in steps(g, true) {
+            let mut next = m.clone();
+            next.apply(c).unwrap();
+            stack.push(next);
+        }
+        out.push(m);
+    }
+    out
+}
+
+/// R-VIS-8 by enumeration: among every state of one auction (`one_auction_states`), those whose
+/// events carry the same facts for a seat under RULES.md (`entitled_copy`) must give that seat the
+/// same view, bid history, event stream, observation and spend bounds. Unlike `no_leaks`, whose
+/// twins keep every order among the bids, these states differ in which bids tie and win, so a fact
+/// that follows from the hidden order (which seats a third tie held, whether it happened) shows.
+#[test]
+fn states_of_one_auction_that_a_seat_cannot_tell_apart_look_the_same_to_it() {
+    use std::collections::HashMap;
+    type Seen = (qe_core::MatchView, Vec<Event>, Vec<u32>, qe_core::Deduction);
+    for (players, commodities, last_turn) in [
+        (4, false, false),
+        (4, true, false),
+        (3, true, false),
+        (3, true, true),
+        (5, false, false),
+    ] {
+        let states = one_auction_states(players, commodities, last_turn);
+        let mut groups: HashMap<(u8, Vec<Event>), Seen> = HashMap::new();
+        let mut compared = 0usize;
+        for m in &states {
+            let truth = Truth::of(m);
+            for s in (0..players).map(Seat) {
+                let key: Vec<Event> = m
+                    .events()
+                    .iter()
+                    .map(|e| entitled_copy(e, s, &truth, false))
+                    .collect();
+                let mut obs = vec![0.0f32; qe_core::encoding::OBS_SIZE];
+                qe_core::encoding::observe_seat(m.game(), s, &mut obs);
+                let seen: Seen = (
+                    m.view(Some(s)),
+                    m.events_for(s).collect(),
+                    obs.iter().map(|x| x.to_bits()).collect(),
+                    m.deduce(s),
+                );
+                match groups.entry((s.0, key)) {
+                    std::collections::hash_map::Entry::Occupied(first) => {
+                        compared += 1;
+                        assert!(
+                            *first.get() == seen,
+                            "{players} players, commodities {commodities}: seat {} tells apart \
+                             two states it may not:\n{:?}\n{:?}\ncommands {:?}",
+                            s.0,
+                            first.get().0,
+                            seen.0,
+                            m.commands()
+                        );
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(seen);
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{players} players, commodities {commodities}, last turn {last_turn}: {} states, {compared} compared with an indistinguishable one",
+            states.len()
+        );
+        assert!(compared > 0);
     }
 }
