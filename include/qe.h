@@ -855,7 +855,8 @@ typedef struct QeSeatOutcome {
 #define QE_ERR_GAME_OVER 100
 
 /**
- * 101: the seat is not a seat of this game (R-AUC-12).
+ * 101: the seat is not a seat of this game (R-AUC-12): in a command, and as a seat or viewer
+ * argument of any function.
  */
 #define QE_ERR_SEAT_OUT_OF_RANGE 101
 
@@ -1031,7 +1032,8 @@ typedef struct QeSeatOutcome {
 #define QE_ERR_PANIC 905
 
 /**
- * 906: an argument is out of range (seat, turn, kind, flag ...).
+ * 906: an argument is out of range (turn, kind, flag, index ...); a seat the game lacks is
+ * [`QE_ERR_SEAT_OUT_OF_RANGE`].
  */
 #define QE_ERR_INVALID_ARGUMENT 906
 
@@ -1479,7 +1481,7 @@ QeStatus qe_bot_new(const char *kind,
  * than the bot's (a record's own values) rebuilds the bot for that manifest, with the same seed.
  *
  * Errors: `QE_ERR_NOT_TO_ACT` when the seat is not among the seats to act (`QeState.to_act`);
- * `QE_ERR_INVALID_ARGUMENT` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
+ * `QE_ERR_SEAT_OUT_OF_RANGE` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
  * `QE_ERR_INVALID_HANDLE` for either handle.
  *
  * # Safety

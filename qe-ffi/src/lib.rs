@@ -17,7 +17,8 @@
 //!   and reported as `QE_ERR_PANIC`.
 //! - Strings are UTF-8 and NUL-terminated. A `char *` the library returns is owned by the caller and
 //!   must be freed with [`qe_string_free`] (not `free`).
-//! - Seats are 0-based. A *viewer* is a seat or `QE_SPECTATOR` (public information only).
+//! - Seats are 0-based. A *viewer* is a seat or `QE_SPECTATOR` (public information only). A seat or
+//!   viewer the game does not have is `QE_ERR_SEAT_OUT_OF_RANGE` (R-AUC-12) wherever it is passed.
 //!
 //! ## Handles
 //!
@@ -41,8 +42,8 @@ mod types;
 use std::ffi::{c_char, CStr, CString};
 
 use qe_core::{
-    AssetKind, Command, Expansion, Expansions, Game, Industry, Match, Nation, Record, Rules, Seat,
-    SetupError, TileId,
+    AssetKind, Command, CommandError, Expansion, Expansions, Game, Industry, Match, Nation, Record,
+    Rules, Seat, SetupError, TileId,
 };
 
 pub use bot::QeBot;
@@ -130,9 +131,7 @@ fn viewer_arg(state: &GameState, viewer: u8) -> Result<Option<Seat>, Error> {
     } else if viewer < players {
         Ok(Some(Seat(viewer)))
     } else {
-        Err(Error::invalid(format!(
-            "viewer {viewer} is neither a seat of this {players}-player game nor QE_SPECTATOR"
-        )))
+        Err(seat_out_of_range(viewer))
     }
 }
 
@@ -141,10 +140,17 @@ fn seat_arg(state: &GameState, seat: u8) -> Result<Seat, Error> {
     if seat < players {
         Ok(Seat(seat))
     } else {
-        Err(Error::invalid(format!(
-            "seat {seat} is not a seat of this {players}-player game"
-        )))
+        Err(seat_out_of_range(seat))
     }
+}
+
+/// A seat argument the game has no seat for: the core's `QE_ERR_SEAT_OUT_OF_RANGE` (R-AUC-12), as
+/// the same seat in a command, and as the Python binding reports it.
+fn seat_out_of_range(seat: u8) -> Error {
+    CommandError::SeatOutOfRange {
+        seat: i64::from(seat),
+    }
+    .into()
 }
 
 fn flag_arg(v: u8, name: &str) -> Result<bool, Error> {
@@ -1140,7 +1146,7 @@ pub unsafe extern "C" fn qe_bot_new(
 /// than the bot's (a record's own values) rebuilds the bot for that manifest, with the same seed.
 ///
 /// Errors: `QE_ERR_NOT_TO_ACT` when the seat is not among the seats to act (`QeState.to_act`);
-/// `QE_ERR_INVALID_ARGUMENT` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
+/// `QE_ERR_SEAT_OUT_OF_RANGE` for a seat that is not a seat of the game; `QE_ERR_NULL_POINTER`,
 /// `QE_ERR_INVALID_HANDLE` for either handle.
 ///
 /// # Safety

@@ -22,7 +22,8 @@ pub const QE_OK: QeStatus = 0;
 
 /// 100: the game is over; no command is accepted (R-TRN-4).
 pub const QE_ERR_GAME_OVER: QeStatus = 100;
-/// 101: the seat is not a seat of this game (R-AUC-12).
+/// 101: the seat is not a seat of this game (R-AUC-12): in a command, and as a seat or viewer
+/// argument of any function.
 pub const QE_ERR_SEAT_OUT_OF_RANGE: QeStatus = 101;
 /// 102: only the auctioneer may bid now (R-AUC-2).
 pub const QE_ERR_NOT_AUCTIONEER: QeStatus = 102;
@@ -95,7 +96,8 @@ pub const QE_ERR_INVALID_JSON: QeStatus = 903;
 pub const QE_ERR_BUFFER_TOO_SMALL: QeStatus = 904;
 /// 905: the library panicked (a bug in qe); the panic was caught at the boundary.
 pub const QE_ERR_PANIC: QeStatus = 905;
-/// 906: an argument is out of range (seat, turn, kind, flag ...).
+/// 906: an argument is out of range (turn, kind, flag, index ...); a seat the game lacks is
+/// [`QE_ERR_SEAT_OUT_OF_RANGE`].
 pub const QE_ERR_INVALID_ARGUMENT: QeStatus = 906;
 /// 907: the game is not over, so there is no outcome yet.
 pub const QE_ERR_NOT_OVER: QeStatus = 907;

@@ -419,19 +419,38 @@ fn bad_arguments() {
         QE_ERR_INVALID_ARGUMENT
     );
     assert!(out.is_null());
+    // A seat or viewer the game lacks is the same error as in a command (R-AUC-12).
     let mut r = QeBidRange::default();
     assert_eq!(
         unsafe { qe_game_bid_range(g, 4, &mut r) },
-        QE_ERR_INVALID_ARGUMENT
+        QE_ERR_SEAT_OUT_OF_RANGE
+    );
+    assert_eq!(
+        last_message(),
+        "R-AUC-12: seat 4 is not a seat of this game"
     );
     let mut si = QeSeatInfo::default();
     assert_eq!(
         unsafe { qe_game_seat_info(g, 7, 0, &mut si) },
-        QE_ERR_INVALID_ARGUMENT
+        QE_ERR_SEAT_OUT_OF_RANGE
+    );
+    assert_eq!(
+        last_message(),
+        "R-AUC-12: seat 7 is not a seat of this game"
     );
     assert_eq!(
         unsafe { qe_game_seat_info(g, 0, 4, &mut si) },
-        QE_ERR_INVALID_ARGUMENT
+        QE_ERR_SEAT_OUT_OF_RANGE
+    );
+    let bid = QeCommand {
+        kind: QE_COMMAND_BID,
+        seat: 4,
+        ..QeCommand::default()
+    };
+    assert_eq!(unsafe { qe_game_apply(g, bid) }, QE_ERR_SEAT_OUT_OF_RANGE);
+    assert_eq!(
+        last_message(),
+        "R-AUC-12: seat 4 is not a seat of this game"
     );
     let mut a = QeAuction::default();
     assert_eq!(

@@ -45,7 +45,7 @@ int main(void) {
     /* Deciding: the seat must act; handles are checked. */
     expect(qe_bot_new("search", QE_BOT_LEVEL_EASY, 5, &bot), QE_OK, "search easy");
     expect(qe_bot_decide(bot, game, 1, &c), QE_ERR_NOT_TO_ACT, "not to act");
-    expect(qe_bot_decide(bot, game, 3, &c), QE_ERR_INVALID_ARGUMENT, "seat 3 of 3");
+    expect(qe_bot_decide(bot, game, 3, &c), QE_ERR_SEAT_OUT_OF_RANGE, "seat 3 of 3");
     expect(qe_bot_decide(bot, game, 0, NULL), QE_ERR_NULL_POINTER, "null out_command");
     expect(qe_bot_decide(NULL, game, 0, &c), QE_ERR_NULL_POINTER, "null bot");
     expect(qe_bot_decide(bot, NULL, 0, &c), QE_ERR_NULL_POINTER, "null game");
