@@ -76,18 +76,47 @@ pub const MAX_RUNGS: usize = 64;
 pub const MAX_TURNS: usize = 16;
 
 /// Why a bid ladder was rejected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LadderError {
     /// A ladder has from 2 to [`MAX_RUNGS`] rungs.
     #[error("a bid ladder has 2 to 64 rungs, not {0}")]
     Rungs(usize),
-    /// The amounts must be strictly increasing.
-    #[error("the amounts of a bid ladder must be strictly increasing")]
-    NotIncreasing,
+    /// The amounts must be strictly increasing: rung `index` is not above the one before.
+    #[error(
+        "the amounts of a bid ladder must be strictly increasing, but rung {index} ({amount}) \
+         is not above rung {} ({before})",
+        index - 1
+    )]
+    NotIncreasing {
+        /// The first rung that is not above the one before (at least 1).
+        index: usize,
+        /// The amount of rung `index - 1`.
+        before: u64,
+        /// The amount of rung `index`.
+        amount: u64,
+    },
+    /// A linear ladder's top rung, `step · (rungs - 1)`, is past the largest bid.
+    #[error(
+        "a linear ladder of {rungs} rungs {step} apart goes past the largest bid, {}",
+        u64::MAX
+    )]
+    PastLargestBid {
+        /// The step given.
+        step: u64,
+        /// The rungs given.
+        rungs: usize,
+    },
     /// A geometric ladder needs a first amount of at least 1 and a ratio above 1.
-    #[error("a geometric ladder needs first >= 1 and a ratio > 1")]
-    Geometric,
+    #[error(
+        "a geometric ladder needs first >= 1 and a ratio > 1, got first {first} and ratio {ratio}"
+    )]
+    Geometric {
+        /// The first amount given.
+        first: u64,
+        /// The ratio given.
+        ratio: f64,
+    },
 }
 
 /// A list of bid amounts, one per bid action (action index ↔ amount). Small and `Copy`.
@@ -117,8 +146,12 @@ impl BidLadder {
         if amounts.len() < 2 || amounts.len() > MAX_RUNGS {
             return Err(LadderError::Rungs(amounts.len()));
         }
-        if amounts.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(LadderError::NotIncreasing);
+        if let Some(i) = amounts.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(LadderError::NotIncreasing {
+                index: i + 1,
+                before: amounts[i],
+                amount: amounts[i + 1],
+            });
         }
         let mut ladder = BidLadder {
             amounts: [0; MAX_RUNGS],
@@ -128,27 +161,35 @@ impl BidLadder {
         Ok(ladder)
     }
 
-    /// `rungs` amounts `0, step, 2·step, …` (`step` ≥ 1).
+    /// `rungs` amounts `0, step, 2·step, …` (`step` ≥ 1, and the top rung at most `u64::MAX`).
+    ///
+    /// ```
+    /// use qe_core::encoding::{BidLadder, LadderError};
+    /// assert_eq!(
+    ///     BidLadder::linear(1 << 63, 3),
+    ///     Err(LadderError::PastLargestBid { step: 1 << 63, rungs: 3 })
+    /// );
+    /// ```
     pub fn linear(step: u64, rungs: usize) -> Result<BidLadder, LadderError> {
-        if step == 0 {
-            return Err(LadderError::NotIncreasing);
-        }
         if !(2..=MAX_RUNGS).contains(&rungs) {
             return Err(LadderError::Rungs(rungs));
         }
+        if step.checked_mul(rungs as u64 - 1).is_none() {
+            return Err(LadderError::PastLargestBid { step, rungs });
+        }
         let mut amounts = [0u64; MAX_RUNGS];
         for (i, a) in amounts.iter_mut().enumerate().take(rungs) {
-            *a = step.saturating_mul(i as u64);
+            *a = step * i as u64;
         }
         BidLadder::new(&amounts[..rungs])
     }
 
     /// `rungs` amounts: `0`, then `first`, then each the previous times `ratio`, rounded, and at
     /// least one more than the previous (so small ratios still give distinct rungs). Amounts past
-    /// `u64::MAX` are rejected as [`LadderError::NotIncreasing`].
+    /// `u64::MAX` are rejected as [`LadderError::NotIncreasing`] (two rungs of `u64::MAX`).
     pub fn geometric(first: u64, ratio: f64, rungs: usize) -> Result<BidLadder, LadderError> {
         if first == 0 || ratio.is_nan() || ratio <= 1.0 {
-            return Err(LadderError::Geometric);
+            return Err(LadderError::Geometric { first, ratio });
         }
         if !(2..=MAX_RUNGS).contains(&rungs) {
             return Err(LadderError::Rungs(rungs));
@@ -889,11 +930,27 @@ mod tests {
     fn ladders() {
         assert_eq!(BidLadder::default().amounts(), &crate::bots::LADDER);
         assert_eq!(BidLadder::new(&[1]), Err(LadderError::Rungs(1)));
-        assert_eq!(BidLadder::new(&[1, 1]), Err(LadderError::NotIncreasing));
-        assert_eq!(BidLadder::linear(0, 3), Err(LadderError::NotIncreasing));
+        let not_increasing = |index, before, amount| {
+            Err(LadderError::NotIncreasing {
+                index,
+                before,
+                amount,
+            })
+        };
+        assert_eq!(BidLadder::new(&[1, 1]), not_increasing(1, 1, 1));
+        assert_eq!(BidLadder::new(&[0, 4, 9, 9]), not_increasing(3, 9, 9));
+        assert_eq!(BidLadder::linear(0, 3), not_increasing(1, 0, 0));
         assert_eq!(BidLadder::linear(1, 65), Err(LadderError::Rungs(65)));
-        assert_eq!(BidLadder::geometric(0, 2.0, 3), Err(LadderError::Geometric));
-        assert_eq!(BidLadder::geometric(1, 1.0, 3), Err(LadderError::Geometric));
+        let past = |step, rungs| Err(LadderError::PastLargestBid { step, rungs });
+        assert_eq!(BidLadder::linear(1 << 62, 5), past(1 << 62, 5));
+        assert_eq!(
+            BidLadder::linear(u64::MAX, 2).unwrap().amounts(),
+            &[0, u64::MAX]
+        );
+        assert_eq!(BidLadder::linear(u64::MAX, 3), past(u64::MAX, 3));
+        let geometric = |first, ratio| Err(LadderError::Geometric { first, ratio });
+        assert_eq!(BidLadder::geometric(0, 2.0, 3), geometric(0, 2.0));
+        assert_eq!(BidLadder::geometric(1, 1.0, 3), geometric(1, 1.0));
         assert_eq!(
             BidLadder::geometric(1, 1.1, 5).unwrap().amounts(),
             &[0, 1, 2, 3, 4]
@@ -903,7 +960,7 @@ mod tests {
         // Past u64::MAX the rungs would repeat.
         assert_eq!(
             BidLadder::geometric(1, 1e6, 8),
-            Err(LadderError::NotIncreasing)
+            not_increasing(6, u64::MAX, u64::MAX)
         );
         let l = BidLadder::linear(3, 4).unwrap();
         assert_eq!(l.len(), 4);

@@ -311,6 +311,26 @@ impl Game {
         }
     }
 
+    /// Why no seat may act now, when none may: [`CommandError::GameOver`] once the game is over
+    /// (R-TRN-4), [`CommandError::ChancePending`] while a chance outcome is awaited (R-SET-3).
+    /// `None` while some seat must act. It is the error every seat's command gets then, for a
+    /// caller that steps all the seats to act at once and is given none.
+    ///
+    /// ```
+    /// use qe_core::{CommandError, Game, Rules};
+    /// let game = Game::seeded(Rules::base(4).unwrap(), 7);
+    /// assert_eq!(game.idle_error(), None);
+    /// let waiting = Game::external_chance(Rules::base(4).unwrap(), None).unwrap();
+    /// assert_eq!(waiting.idle_error(), Some(CommandError::ChancePending));
+    /// ```
+    pub fn idle_error(&self) -> Option<CommandError> {
+        match self.step {
+            Step::Over => Some(CommandError::GameOver),
+            Step::Deal | Step::Reveal | Step::Draw => Some(CommandError::ChancePending),
+            _ => None,
+        }
+    }
+
     /// The bids `seat` may make now, if it must bid.
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {

@@ -5,7 +5,9 @@
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+};
 
 /// An integer type an argument may be read as.
 pub(crate) trait IntArg: Sized + Copy + core::fmt::Display {
@@ -178,9 +180,20 @@ pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
 
 /// `value`'s `repr`, as errors quote a caller's value (`qe_core::shown`: at most
 /// `qe_core::SHOWN_MAX` characters, then `...`); for an int too long for Python to print, its
-/// size in bits; `<unprintable>` if `repr` fails otherwise.
+/// size in bits; `<unprintable>` if `repr` fails otherwise. A list, tuple, dict or set is shown by
+/// [`short_repr`], whose time is bounded however large or shared its contents.
 pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
-    let Ok(text) = value.repr() else {
+    let container = value.is_instance_of::<PyList>()
+        || value.is_instance_of::<PyTuple>()
+        || value.is_instance_of::<PyDict>()
+        || value.is_instance_of::<PySet>()
+        || value.is_instance_of::<PyFrozenSet>();
+    let text = if container {
+        short_repr(value)
+    } else {
+        value.repr()
+    };
+    let Ok(text) = text else {
         let bits = value
             .cast::<PyInt>()
             .ok()
@@ -191,6 +204,29 @@ pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
         );
     };
     qe_core::shown(&text.to_string_lossy())
+}
+
+/// `reprlib`'s `repr` of a container, with limits that keep it short: a few items of each, a few
+/// levels deep (the full `repr` of a list holding one list twice, 30 times over, would take
+/// billions of steps).
+fn short_repr<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+    let r = value.py().import("reprlib")?.getattr("Repr")?.call0()?;
+    for (limit, n) in [
+        ("maxlevel", 3),
+        ("maxlist", 8),
+        ("maxtuple", 8),
+        ("maxdict", 8),
+        ("maxset", 8),
+        ("maxfrozenset", 8),
+        ("maxstring", 64),
+        ("maxlong", 64),
+        ("maxother", 64),
+    ] {
+        r.setattr(limit, n)?;
+    }
+    r.call_method1("repr", (value,))?
+        .cast_into::<PyString>()
+        .map_err(Into::into)
 }
 
 /// The items of `value`, which the argument `name` takes as `what` (`"a sequence of ints"`): text

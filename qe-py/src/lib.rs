@@ -411,14 +411,34 @@ impl PyBidRange {
 
 // ------------------------------------------------------------------------------------------------
 
-/// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
-/// given twice is caught there), anything else written by `json.dumps`, numpy integers as the ints
-/// they are. A value JSON cannot hold (an object, NaN, nesting too deep) is a `TypeError` or
-/// `ValueError` naming `what` and quoting the value; the caller's own errors come through.
+/// A record (JSON text or a dict) as JSON text: [`json_text`] with the record's size limit.
 #[pyfunction]
-pub(crate) fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+pub(crate) fn record_text(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<String> {
+    json_text(py, record, "record", qe_core::MAX_RECORD_BYTES)
+}
+
+/// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
+/// given twice is caught there, and the reader checks its size), anything else written by
+/// `json.dumps`, numpy integers as the ints they are. A value JSON cannot hold (an object, NaN,
+/// nesting too deep) is a `TypeError` or `ValueError` naming `what` and quoting the value; the
+/// caller's own errors come through. A value that would be more than `limit` bytes of JSON is a
+/// `ValueError` found before it is written ([`json_within`]), so a list holding the same list
+/// many times over costs no more than `limit` steps.
+pub(crate) fn json_text(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    limit: usize,
+) -> PyResult<String> {
     if let Ok(text) = value.cast::<PyString>() {
         return Ok(text.to_str()?.to_owned());
+    }
+    if !json_within(value, limit)? {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be at most {limit} bytes of JSON, got {} {} that would be more",
+            args::type_name(value),
+            args::quote(value),
+        )));
     }
     let kwargs = PyDict::new(py);
     kwargs.set_item("default", py.import("operator")?.getattr("index")?)?;
@@ -445,6 +465,48 @@ pub(crate) fn json_text(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) ->
             }
         })?;
     written.extract()
+}
+
+/// Whether `value` could be at most `limit` bytes of JSON: every value inside it, counted once
+/// wherever it is held (a dict's keys too), is at least one byte, and a string at least its
+/// length. Walks at most `limit` values, so a value held many times (or inside itself) stops the
+/// walk rather than making it long.
+fn json_within(value: &Bound<'_, PyAny>, limit: usize) -> PyResult<bool> {
+    let mut budget = limit;
+    let mut stack = vec![value.clone()];
+    while let Some(v) = stack.pop() {
+        let size = if let Ok(text) = v.cast::<PyString>() {
+            text.len()?.max(1)
+        } else if let Ok(d) = v.cast::<PyDict>() {
+            if d.len() * 2 >= budget {
+                return Ok(false);
+            }
+            for (k, x) in d.iter() {
+                stack.push(k);
+                stack.push(x);
+            }
+            1
+        } else if let Ok(l) = v.cast::<PyList>() {
+            if l.len() >= budget {
+                return Ok(false);
+            }
+            stack.extend(l.iter());
+            1
+        } else if let Ok(t) = v.cast::<PyTuple>() {
+            if t.len() >= budget {
+                return Ok(false);
+            }
+            stack.extend(t.iter());
+            1
+        } else {
+            1
+        };
+        match budget.checked_sub(size) {
+            Some(left) => budget = left,
+            None => return Ok(false),
+        }
+    }
+    Ok(true)
 }
 
 /// One game of QE with its history (a `qe_core::Match`).
@@ -606,6 +668,9 @@ impl PyGame {
         actions: &Bound<'_, PyAny>,
     ) -> PyResult<[Option<Command>; MAX_SEATS]> {
         let g = self.game();
+        if let Some(e) = g.idle_error() {
+            return Err(command_error(py, &e));
+        }
         let acting = g.to_act();
         let ints = buf::seat_ints(actions, acting, |q, s| self.out_of_range(q, Seat(s as u8)))?;
         let mut commands = [None; MAX_SEATS];
@@ -892,6 +957,9 @@ impl PyGame {
     /// ignored). All or nothing: if one bid is illegal, none is applied.
     fn bid_all(&mut self, py: Python<'_>, amounts: &Bound<'_, PyAny>) -> PyResult<()> {
         let g = self.game();
+        if let Some(e) = g.idle_error() {
+            return Err(command_error(py, &e));
+        }
         let acting = g.to_act();
         let amounts = buf::per_seat(amounts, acting, "amounts", |v, name, i| {
             args::entry_or::<u64>(v, name, i, |shown| {
@@ -956,7 +1024,7 @@ impl PyGame {
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let text = json_text(py, command, "command")?;
+        let text = json_text(py, command, "command", qe_core::MAX_COMMAND_BYTES)?;
         let c = Command::from_json(&text).map_err(|e| command_error(py, &e))?;
         let events = self.apply_cmd(py, c)?;
         events_list(py, events.as_slice().iter().copied())
@@ -1230,6 +1298,10 @@ impl PyGame {
 
     /// Applies the chance outcome with this stable id (see `chance_actions`).
     fn apply_chance_action(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
+        if self.game().is_over() {
+            // As any command once the game is over (R-TRN-4).
+            return Err(command_error(py, &CommandError::GameOver));
+        }
         let not_pending = |got: &dyn core::fmt::Display| {
             let e = CommandError::InvalidChance {
                 reason: "not a pending chance outcome",
@@ -1471,7 +1543,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::PyBot>()?;
     m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
-    m.add_function(wrap_pyfunction!(json_text, m)?)?;
+    m.add_function(wrap_pyfunction!(record_text, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;

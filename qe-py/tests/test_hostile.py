@@ -138,7 +138,7 @@ BAD_INTS = [
     ("BidLadder.amount 2**200", lambda g: qe.BidLadder.default().amount(2**200), IndexError, rf"rung {str(2**200)[:60]}\.\.\. out of range 0\.\.12"),
     ("VectorEnv num_envs 2**200", lambda g: qe.VectorEnv(2**200), ValueError, rf"num_envs must be from 1 to 65536, got {str(2**200)[:60]}\.\.\.$"),
     ("apply unserializable", lambda g: g.apply({"seat": 0, "bid": object()}), TypeError, "command must be JSON text or a dict"),
-    ("apply nested too deep", lambda g: g.apply(_nested(100_000)), ValueError, "command must be JSON text or a dict"),
+    ("apply nested too deep", lambda g: g.apply(_nested(100_000)), ValueError, "command must be at most 4096 bytes of JSON, got dict"),
     ("apply nan", lambda g: g.apply({"seat": 0, "bid": float("nan")}), ValueError, "command must be JSON text or a dict .*nan"),
     ("replay nan", lambda g: qe.replay({"players": float("nan")}), ValueError, "record must be JSON text or a dict"),
     ("bid amount", lambda g: g.bid(0, -5), qe.IllegalCommand, r"^R-AUC-4: bid out of range: -5 \(a bid is .*\) \(amount\)$"),
@@ -467,3 +467,99 @@ def test_openspiel_states_reject_calls_that_do_not_apply() -> None:
     # The action is read (and checked as an int) before the game is found over.
     with pytest.raises(TypeError, match="action must be an int, got str 'x'"):
         state.qe.apply_action(0, "x")
+    # Joint actions where the node is not simultaneous: an error, and the history stays as it was.
+    for s in (game.new_initial_state(), state):
+        history = s.history()
+        with pytest.raises(ValueError, match="apply_actions.* not simultaneous"):
+            s.apply_actions([0, 0, 0, 0])
+        assert s.history() == history
+
+
+def test_openspiel_joint_actions_only_at_simultaneous_nodes() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401  (registers python_qe)
+
+    state = pyspiel.load_game("python_qe", {"players": 3}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    # The auctioneer opens alone: one seat to act.
+    assert not state.is_simultaneous_node()
+    commands = list(state.qe.commands())
+    with pytest.raises(ValueError, match=r"apply_actions\(\[2, 0, 0\]\) at a node that is not simultaneous \(current player 0\)"):
+        state.apply_actions([2, 0, 0])
+    assert list(state.qe.commands()) == commands
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_simultaneous_node()
+    with pytest.raises(ValueError, match=r"legal_actions\(\) of a simultaneous node needs a player"):
+        state.legal_actions()
+
+
+@pytest.mark.parametrize("step", ["step", "bid_all", "step_observe"])
+def test_stepping_all_seats_when_none_may_act_is_the_rules_error(step: str) -> None:
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, qe.Game(4, seed=0).num_actions), np.int8)
+
+    def call(g: qe.Game) -> object:
+        args = ([0, 0, 0, 0], obs, mask) if step == "step_observe" else ([0, 0, 0, 0],)
+        return getattr(g, step)(*args)
+
+    over = qe.Game(4, seed=3)
+    qe.bots.play_out(over, "random", seed=1)
+    before = over.__getstate__()
+    with pytest.raises(qe.IllegalCommand, match="^R-TRN-4: the game is over$") as e:
+        call(over)
+    assert e.value.code == 100
+    assert over.__getstate__() == before
+    waiting = qe.Game(4, external_chance=True)
+    assert waiting.to_act == []
+    with pytest.raises(qe.IllegalCommand, match="^R-SET-3: a chance outcome is pending") as e:
+        call(waiting)
+    assert e.value.code == 116
+    assert waiting.commands() == []
+    with pytest.raises(qe.IllegalCommand, match="^R-TRN-4: the game is over"):
+        over.apply_chance_action(0)
+
+
+def _shared(levels: int) -> list:  # type: ignore[type-arg]
+    """A list holding the same list twice, ``levels`` times over: small in memory, but 2**levels
+    leaves when written out or printed in full."""
+    v: list = [0]  # type: ignore[type-arg]
+    for _ in range(levels):
+        v = [v, v]
+    return v
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda g, v: g.view(v), TypeError, r"seat must be an int, got list \[\[\[\[...\], \[...\]\]"),
+        (lambda g, v: g.bid(0, v), TypeError, r"amount must be an int, got list"),
+        (lambda g, v: g.step([v, 0, 0, 0]), TypeError, r"actions\[0\] must be an int, got list"),
+        (lambda g, v: g.apply({"seat": 0, "bid": v}), ValueError, r"command must be at most 4096 bytes of JSON, got dict"),
+        (lambda g, v: qe.replay({"format": "qe-record/1", "x": v}), ValueError, r"record must be at most 1048576 bytes of JSON"),
+        (lambda g, v: qe.BidLadder([0, v]), TypeError, r"list"),
+    ],
+    ids=["view", "bid", "step", "apply", "replay", "BidLadder"],
+)
+def test_values_that_are_huge_only_when_written_out_are_refused_at_once(call: object, error: type, message: str) -> None:
+    # 60 levels: printing or writing it in full would take 2**60 steps, so passing means the
+    # error was built without doing so.
+    g = qe.Game(4, seed=1)
+    before = g.__getstate__()
+    with pytest.raises(error, match=message) as e:
+        call(g, _shared(60))  # type: ignore[operator]
+    assert len(str(e.value)) < 300
+    assert g.__getstate__() == before
+
+
+def test_ladders_name_the_amounts_that_break_them() -> None:
+    with pytest.raises(qe.SetupError, match=r"a linear ladder of 3 rungs 9223372036854775808 apart goes past the largest bid"):
+        qe.BidLadder.linear(2**63, 3)
+    assert qe.BidLadder.linear(2**62, 4).amounts == [0, 2**62, 2**63, 3 * 2**62]
+    with pytest.raises(qe.SetupError, match=r"rung 2 \(3\) is not above rung 1 \(5\)"):
+        qe.BidLadder([0, 5, 3])
+    with pytest.raises(qe.SetupError, match=r"rung 1 \(0\) is not above rung 0 \(0\)"):
+        qe.BidLadder.linear(0, 3)
+    with pytest.raises(qe.SetupError, match=r"got first 1 and ratio NaN$"):
+        qe.BidLadder.geometric(1, float("nan"), 6)

@@ -383,8 +383,8 @@ RecordLike = Union[str, Mapping[str, Any]]
 
 
 def _record_text(record: RecordLike) -> str:
-    """A record as JSON text (``_qe.json_text``, as commands are written)."""
-    return _qe.json_text(record, "record")
+    """A record as JSON text (``_qe.record_text``, as commands are written)."""
+    return _qe.record_text(record)
 
 
 _G = TypeVar("_G", bound="Game")

@@ -44,6 +44,7 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
 from __future__ import annotations
 
 import json
+import reprlib
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -177,6 +178,12 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return acting[0]
 
     def _legal_actions(self, player: int) -> List[int]:
+        if player < 0 and self.is_simultaneous_node():
+            # `legal_actions()` with no player at a simultaneous node (OpenSpiel's C++ games
+            # answer with joint actions, which this game does not number).
+            raise ValueError(
+                "legal_actions() of a simultaneous node needs a player: legal_actions(player)"
+            )
         # Empty exactly when the seat need not act; IllegalCommand names a seat the game lacks.
         legal = self.qe.legal_actions(player)
         if legal or not self.is_simultaneous_node():
@@ -201,6 +208,13 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             self.qe.apply_action(self.current_player(), action)
 
     def _apply_actions(self, actions: List[int]) -> None:
+        # Joint actions belong to simultaneous nodes: elsewhere pyspiel would record every entry
+        # in the history while the game applies at most one.
+        if not self.is_simultaneous_node():
+            raise ValueError(
+                f"apply_actions({reprlib.repr(actions)}) at a node that is not simultaneous "
+                f"(current player {self.current_player()}): use apply_action"
+            )
         self.qe.step(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
