@@ -855,8 +855,7 @@ typedef struct QeSeatOutcome {
 #define QE_ERR_GAME_OVER 100
 
 /**
- * 101: the seat is not a seat of this game (R-AUC-12): in a command, and as a seat or viewer
- * argument of any function.
+ * 101: the seat is not a seat of this game (R-AUC-12).
  */
 #define QE_ERR_SEAT_OUT_OF_RANGE 101
 

@@ -32,8 +32,8 @@ use qe_ffi::{
     qe_game_record_json, qe_game_seat_info, qe_game_state, qe_game_to_act, qe_game_view_json,
     qe_last_error_message, qe_last_error_status, qe_name, qe_string_free, QeAuction, QeBidRange,
     QeCommand, QeEvent, QeGame, QeLegal, QeSeatInfo, QeSeatOutcome, QeState, QeStatus,
-    QE_ERR_INVALID_ARGUMENT, QE_ERR_INVALID_HANDLE, QE_ERR_NULL_POINTER, QE_ERR_PANIC, QE_OK,
-    QE_SPECTATOR,
+    QE_ERR_INVALID_ARGUMENT, QE_ERR_INVALID_HANDLE, QE_ERR_NULL_POINTER, QE_ERR_PANIC,
+    QE_ERR_SEAT_OUT_OF_RANGE, QE_OK, QE_SPECTATOR,
 };
 
 use crate::Bytes;
@@ -705,7 +705,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 ok(st, "bid_range");
                 assert_eq!(r, QeBidRange::from(game.bid_range(Seat(seat))));
             } else {
-                assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
             }
         }
         1 => {
@@ -729,7 +729,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 assert_eq!(info.spent_known, u8::from(s.spent.is_some()));
                 assert_eq!(info.tiles, s.tiles);
             } else {
-                assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
             }
         }
         2 => {
@@ -773,7 +773,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                     "view JSON differs from the shadow's view:\n{text}\n{expected}"
                 );
             } else {
-                assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
                 assert!(json.is_null());
             }
         }
@@ -784,7 +784,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
             // SAFETY: as above.
             let st = unsafe { qe_game_events_pending(h, viewer, &raw mut pending) };
             if !valid {
-                assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
                 return;
             }
             ok(st, "events_pending");
@@ -841,7 +841,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 }
                 slot.cursors[c] = slot.shadow.events().len();
             } else {
-                assert_eq!(st, QE_ERR_INVALID_ARGUMENT);
+                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
             }
         }
         7 => {

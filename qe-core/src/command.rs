@@ -1,7 +1,10 @@
 //! [`Command`]s: what a seat (or, in external-chance mode, the caller) does (R-AUC, R-COM, R-VIS-5,
 //! R-SET-3).
 
+use alloc::string::String;
+
 use crate::components::{AssetKind, Industry, TileId, TokenId};
+use crate::error::CommandError;
 use crate::seat::{Seat, MAX_SEATS};
 
 /// One step of the game, as applied by [`Game::apply`](crate::Game::apply).
@@ -50,6 +53,45 @@ impl Command {
             | Command::Peek { seat, .. } => Some(seat),
             Command::Chance(_) => None,
         }
+    }
+
+    /// The command of `seat` taking from (R-COM-5) or, with `discard`, discarding from (R-COM-7)
+    /// the pile named `pile` (`gold`, `oil` or `crypto`, as records name them). An unknown name
+    /// is the malformed command the record reader makes of it, citing the same rule and quoting
+    /// the name (cut by [`crate::shown`]).
+    ///
+    /// ```
+    /// use qe_core::{AssetKind, Command, Seat};
+    /// let take = Command::from_pile_name(Seat(1), "oil", false).unwrap();
+    /// assert_eq!(take, Command::TakeAsset { seat: Seat(1), kind: AssetKind::Oil });
+    /// let e = Command::from_pile_name(Seat(1), "silver", true).unwrap_err();
+    /// assert_eq!((e.rule(), e.to_string().as_str()), ("R-COM-7", "malformed command: unknown pile \"silver\""));
+    /// ```
+    pub fn from_pile_name(seat: Seat, pile: &str, discard: bool) -> Result<Command, CommandError> {
+        Command::with_pile(seat, pile.parse().ok(), discard, || {
+            crate::shown(&alloc::format!("{pile:?}"))
+        })
+    }
+
+    /// The take or discard command of `seat` for the pile `kind` read from a command; `None`
+    /// (an unknown pile) is [`CommandError::Malformed`] quoting `shown()`, the text the command
+    /// gave, under the rule of the command.
+    pub(crate) fn with_pile(
+        seat: Seat,
+        kind: Option<AssetKind>,
+        discard: bool,
+        shown: impl FnOnce() -> String,
+    ) -> Result<Command, CommandError> {
+        let rule = if discard { "R-COM-7" } else { "R-COM-5" };
+        let kind = kind.ok_or_else(|| CommandError::Malformed {
+            reason: alloc::format!("unknown pile {}", shown()),
+            rule,
+        })?;
+        Ok(if discard {
+            Command::DiscardAsset { seat, kind }
+        } else {
+            Command::TakeAsset { seat, kind }
+        })
     }
 }
 

@@ -273,23 +273,12 @@ mod json {
                     text: shown(value.get()),
                 }),
             },
-            "take_asset" | "discard_asset" => {
-                let rule = if name.as_str() == "take_asset" {
-                    "R-COM-5"
-                } else {
-                    "R-COM-7"
-                };
-                let kind: AssetKind = json::string(value)
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| {
-                        malformed(format!("unknown pile {}", shown(value.get())), rule)
-                    })?;
-                Ok(if rule == "R-COM-5" {
-                    Command::TakeAsset { seat, kind }
-                } else {
-                    Command::DiscardAsset { seat, kind }
-                })
-            }
+            "take_asset" | "discard_asset" => Command::with_pile(
+                seat,
+                json::string(value).and_then(|s| s.parse().ok()),
+                name.as_str() == "discard_asset",
+                || shown(value.get()),
+            ),
             "peek" => match json::whole(value) {
                 Whole::Fits(turn) => Ok(Command::Peek {
                     seat,

@@ -22,8 +22,7 @@ pub const QE_OK: QeStatus = 0;
 
 /// 100: the game is over; no command is accepted (R-TRN-4).
 pub const QE_ERR_GAME_OVER: QeStatus = 100;
-/// 101: the seat is not a seat of this game (R-AUC-12): in a command, and as a seat or viewer
-/// argument of any function.
+/// 101: the seat is not a seat of this game (R-AUC-12).
 pub const QE_ERR_SEAT_OUT_OF_RANGE: QeStatus = 101;
 /// 102: only the auctioneer may bid now (R-AUC-2).
 pub const QE_ERR_NOT_AUCTIONEER: QeStatus = 102;

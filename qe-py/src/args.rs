@@ -170,6 +170,28 @@ pub(crate) fn flag(value: &Bound<'_, PyAny>) -> PyResult<bool> {
     })
 }
 
+/// A text argument given by `#[pyo3(from_py_with = args::text)]`: a `str`; anything else is a
+/// `TypeError` quoting it (PyO3's own names only the type).
+pub(crate) fn text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    match value.cast::<PyString>() {
+        Ok(s) => Ok(s.to_str()?.to_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "must be a str, got {} {}",
+            type_name(value),
+            quote(value)
+        ))),
+    }
+}
+
+/// [`text`] for an argument that may be `None`.
+pub(crate) fn opt_text(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        text(value).map(Some)
+    }
+}
+
 /// The name of `value`'s type (`str`, `float64`...).
 pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
@@ -323,4 +345,12 @@ pub(crate) fn type_error_or(py: Python<'_>, e: PyErr, mine: impl FnOnce() -> PyE
 #[pyfunction]
 pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
     int(value, name)
+}
+
+/// `value` quoted as every error of the package quotes a caller's value ([`quote`]): the
+/// Python side of the package (`qe.gym`, `qe.pettingzoo`, `qe.bots`, `qe.openspiel`) quotes
+/// through it, so its messages cut long values the same way.
+#[pyfunction(name = "quote")]
+pub(crate) fn quote_arg(value: &Bound<'_, PyAny>) -> String {
+    quote(value)
 }

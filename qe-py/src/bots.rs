@@ -39,7 +39,11 @@ impl PyBot {
     /// `search`, `search:easy`...), seeded; a `ValueError` names an unknown one.
     #[new]
     #[pyo3(signature = (name, seed=0))]
-    fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+    fn new(
+        #[pyo3(from_py_with = args::text)] name: String,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<Self> {
+        let name = name.as_str();
         let bot = by_name(name, seed).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown bot \"{}\": expected a bot name of qe_core::bots ({})",

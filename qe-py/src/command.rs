@@ -1,21 +1,8 @@
 //! Commands in record form (`RECORD.md`) as JSON values, both ways, plus chance outcomes
 //! (`{"chance": {"reveal": "US-AGR"}}`) and their stable action ids for OpenSpiel.
 
-use qe_core::{AssetKind, ChanceOutcome, Command, CommandError};
+use qe_core::{ChanceOutcome, Command, CommandError};
 use serde_json::Value;
-
-fn malformed(reason: impl Into<String>) -> CommandError {
-    CommandError::Malformed {
-        reason: reason.into(),
-        rule: "R-AUC-12",
-    }
-}
-
-/// A pile by name (`gold`, `oil`, `crypto`).
-pub fn pile(name: &str) -> Result<AssetKind, CommandError> {
-    name.parse()
-        .map_err(|_| malformed(format!("unknown pile {name:?}")))
-}
 
 /// A command from its record form, read by qe-core's one command reader
 /// ([`Command::from_json`]).

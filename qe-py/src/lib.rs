@@ -30,7 +30,7 @@ mod vector;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
@@ -371,6 +371,21 @@ fn ladder_error(py: Python<'_>, e: &qe_core::encoding::LadderError) -> PyErr {
     qe_err::<SetupError_>(py, e.to_string(), "ENCODING", 299, None)
 }
 
+/// A `ladder` argument given by `#[pyo3(from_py_with = ladder_arg)]`: a `BidLadder`, or `None`
+/// for the default; anything else is a `TypeError` quoting it.
+pub(crate) fn ladder_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<PyBidLadder>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    value.extract::<PyBidLadder>().map(Some).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "must be a qe.BidLadder or None, got {} {}",
+            args::type_name(value),
+            args::quote(value)
+        ))
+    })
+}
+
 /// The range of bids a seat may make now (a `qe_core::BidRange`).
 #[pyclass(module = "qe._qe", name = "BidRange", frozen, eq, skip_from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -698,6 +713,20 @@ impl PyGame {
         Ok(commands)
     }
 
+    /// Plays `seat`'s take (or, with `discard`, discard) from the pile named `pile`.
+    fn play_pile(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        pile: &str,
+        discard: bool,
+    ) -> PyResult<()> {
+        let seat = seat_of(py, self.game(), seat)?;
+        let c = Command::from_pile_name(seat, pile, discard).map_err(|e| command_error(py, &e))?;
+        self.play_cmd(py, c)?;
+        Ok(())
+    }
+
     /// What `seat` may do now, as far as this game's action space can express it: in a bidding
     /// phase without peek actions only the bid range counts (the rest of [`Game::legal`], the
     /// peeks, is not computed).
@@ -802,13 +831,19 @@ impl PyGame {
         #[pyo3(from_py_with = args::flag)] commodities: bool,
         seed: Option<&Bound<'_, PyAny>>,
         expansions: Option<&Bound<'_, PyAny>>,
-        ladder: Option<PyBidLadder>,
+        #[pyo3(from_py_with = ladder_arg)] ladder: Option<PyBidLadder>,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
         #[pyo3(from_py_with = args::flag)] external_chance: bool,
     ) -> PyResult<Self> {
         let seed = args::opt_int::<u64>(seed, "seed")?;
         let expansions = args::names(expansions, "expansions")?;
         let r = rules(py, players_of(py, players)?, commodities, expansions)?;
+        if let (true, Some(seed)) = (external_chance, seed) {
+            return Err(PyValueError::new_err(format!(
+                "seed {seed} has no use with external_chance=True (the caller supplies every \
+                 chance outcome): leave it out"
+            )));
+        }
         let m = if external_chance {
             Match::new(Game::external_chance(r, None).map_err(|e| setup_error(py, &e))?)
         } else {
@@ -828,7 +863,7 @@ impl PyGame {
     fn from_record(
         py: Python<'_>,
         record: &str,
-        ladder: Option<PyBidLadder>,
+        #[pyo3(from_py_with = ladder_arg)] ladder: Option<PyBidLadder>,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
     ) -> PyResult<PyGame> {
         let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
@@ -988,19 +1023,23 @@ impl PyGame {
     }
 
     /// `seat` takes a token from `pile` (`gold`, `oil` or `crypto`; R-COM-5).
-    fn take(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
-        let seat = seat_of(py, self.game(), seat)?;
-        let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
-        self.play_cmd(py, Command::TakeAsset { seat, kind })?;
-        Ok(())
+    fn take(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::text)] pile: String,
+    ) -> PyResult<()> {
+        self.play_pile(py, seat, &pile, false)
     }
 
     /// The auctioneer discards a token from `pile` (R-COM-7).
-    fn discard(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, pile: &str) -> PyResult<()> {
-        let seat = seat_of(py, self.game(), seat)?;
-        let kind = command::pile(pile).map_err(|e| command_error(py, &e))?;
-        self.play_cmd(py, Command::DiscardAsset { seat, kind })?;
-        Ok(())
+    fn discard(
+        &mut self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::text)] pile: String,
+    ) -> PyResult<()> {
+        self.play_pile(py, seat, &pile, true)
     }
 
     /// `seat` peeks at the price of turn `turn` (5 players, once per game; R-VIS-5).
@@ -1371,9 +1410,9 @@ impl PyGame {
         self.m.record().map(|r| r.to_json())
     }
     /// Every seat's reward (`qe_core::reward`): `"win"` or `"score"`; zeros before the end.
-    #[pyo3(signature = (reward="win"))]
-    fn returns(&self, reward: &str) -> PyResult<Vec<f64>> {
-        let reward = reward_of(reward)?;
+    #[pyo3(signature = (reward="win".to_owned()), text_signature = "($self, reward='win')")]
+    fn returns(&self, #[pyo3(from_py_with = args::text)] reward: String) -> PyResult<Vec<f64>> {
+        let reward = reward_of(&reward)?;
         let g = self.game();
         Ok(match g.outcome() {
             None => vec![0.0; g.players() as usize],
@@ -1444,7 +1483,7 @@ pub struct GameProperty {
 #[pymethods]
 impl GameProperty {
     #[new]
-    fn new(name: &str) -> PyResult<Self> {
+    fn new(#[pyo3(from_py_with = args::text)] name: String) -> PyResult<Self> {
         let name = ["is_over", "to_act", "to_act_mask", "phase"]
             .into_iter()
             .find(|&n| n == name)
@@ -1490,8 +1529,11 @@ impl GameProperty {
 /// Replays a `qe-record/1` JSON text: the outcome as a dict, `None` if the game is not over; raises
 /// `SetupError` or `IllegalCommand` (with `.index`).
 #[pyfunction]
-fn replay_json<'py>(py: Python<'py>, record: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
+fn replay_json(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::text)] record: String,
+) -> PyResult<Option<Bound<'_, PyAny>>> {
+    let rec = Record::from_json(&record).map_err(|e| setup_error(py, &e))?;
     let m = rec.replay().map_err(|e| replay_error(py, &e))?;
     m.game().outcome().map(|o| to_py(py, &o)).transpose()
 }
@@ -1543,6 +1585,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::PyBot>()?;
     m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
+    m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
     m.add_function(wrap_pyfunction!(record_text, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;

@@ -408,7 +408,10 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win", all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(
+        text_signature = "(num_envs, players=4, commodities=False, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True)"
+    )]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn new(
@@ -417,11 +420,11 @@ impl VectorEnv {
         #[pyo3(from_py_with = args::players)] players: i128,
         #[pyo3(from_py_with = args::flag)] commodities: bool,
         expansions: Option<&Bound<'_, PyAny>>,
-        ladder: Option<PyBidLadder>,
+        #[pyo3(from_py_with = crate::ladder_arg)] ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
-        opponents: Option<&str>,
+        #[pyo3(from_py_with = args::opt_text)] opponents: Option<String>,
         #[pyo3(from_py_with = args::seat)] seat: i128,
-        reward: &str,
+        #[pyo3(from_py_with = args::text)] reward: String,
         #[pyo3(from_py_with = args::flag)] all_seats: bool,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
         #[pyo3(from_py_with = args::flag)] zero_others: bool,
@@ -438,8 +441,8 @@ impl VectorEnv {
             .filter(|n| (1..=MAX_ENVS).contains(n))
             .ok_or_else(|| bad_count(&num_envs))?;
         let r = rules(py, players, commodities, expansions)?;
-        if let Some(name) = opponents {
-            if by_name_with(name, 0, *r.manifest()).is_none() {
+        if let Some(name) = &opponents {
+            if by_name_with(name.as_str(), 0, *r.manifest()).is_none() {
                 return Err(PyValueError::new_err(format!(
                     "unknown opponents {name:?}: expected a bot name of qe_core::bots ({})",
                     NAMES.join(", ")
@@ -450,7 +453,7 @@ impl VectorEnv {
             .ok()
             .filter(|&s| s < players)
             .ok_or_else(|| crate::seat_range_error(players, seat))?;
-        let reward = crate::reward_of(reward)?;
+        let reward = crate::reward_of(&reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
         let a = space.size() + 1;
@@ -475,7 +478,7 @@ impl VectorEnv {
                 seed: seed.unwrap_or_else(random_seed),
                 games: try_vec(num_envs, ObservedGame::new(Game::seeded(r, 0)))?,
                 started: try_vec(num_envs, 0)?,
-                opponents: opponents.map(str::to_owned),
+                opponents,
                 bots: {
                     let mut bots = Vec::new();
                     bots.try_reserve_exact(num_envs).map_err(|_| {

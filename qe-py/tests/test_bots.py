@@ -86,7 +86,7 @@ def test_search_takes_the_core_levels() -> None:
     assert qe.bots.Search().name == "search:medium"
     with pytest.raises(ValueError, match="level must be one of easy, medium, hard, got 'expert'"):
         qe.bots.Search("expert")
-    with pytest.raises(ValueError, match="got 2"):
+    with pytest.raises(TypeError, match="level must be one of easy, medium, hard, got int 2$"):
         qe.bots.Search(2)  # type: ignore[arg-type]
 
 

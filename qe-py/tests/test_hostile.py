@@ -269,8 +269,103 @@ def test_environments_name_a_bad_action_and_play_nothing() -> None:
 def test_bots_name_a_game_that_is_not_one() -> None:
     import qe.bots
 
-    with pytest.raises(TypeError, match="game must be a qe.Game, got str"):
+    with pytest.raises(TypeError, match="game must be a qe.Game, got str 'x'$"):
         qe.bots.Bot("value").action("x", 0)  # type: ignore[arg-type]
+    native = qe.Game(4, seed=1)._g
+    with pytest.raises(TypeError, match=r"game must be a qe.Game, got qe._qe.Game "):
+        qe.bots.play_out(native, "random")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"game must be a qe.Game, got str 'x'$"):
+        qe.bots.play_out("x", "random")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "names, error, message",
+    [
+        (None, TypeError, r"names must be a bot name or a list of them, got NoneType None$"),
+        (b"random", TypeError, r"names must be a bot name or a list of them, got bytes b'random'$"),
+        (["random", 5, "x", "y"], TypeError, r"names\[1\] must be a bot name, got int 5$"),
+        (["random"] * 3, ValueError, r"names must be one bot name or one per seat \(4\), got 3$"),
+        ("x" * 1000, ValueError, r"unknown bot"),
+    ],
+)
+def test_bot_names_are_checked_one_by_one(names: object, error: type, message: str) -> None:
+    g = qe.Game(4, seed=1)
+    with pytest.raises(error, match=message) as e:
+        qe.bots.play_out(g, names)
+    assert len(str(e.value)) < 400
+    assert g.commands() == []
+
+
+def test_env_arguments_are_read_as_given_not_coerced() -> None:
+    import qe.gym
+    import qe.pettingzoo
+
+    for make in (qe.pettingzoo.parallel_env, qe.pettingzoo.raw_env, qe.gym.QeEnv):
+        with pytest.raises(TypeError, match="peeks.*must be True or False, got str 'no'"):
+            make(peeks="no")
+        for ladder in ([], 0, ""):
+            with pytest.raises(TypeError, match="ladder"):
+                make(ladder=ladder)
+        assert make(ladder=qe.BidLadder.linear(2, 5)).game.ladder.amounts == [0, 2, 4, 6, 8]
+    with pytest.raises(TypeError, match=r"opponents\[1\] must be a bot name, got int 5$"):
+        qe.gym.QeEnv(opponents=["value", 5, "value"])
+    with pytest.raises(TypeError, match=r"opponents must be a bot name or a list of them, got bytes"):
+        qe.gym.QeEnv(opponents=b"value")
+    with pytest.raises(ValueError, match=r"seat must be from 0 to 3, got 1180591620717411303424$"):
+        qe.gym.QeEnv(seat=2**70)
+    for opponents in (None, ["value"] * 3):
+        with pytest.raises(TypeError, match="opponents must be one bot name, which every other seat plays, got"):
+            qe.gym.QeVectorEnv(2, opponents=opponents)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"unknown render_mode 'x{59}\.\.\.: expected None or 'ansi'$"):
+        qe.gym.QeEnv(render_mode="x" * 100_000)
+
+
+@pytest.mark.parametrize("illegal", ["raise", "nearest"])
+def test_an_action_past_64_bits_is_out_of_range_like_any_other(illegal: str) -> None:
+    import qe.gym
+    import qe.pettingzoo
+
+    env = qe.gym.QeEnv(illegal=illegal)
+    env.reset(seed=1)
+    aec = qe.pettingzoo.raw_env(illegal=illegal)
+    aec.reset(seed=1)
+    if illegal == "raise":
+        with pytest.raises(ValueError, match=r"action 1180591620717411303424 out of range 0\.\.15 \(seat 0\)"):
+            env.step(2**70)
+        with pytest.raises(ValueError, match=r"action -1180591620717411303424 out of range"):
+            aec.step(-(2**70))
+        assert env.game.commands() == [] and aec.game.commands() == []
+    else:
+        env.step(2**70)
+        aec.step(-(2**70))
+        # The nearest legal actions: the highest rung, and the lowest (the opening bid is at least 1).
+        assert env.game.commands()[0] == {"seat": 0, "bid": 22}
+        assert aec.game.commands()[0] == {"seat": 0, "bid": 1}
+
+
+def test_a_rejected_aec_step_changes_nothing() -> None:
+    import qe.pettingzoo
+
+    env = qe.pettingzoo.raw_env(illegal="raise")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.step(1)
+    env.reset(seed=2)
+    env.step(3)  # seat 0 opens; the others bid in turn
+    agent = env.agent_selection
+    seat = env.possible_agents.index(agent)
+    illegal = next(a for a in range(env.game.num_actions) if a not in env.game.legal_actions(seat))
+    env._cumulative_rewards[agent] = 0.5  # as a reward the agent has not read yet would be
+    env.infos[agent] = {"kept": True}
+
+    def bookkeeping() -> object:
+        return (dict(env._cumulative_rewards), {a: dict(i) for a, i in env.infos.items()}, env.agent_selection)
+
+    before = bookkeeping()
+    for bad in (illegal, "x"):
+        with pytest.raises((qe.IllegalCommand, TypeError)):
+            env.step(bad)
+        assert bookkeeping() == before
+    assert len(env.game.commands()) == 1
 
 
 def test_openspiel_legal_actions_of_a_player_the_game_lacks() -> None:
@@ -563,3 +658,39 @@ def test_ladders_name_the_amounts_that_break_them() -> None:
         qe.BidLadder.linear(0, 3)
     with pytest.raises(qe.SetupError, match=r"got first 1 and ratio NaN$"):
         qe.BidLadder.geometric(1, float("nan"), 6)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda g: g.take(0, 5), r"argument 'pile': must be a str, got int 5$"),
+        (lambda g: g.discard(0, None), r"argument 'pile': must be a str, got NoneType None$"),
+        (lambda g: g.returns(5), r"argument 'reward': must be a str, got int 5$"),
+        (lambda g: qe.VectorEnv(2, opponents=5), r"argument 'opponents': must be a str, got int 5$"),
+        (lambda g: qe.VectorEnv(2, reward=b"win"), r"argument 'reward': must be a str, got bytes b'win'$"),
+        (lambda g: qe.bots.Bot(5), r"argument 'name': must be a str, got int 5$"),
+        (lambda g: qe.Game(ladder=[0, 1, 2]), r"argument 'ladder': must be a qe.BidLadder or None, got list \[0, 1, 2\]$"),
+        (lambda g: qe.VectorEnv(2, ladder="0:1"), r"argument 'ladder': must be a qe.BidLadder or None, got str '0:1'$"),
+    ],
+)
+def test_text_and_ladder_arguments_quote_what_was_given(call: object, message: str) -> None:
+    g = qe.Game(4, seed=1)
+    with pytest.raises(TypeError, match=message):
+        call(g)  # type: ignore[operator]
+
+
+def test_an_unknown_pile_is_the_same_error_however_it_is_named() -> None:
+    g = qe.Game(4, commodities=True, seed=1)
+    for take in (lambda p: g.take(0, p), lambda p: g.apply({"seat": 0, "take_asset": p})):
+        with pytest.raises(qe.IllegalCommand, match=r'^R-COM-5: malformed command: unknown pile "x{59}\.\.\.$') as e:
+            take("x" * 1000)
+        assert e.value.rule == "R-COM-5"
+    with pytest.raises(qe.IllegalCommand, match='^R-COM-7: malformed command: unknown pile "silver"$'):
+        g.discard(0, "silver")
+    assert g.commands() == []
+
+
+def test_a_seed_is_refused_where_it_would_be_dropped() -> None:
+    with pytest.raises(ValueError, match="seed 5 has no use with external_chance=True"):
+        qe.Game(4, seed=5, external_chance=True)
+    assert qe.Game(4, external_chance=True).seed is None

@@ -692,7 +692,7 @@ class Game:
         clash = _shadowing(attrs)
         if clash:
             raise ValueError(
-                f"the attribute {clash[0]!r} stands in for qe.Game's own; it cannot be copied or pickled"
+                f"the attribute {_qe.quote(clash[0])} stands in for qe.Game's own; it cannot be copied or pickled"
             )
         return attrs
 
@@ -721,7 +721,7 @@ class Game:
             raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
         clash = _shadowing(attrs)
         if clash:
-            raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {clash[0]!r}")
+            raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {_qe.quote(clash[0])}")
         native = _qe.Game.__new__(_qe.Game)
         native.__setstate__(state["game"])
         self._g = native

@@ -3,6 +3,7 @@ argument or an agent's action, and what they play for an illegal action."""
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, Dict
 
 from . import _qe
@@ -27,7 +28,7 @@ def check_illegal(illegal: str) -> str:
     """``illegal`` itself when it is one of :data:`ILLEGAL`, else a ``ValueError`` naming it."""
     if illegal not in ILLEGAL:
         expected = " or ".join(repr(m) for m in ILLEGAL)
-        raise ValueError(f"unknown illegal {illegal!r}: expected {expected}")
+        raise ValueError(f"unknown illegal {_qe.quote(illegal)}: expected {expected}")
     return illegal
 
 
@@ -35,7 +36,12 @@ def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str,
     """The action to play for ``seat``'s ``action``: the action itself when it is legal, or with
     ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it); otherwise
     the lowest legal action above it, else the highest, with ``info["illegal_action"] = True``."""
-    a = as_int(action, "action")
+    try:
+        a = as_int(action, "action")
+    except OverflowError:
+        # An int past 64 bits is out of range like any other: the nearest legal action, or with
+        # "raise" the game's own error for it.
+        a = operator.index(action)
     legal = game.legal_actions(seat)
     if a in legal or illegal == "raise":
         return a

@@ -22,7 +22,7 @@ while not g.is_over:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _qe
 
@@ -43,8 +43,31 @@ def _native(game: "Game") -> Any:
     """The extension game of ``game``, or a ``TypeError`` naming what was given instead."""
     native = getattr(game, "_g", None)
     if not isinstance(native, _qe.Game):
-        raise TypeError(f"game must be a qe.Game, got {type(game).__name__}")
+        kind = type(game)
+        # Qualified outside builtins: the extension's own class is also called Game.
+        name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+        raise TypeError(f"game must be a qe.Game, got {name} {_qe.quote(game)}")
     return native
+
+
+def bot_names(names: Any, count: int, what: str, per: str) -> List[str]:
+    """``names`` as ``count`` bot names: one name for all, or a sequence of ``count`` names (the
+    argument ``what``, one name ``per`` seat, as its errors say). A name that is not a ``str`` is
+    a ``TypeError`` naming its place; whether the core knows a name, ``Bot`` checks."""
+    if isinstance(names, str):
+        return [names] * count
+    if not isinstance(names, Sequence) or isinstance(names, (bytes, bytearray)):
+        raise TypeError(
+            f"{what} must be a bot name or a list of them, got {type(names).__name__} "
+            f"{_qe.quote(names)}"
+        )
+    listed = list(names)
+    if len(listed) != count:
+        raise ValueError(f"{what} must be one bot name or one per {per} ({count}), got {len(listed)}")
+    for i, n in enumerate(listed):
+        if not isinstance(n, str):
+            raise TypeError(f"{what}[{i}] must be a bot name, got {type(n).__name__} {_qe.quote(n)}")
+    return listed
 
 
 class Bot:
@@ -97,8 +120,13 @@ class Search(Bot):
     __slots__ = ()
 
     def __init__(self, level: str = "medium", seed: int = 0) -> None:
-        if not isinstance(level, str) or level not in LEVELS:
-            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        if not isinstance(level, str):
+            raise TypeError(
+                f"level must be one of {', '.join(LEVELS)}, got {type(level).__name__} "
+                f"{_qe.quote(level)}"
+            )
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {_qe.quote(level)}")
         super().__init__(f"search:{level}", seed)
 
     @property
@@ -110,10 +138,7 @@ class Search(Bot):
 def play_out(game: "Game", names: Any, seed: int = 0) -> None:
     """Plays ``game`` to the end with one bot per seat: ``names`` is one name for every seat or a
     sequence of one name per seat; seat ``s`` gets seed ``seed + s`` (modulo 2**64)."""
-    if isinstance(names, str):
-        names = [names] * game.players
-    if len(names) != game.players:
-        raise ValueError(f"names must name one bot per seat ({game.players}), got {len(names)}")
+    names = bot_names(names, _native(game).players, "names", "seat")
     # Seat 0's bot first: it checks `seed` (an int from 0 to 2**64 - 1, numpy's too) and names it
     # if not; the others' seeds follow from the int it read.
     first = Bot(names[0], seed)

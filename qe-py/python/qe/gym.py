@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gymnasium
@@ -31,7 +32,7 @@ from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
 from ._env import as_int, check_illegal, legalize
-from .bots import Bot
+from .bots import Bot, bot_names
 
 __all__ = ["QeEnv", "QeVectorEnv"]
 
@@ -57,32 +58,24 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         illegal: str = "nearest",
         render_mode: Optional[str] = None,
     ) -> None:
+        # The game first: it checks the player count (R-SET-1), the ladder and the flags before
+        # anything is sized by them; later games are made with what it took.
+        self.game = Game(players, commodities, 0, expansions=expansions, ladder=ladder, peeks=peeks)
         self._kw: Dict[str, Any] = dict(
-            expansions=expansions, ladder=ladder or BidLadder.default(), peeks=peeks
+            expansions=expansions, ladder=self.game.ladder, peeks=self.game.peeks
         )
         self._commodities = commodities
-        # The game first: it checks the player count (R-SET-1) before anything is sized by it.
-        self.game = Game(players, commodities, 0, **self._kw)
         players = self.game.players
-        seat = as_int(seat, "seat")
+        try:
+            seat = as_int(seat, "seat")
+        except OverflowError:
+            seat = operator.index(seat)  # past 64 bits: out of range like any other seat
         if not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, got {seat}")
+            raise ValueError(f"seat must be from 0 to {players - 1}, got {_qe.quote(seat)}")
         check_illegal(illegal)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
-        if isinstance(opponents, str):
-            names = [opponents] * (players - 1)
-        elif isinstance(opponents, Sequence):
-            names = list(opponents)
-        else:
-            raise TypeError(
-                f"opponents must be a bot name or a list of them, got {type(opponents).__name__} "
-                f"{opponents!r:.60}"
-            )
-        if len(names) != players - 1:
-            raise ValueError(
-                f"opponents must be one bot name or one per other seat ({players - 1}), got {len(names)}"
-            )
+            raise ValueError(f"unknown render_mode {_qe.quote(render_mode)}: expected None or 'ansi'")
+        names = bot_names(opponents, players - 1, "opponents", "other seat")
         for n in names:
             Bot(n)  # an unknown name is a ValueError naming it
         self.opponents: List[str] = names
@@ -166,6 +159,12 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         reward: str = "win",
         seed: Optional[int] = None,
     ) -> None:
+        if not isinstance(opponents, str):
+            # The learner plays one seat, the same bot every other (qe.VectorEnv's opponents).
+            raise TypeError(
+                "opponents must be one bot name, which every other seat plays, got "
+                f"{type(opponents).__name__} {_qe.quote(opponents)}"
+            )
         self._env = _qe.VectorEnv(
             num_envs,
             players,

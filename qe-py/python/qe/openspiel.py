@@ -44,13 +44,12 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
 from __future__ import annotations
 
 import json
-import reprlib
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pyspiel
 
-from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, observation_blocks
+from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, _qe, observation_blocks
 from .bots import Bot
 
 __all__ = ["GAME_TYPE", "QeObserver", "QeOpenSpielGame", "QeOpenSpielState", "QeSpielBot"]
@@ -87,7 +86,7 @@ GAME_TYPE = pyspiel.GameType(
 def _split(text: str, what: str) -> List[str]:
     """The items of a list parameter joined by ``:`` (or, as given in a dict, by commas)."""
     if not isinstance(text, str):
-        raise ValueError(f"{what} must be a string of items joined by ':', got {text!r}")
+        raise ValueError(f"{what} must be a string of items joined by ':', got {_qe.quote(text)}")
     return [x.strip() for x in text.replace(",", _SEP).split(_SEP) if x.strip()]
 
 
@@ -96,7 +95,7 @@ def _ladder(text: str) -> BidLadder:
     try:
         amounts = [int(x) for x in items]
     except ValueError:
-        raise ValueError(f"ladder must be whole amounts joined by ':', got {text!r}") from None
+        raise ValueError(f"ladder must be whole amounts joined by ':', got {_qe.quote(text)}") from None
     return BidLadder(amounts)
 
 
@@ -212,7 +211,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         # in the history while the game applies at most one.
         if not self.is_simultaneous_node():
             raise ValueError(
-                f"apply_actions({reprlib.repr(actions)}) at a node that is not simultaneous "
+                f"apply_actions({_qe.quote(actions)}) at a node that is not simultaneous "
                 f"(current player {self.current_player()}): use apply_action"
             )
         self.qe.step(actions)

@@ -47,7 +47,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from . import OBS_SIZE, BidLadder, Game
+from . import OBS_SIZE, BidLadder, Game, _qe
 from ._env import check_illegal, legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
@@ -73,19 +73,17 @@ class _Common:
     ) -> None:
         check_illegal(illegal)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
+            raise ValueError(f"unknown render_mode {_qe.quote(render_mode)}: expected None or 'ansi'")
         self.illegal = illegal
         self.players = players
         self.commodities = commodities
-        self.peeks = bool(peeks)
-        self.ladder = ladder or BidLadder.default()
         self.reward_mode = reward
         self.render_mode = render_mode
-        # The game first: it checks the arguments (R-SET-1 for the player count) before anything
-        # is sized by them.
-        self.game = Game(
-            players, commodities, 0, expansions=expansions, ladder=self.ladder, peeks=self.peeks
-        )
+        # The game first: it checks the arguments (R-SET-1 for the player count, the ladder, the
+        # flags) before anything is sized by them.
+        self.game = Game(players, commodities, 0, expansions=expansions, ladder=ladder, peeks=peeks)
+        self.peeks = self.game.peeks
+        self.ladder = self.game.ladder
         self.players = players = self.game.players
         self.expansions: Tuple[str, ...] = tuple(self.game.expansions)
         self.possible_agents: List[str] = [_agent(s) for s in range(players)]
@@ -176,21 +174,24 @@ class QeAECEnv(_Common, AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         if agent not in self.possible_agents:
             raise ValueError(
-                f"unknown agent {agent!r}: expected one of {', '.join(self.possible_agents)}"
+                f"unknown agent {_qe.quote(agent)}: expected one of {', '.join(self.possible_agents)}"
             )
         return self._observe(self.possible_agents.index(agent))
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise RuntimeError("step() without a game in play: call reset() first")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
         seat = self.possible_agents.index(self.agent_selection)
-        self._cumulative_rewards[self.agent_selection] = 0.0
-        self._clear_rewards()
         info: Dict[str, Any] = {}
         action = self._legalize(seat, action, info)
-        self.infos[self.agent_selection] = info
+        # Played before any bookkeeping changes: a rejected action leaves the env as it was.
         self.game.apply_action(seat, action)
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._clear_rewards()
+        self.infos[self.agent_selection] = info
         if self.game.is_over:
             for a, r in zip(self.possible_agents, self._final_rewards()):
                 self.rewards[a] = r
@@ -233,7 +234,7 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
             agent = _agent(s)
             if agent not in actions:
                 raise KeyError(
-                    f"actions has no entry for {agent!r}, which must act "
+                    f"actions has no entry for {_qe.quote(agent)}, which must act "
                     f"(got {sorted(map(str, actions))[:8]})"
                 )
             per_seat[s] = self._legalize(s, actions[agent], infos[agent])
