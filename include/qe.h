@@ -945,7 +945,7 @@ typedef struct QeSeatOutcome {
 #define QE_ERR_MALFORMED_COMMAND 118
 
 /**
- * 200: an unknown nation, industry, tile, token or pile name (R-CMP-4).
+ * 200: an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
  */
 #define QE_ERR_UNKNOWN_NAME 200
 

@@ -223,10 +223,10 @@ enum Sent {
 }
 
 /// Reads `stdout` line by line into `tx` until the end, an error, or the receiver is gone
-/// ([`crate::lines::read_line`], at most [`MAX_ANSWER`] bytes a line).
+/// ([`crate::lines::Lines`], at most [`MAX_ANSWER`] bytes a line).
 fn read_lines(stdout: impl Read, tx: &SyncSender<Line>) {
-    let mut reader = BufReader::new(stdout);
-    while let Ok(Some(line)) = crate::lines::read_line(&mut reader, MAX_ANSWER) {
+    let mut lines = crate::lines::Lines::new(BufReader::new(stdout), MAX_ANSWER);
+    while let Ok(Some(line)) = lines.next_line() {
         if tx.send(line).is_err() {
             return;
         }

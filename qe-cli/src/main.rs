@@ -68,10 +68,12 @@ Exit codes:
     0  success (replay: the game ended, or is pending; play: the game was played to the end)
     1  replay: a command of the record is illegal (`command K: R-…: message`)
     2  usage error: unknown command or option, bad argument value
-    3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file
+    3  bad input: unreadable file, malformed record, invalid manifest, unwritable --record file;
+       an output that cannot be written (`qe: cannot write the output: …`)
     4  play: the input ended (or `quit`) before the game did
-  130  interrupted by Ctrl-C: simulate printed the table of the games finished so far; play saved
-       --record FILE (a SPOILER if the game was unfinished)";
+  130  interrupted by Ctrl-C, SIGTERM or SIGHUP: simulate printed the table of the games finished
+       so far; play saved --record FILE (a SPOILER if the game was unfinished)
+  141  standard output is a closed pipe (`qe … | head -1`); play saved --record FILE first";
 
 /// Why `qe` stops with a non-zero exit; each variant is one documented exit code.
 #[derive(Debug)]
@@ -180,10 +182,12 @@ fn command() -> clap::Command {
         let after = cmd
             .get_after_help()
             .map(|text| layout::fit_help(&text.to_string(), width));
+        // `--games -1` is a bad value for --games, not an unknown option `-1`.
         let mut cmd = match after {
             Some(text) => cmd.after_help(text),
             None => cmd,
-        };
+        }
+        .allow_negative_numbers(true);
         let names: Vec<String> = cmd
             .get_subcommands()
             .map(|s| s.get_name().to_owned())

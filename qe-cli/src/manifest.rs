@@ -77,7 +77,8 @@ pub fn title(set: Expansions, empty: &str) -> String {
 }
 
 fn parse_expansion(name: &str) -> Result<Expansion, String> {
-    Expansion::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+    // As records and the other bindings name them: lower case, exactly.
+    Expansion::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
         format!(
             "unknown expansion \"{}\" (known: {})",

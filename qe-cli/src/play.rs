@@ -215,18 +215,37 @@ fn ask(view: &SeatView) -> String {
 
 /// Standard input, line by line.
 struct Lines {
-    input: Box<dyn BufRead>,
+    input: crate::lines::Lines<Box<dyn BufRead>>,
+    /// Why the input stopped, when it could not be read (a directory, an I/O error).
+    failed: Option<std::io::Error>,
 }
 
 /// The longest input line read: far more than any command (the rest of a longer line is skipped).
 const MAX_LINE: usize = 1024;
 
 impl Lines {
+    /// How the game ends when the input does: abandoned (exit 4, `message`), or, when standard
+    /// input could not be read, bad input (exit 3) saying why, as `replay -` says it.
+    fn ended(&self, message: String) -> Failure {
+        match &self.failed {
+            Some(e) => Failure::BadInput(format!("cannot read standard input: {e}; {message}")),
+            None => Failure::Abandoned(message),
+        }
+    }
+
     /// The next line, or `None` at the end of the input (or when it cannot be read); `Err` with a
     /// message for a line that is not a command at all (too long, not UTF-8 text).
     fn next(&mut self) -> Option<Result<String, String>> {
-        match crate::lines::read_line(&mut self.input, MAX_LINE) {
-            Ok(None) | Err(_) => None,
+        match self.input.next_line() {
+            Ok(None) => None,
+            Err(e) => {
+                // A read cut short by a signal ends the game as the end of the input does (the
+                // interrupt handler decides the rest); any other error is said.
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    self.failed = Some(e);
+                }
+                None
+            }
             Ok(Some(Line::TooLong)) => Some(Err(format!(
                 "that line is over {MAX_LINE} bytes; a command is short: `bid 5`, `help`"
             ))),
@@ -246,9 +265,15 @@ fn check_record_path(path: &Path) -> Result<(), Failure> {
         return Err(cannot("it is a directory"));
     }
     match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
-            Err(cannot(&format!("{} is not a directory", dir.display())))
-        }
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(cannot(&format!(
+            "{} {}",
+            dir.display(),
+            if dir.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            }
+        ))),
         _ => Ok(()),
     }
 }
@@ -330,7 +355,18 @@ pub fn print_end(m: &Match, rules: &Rules, width: usize) {
 
 /// Runs `qe play`.
 pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
+    // Standard input carries the moves and standard output the screen: neither can be a file.
+    if common.manifest.as_deref() == Some("-".as_ref()) {
+        return Err(Failure::Usage(
+            "play reads its moves from standard input: give --manifest a file, not '-'".into(),
+        ));
+    }
     if let Some(path) = &args.record {
+        if path.as_os_str() == "-" {
+            return Err(Failure::Usage(
+                "play shows the game on standard output: give --record a file, not '-'".into(),
+            ));
+        }
         check_record_path(path)?;
     }
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
@@ -408,7 +444,8 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             .clone_from(m);
     };
     let mut lines = Lines {
-        input: Box::new(std::io::stdin().lock()),
+        input: crate::lines::Lines::new(Box::new(std::io::stdin().lock()), MAX_LINE),
+        failed: None,
     };
 
     let intro = m.game().public_view();
@@ -464,7 +501,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                 waiting(&m);
                 if lines.next().is_none() {
                     save(args.record.as_ref(), &m, width)?;
-                    return Err(Failure::Abandoned("the input ended; game abandoned".into()));
+                    return Err(lines.ended("the input ended; game abandoned".into()));
                 }
                 show = true;
             }
@@ -491,7 +528,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         let Some(line) = lines.next() else {
             println!();
             save(args.record.as_ref(), &m, width)?;
-            return Err(Failure::Abandoned(format!(
+            return Err(lines.ended(format!(
                 "the input ended at turn {} ({} commands played); game abandoned",
                 m.game().turn(),
                 m.commands().len()

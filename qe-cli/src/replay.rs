@@ -45,6 +45,17 @@ pub struct ReplayArgs {
 
 /// Runs `qe replay`.
 pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
+    // clap's `requires` is not checked here when --json is given (it conflicts with --step).
+    if args.seat.is_some() && !args.step {
+        return Err(Failure::Usage(
+            "--seat chooses whose view --step shows: give --step with it".into(),
+        ));
+    }
+    if args.file.as_os_str() == "-" && common.manifest.as_deref() == Some("-".as_ref()) {
+        return Err(Failure::Usage(
+            "the record and the manifest cannot both be read from standard input ('-')".into(),
+        ));
+    }
     let loaded = manifest::load(common)?;
     let text = crate::input::read_text(&args.file, "record")?;
     let bad = |m: String| Failure::BadInput(format!("bad record: {m}"));
@@ -58,7 +69,7 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
             if args.json {
                 if let ReplayError::Command { index, error } = &err {
                     println!(
-                        "{}",
+                        "{:#}",
                         json!({ "illegal": {
                             "index": index,
                             "rule": error.rule(),
@@ -102,7 +113,7 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
     if args.json {
         let to_act: Vec<u8> = game.to_act().iter().map(|s| s.0).collect();
         println!(
-            "{}",
+            "{:#}",
             json!({ "pending": {
                 "turn": game.turn(),
                 "tile": game.current_tile().map(|t| t.to_string()),

@@ -229,7 +229,10 @@ enum Player<'w> {
 
 impl Tournament<'_> {
     /// Plays game `index`; `exec` holds the worker's `exec:` seats by lineup entry.
-    fn play(&self, index: u64, exec: &mut [Option<ExecSeat>], stats: &mut Stats) {
+    /// Plays game `index` and tallies it in `stats`, unless Ctrl-C (or a termination signal)
+    /// came while it was played: then its last moves were made by stand-ins (a stopped agent's
+    /// fallback), so it is not tallied. Returns whether it was.
+    fn play(&self, index: u64, exec: &mut [Option<ExecSeat>], stats: &mut Stats) -> bool {
         let players = self.rules.players() as usize;
         let seed = game_seed(self.args.seed, index);
         let mut m = Match::seeded(self.rules, seed);
@@ -288,7 +291,11 @@ impl Tournament<'_> {
                 e.end(&m, index, Seat(s as u8));
             }
         }
+        if crate::interrupt::requested() {
+            return false;
+        }
         stats.add(index, &m.game().outcome().expect("the game is over"), agent);
+        true
     }
 }
 
@@ -383,8 +390,9 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
                             if crate::interrupt::requested() {
                                 break;
                             }
-                            tournament.play(i, &mut exec, &mut stats);
-                            done.fetch_add(1, Ordering::Relaxed);
+                            if tournament.play(i, &mut exec, &mut stats) {
+                                done.fetch_add(1, Ordering::Relaxed);
+                            }
                         }
                     }
                     for (k, e) in exec.iter().enumerate() {

@@ -1419,6 +1419,74 @@ fn bad_arguments_are_usage_errors() {
     }
 }
 
+/// Usage errors name the option and the value given, and say what would be right.
+#[test]
+fn usage_errors_name_the_option_and_the_value() {
+    let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "usage-names.json");
+    let file = path.to_str().unwrap();
+    for (args, says) in [
+        // A negative number is a bad value of its option, not an unknown option `-1`.
+        (
+            &["simulate", "--games", "-1"][..],
+            "invalid value '-1' for '--games <N>'",
+        ),
+        (
+            &["simulate", "--seed", "-1"],
+            "invalid value '-1' for '--seed <S>'",
+        ),
+        (
+            &["play", "--seat", "-1"],
+            "invalid value '-1' for '--seat <SEAT>'",
+        ),
+        (
+            &["replay", "--step", "--seat", "-1", file],
+            "invalid value '-1' for '--seat <N>'",
+        ),
+        // --seat belongs to --step, with --json too.
+        (
+            &["replay", "--seat", "1", "--json", file],
+            "--seat chooses whose view --step shows",
+        ),
+        // Standard input and output are play's own; only one input may be standard input.
+        (
+            &["play", "--manifest", "-"],
+            "give --manifest a file, not '-'",
+        ),
+        (&["play", "--record", "-"], "give --record a file, not '-'"),
+        (
+            &["replay", "--manifest", "-", "-"],
+            "cannot both be read from standard input",
+        ),
+        // Names are lower case, as records write them.
+        (
+            &["simulate", "--expansion", "Commodities"],
+            "unknown expansion \"Commodities\"",
+        ),
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "qe {args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "qe {args:?}: {}", stderr(&o));
+    }
+}
+
+/// `qe play` says when its standard input cannot be read, as `qe replay -` does (exit 3), rather
+/// than taking it for the end of the input.
+#[cfg(unix)]
+#[test]
+fn play_says_when_its_input_cannot_be_read() {
+    let o = qe()
+        .args(["play", "--seed", "1"])
+        .stdin(std::fs::File::open(std::env::temp_dir()).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("qe: cannot read standard input: Is a directory"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn bad_input_gets_a_clear_message() {
     // No games to play is a usage error, with a message.
@@ -1618,6 +1686,34 @@ fn an_endless_answer_is_read_to_a_bound() {
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let row = agent_row(&v, &agent);
     assert_eq!(row["timeouts"], 2, "{row}");
+}
+
+/// An answer that passes 4096 bytes is an illegal answer at once (AGENT-PROTOCOL.md), even when
+/// its line never ends: the tournament does not wait for the agent's time to run out.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_answer_past_the_limit_is_illegal_before_its_line_ends() {
+    let agent = format!(
+        "exec:sh {}/tests/agents/endless_answer.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = qe()
+        .args(["simulate", "--games", "1", "--threads", "1", "--json"])
+        .args([
+            "--bots",
+            &format!("value,value,{agent}"),
+            "--agent-timeout",
+            "3000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let row = agent_row(&v, &agent);
+    // The first answer is illegal at once (waited for, it would be a timeout); the next one is
+    // still the rest of that line, and times out.
+    assert_eq!(row["illegal_answers"], 1, "{row}");
+    assert_eq!(row["timeouts"], 1, "{row}");
 }
 
 /// Whether process `pid` is gone (no such process, or a zombie about to be reaped).

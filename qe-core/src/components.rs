@@ -8,7 +8,7 @@ use crate::error::SetupError;
 
 /// Defines a small enumerable enum with `ALL`, `COUNT`, `index()`, `name()` and `FromStr`.
 macro_rules! enumerable {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident ($what:literal, $rule:literal) { $($(#[$vm:meta])* $var:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u8)]
@@ -43,7 +43,7 @@ macro_rules! enumerable {
             fn from_str(s: &str) -> Result<Self, SetupError> {
                 match s {
                     $($text => Ok($name::$var),)+
-                    _ => Err(SetupError::UnknownName { what: stringify!($name), name: crate::error::shown(s) }),
+                    _ => Err(SetupError::UnknownName { what: $what, name: crate::error::shown(s), rule: $rule }),
                 }
             }
         }
@@ -67,7 +67,7 @@ macro_rules! enumerable {
 
 enumerable! {
     /// A nation (R-CMP-1). `UK` is a player nation only in the 5-player game.
-    Nation { /// United States
+    Nation ("nation", "R-CMP-1") { /// United States
         US = "US", /// European Union
         EU = "EU", /// China
         CN = "CN", /// Japan
@@ -77,7 +77,7 @@ enumerable! {
 
 enumerable! {
     /// An industry (R-CMP-2). The `GOV` industry token is dealt only in the 5-player game.
-    Industry { /// Agriculture
+    Industry ("industry", "R-CMP-2") { /// Agriculture
         AGR = "AGR", /// Housing
         HOU = "HOU", /// Finance
         FIN = "FIN", /// Manufacturing
@@ -87,7 +87,7 @@ enumerable! {
 
 enumerable! {
     /// The kind of a commodity token, and the name of its pile (R-CMP-7, R-COM-1).
-    AssetKind { /// Gold (crashes when its pile runs out, R-COM-9)
+    AssetKind ("pile", "R-CMP-7") { /// Gold (crashes when its pile runs out, R-COM-9)
         Gold = "gold", /// Oil (majority bonus, R-COM-9)
         Oil = "oil", /// Crypto (wide spread of values)
         Crypto = "crypto" }
@@ -184,8 +184,9 @@ impl FromStr for TileId {
     type Err = SetupError;
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
-            what: "TileId",
+            what: "tile",
             name: crate::error::shown(s),
+            rule: "R-CMP-3",
         };
         let (n, i) = s.split_once('-').ok_or_else(unknown)?;
         let n: Nation = n.parse().map_err(|_| unknown())?;
@@ -230,8 +231,9 @@ impl FromStr for TokenId {
     type Err = SetupError;
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
-            what: "TokenId",
+            what: "token",
             name: crate::error::shown(s),
+            rule: "R-CMP-7",
         };
         let split = s.find(|c: char| c.is_ascii_digit()).ok_or_else(unknown)?;
         let kind: AssetKind = s[..split].parse().map_err(|_| unknown())?;
@@ -316,7 +318,7 @@ impl Manifest {
             if v > MAX_VALUE {
                 return Err(SetupError::ValueOutOfRange {
                     id: alloc::format!("{}", TileId::ALL[i]),
-                    value: v as u32,
+                    value: u64::from(v),
                 });
             }
         }
@@ -339,7 +341,7 @@ impl Manifest {
                 if v > MAX_VALUE {
                     return Err(SetupError::ValueOutOfRange {
                         id: alloc::format!("{}{}", AssetKind::ALL[k], n + 1),
-                        value: v as u32,
+                        value: u64::from(v),
                     });
                 }
                 m.tokens[at] = v;

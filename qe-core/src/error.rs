@@ -255,10 +255,12 @@ pub enum SetupError {
     /// A name that is not a nation, industry, tile, token or pile.
     #[error("unknown {what}: \"{name}\"")]
     UnknownName {
-        /// What kind of name was expected.
+        /// What kind of name was expected (`nation`, `industry`, `tile`, `token`, `pile`).
         what: &'static str,
         /// The name given ([`shown`]).
         name: String,
+        /// The rule that lists the names (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
+        rule: &'static str,
     },
     /// A manifest value above 99 (R-CMP-4).
     #[error("value of {id} out of range: {value} (0 to 99)")]
@@ -266,7 +268,7 @@ pub enum SetupError {
         /// The tile or token.
         id: String,
         /// The value given.
-        value: u32,
+        value: u64,
     },
     /// A token manifest must have 18 tokens (R-CMP-7).
     #[error("a token manifest has 18 tokens, not {count}")]
@@ -338,7 +340,8 @@ impl SetupError {
     /// The ID of the rule (or `"RECORD"` for the record format) the input breaks.
     pub fn rule(&self) -> &'static str {
         match self {
-            SetupError::UnknownName { .. } | SetupError::ValueOutOfRange { .. } => "R-CMP-4",
+            SetupError::UnknownName { rule, .. } => rule,
+            SetupError::ValueOutOfRange { .. } => "R-CMP-4",
             SetupError::TokenCount { .. } | SetupError::CryptoEight { .. } => "R-CMP-7",
             SetupError::TilesInPlay { .. } => "R-CMP-5",
             SetupError::Players { .. } => "R-SET-1",
@@ -487,7 +490,7 @@ pub const ERROR_CODES: [ErrorCode; 30] = [
     ErrorCode {
         code: 200,
         name: "UNKNOWN_NAME",
-        meaning: "an unknown nation, industry, tile, token or pile name (R-CMP-4).",
+        meaning: "an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).",
     },
     ErrorCode {
         code: 201,
@@ -596,6 +599,7 @@ mod tests {
             SetupError::UnknownName {
                 what: "nation",
                 name: String::new(),
+                rule: "R-CMP-1",
             },
             SetupError::ValueOutOfRange {
                 id: String::new(),

@@ -355,18 +355,18 @@ mod json {
             return Err(bad(format!("unknown manifest field `{}`", shown(key))));
         }
         let value_of = |id: &str, v: &RawValue| -> Result<u8, SetupError> {
-            let out_of_range = |value: u32| SetupError::ValueOutOfRange {
-                id: id.into(),
-                value,
-            };
             match json::whole(v) {
                 Whole::Fits(x) => u8::try_from(x)
                     .ok()
                     .filter(|&x| x <= crate::components::MAX_VALUE)
-                    .ok_or_else(|| out_of_range(x.min(u64::from(u32::MAX)) as u32)),
+                    .ok_or_else(|| SetupError::ValueOutOfRange {
+                        id: id.into(),
+                        value: x,
+                    }),
                 _ => Err(bad(format!(
-                    "`manifest`: the value of {id} must be a whole number, not {}",
-                    v.get()
+                    "`manifest`: the value of {id} must be a whole number from 0 to {}, not {}",
+                    crate::components::MAX_VALUE,
+                    shown(v.get())
                 ))),
             }
         };

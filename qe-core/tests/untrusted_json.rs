@@ -406,3 +406,75 @@ fn a_manifest_lists_every_tile_and_token() {
         assert!(e.contains(&format!("`{missing}` is missing")), "{e}");
     }
 }
+
+/// A manifest's errors quote what it holds: a value past 99 as given (not capped), a value that
+/// is not a whole number with the range it must be in, and an unknown name by what it names and
+/// the rule that lists such names (R-CMP-3 tiles, R-CMP-7 tokens).
+#[test]
+fn a_manifest_error_quotes_the_value_and_names_the_rule() {
+    let m = qe_core::Manifest::default();
+    let tiles: Vec<String> = qe_core::TileId::ALL
+        .iter()
+        .map(|t| format!(r#""{t}":{}"#, m.tile_value(*t)))
+        .collect();
+    let tokens: Vec<String> = m
+        .tokens()
+        .map(|t| format!(r#""{t}":{}"#, m.token_value(t).unwrap()))
+        .collect();
+    let (tiles, tokens) = (tiles.join(","), tokens.join(","));
+    let whole = format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#);
+    let crypto1 = format!(
+        r#""crypto1":{}"#,
+        m.token_value("crypto1".parse().unwrap()).unwrap()
+    );
+    assert!(whole.contains(&crypto1));
+    for (edit, rule, says) in [
+        (
+            (
+                crypto1.clone(),
+                r#""crypto1":9223372036854775808"#.to_string(),
+            ),
+            "R-CMP-4",
+            "value of crypto1 out of range: 9223372036854775808 (0 to 99)",
+        ),
+        (
+            (
+                crypto1.clone(),
+                r#""crypto1":18446744073709551616"#.to_string(),
+            ),
+            "RECORD",
+            "the value of crypto1 must be a whole number from 0 to 99, not 18446744073709551616",
+        ),
+        (
+            (crypto1.clone(), r#""silver1":3"#.to_string()),
+            "R-CMP-7",
+            r#"unknown token: "silver1""#,
+        ),
+        (
+            (r#""US-AGR":"#.to_string(), r#""XX-YYY":"#.to_string()),
+            "R-CMP-3",
+            r#"unknown tile: "XX-YYY""#,
+        ),
+    ] {
+        let text = whole.replacen(&edit.0, &edit.1, 1);
+        assert_ne!(text, whole);
+        let e = qe_core::Manifest::from_json(&text).unwrap_err();
+        assert_eq!(e.rule(), rule, "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    let e = "gld".parse::<qe_core::AssetKind>().unwrap_err();
+    assert_eq!(
+        (e.rule(), e.to_string().as_str()),
+        ("R-CMP-7", r#"unknown pile: "gld""#)
+    );
+    let e = "fin".parse::<qe_core::Industry>().unwrap_err();
+    assert_eq!(
+        (e.rule(), e.to_string().as_str()),
+        ("R-CMP-2", r#"unknown industry: "fin""#)
+    );
+    let e = "uk".parse::<qe_core::Nation>().unwrap_err();
+    assert_eq!(
+        (e.rule(), e.to_string().as_str()),
+        ("R-CMP-1", r#"unknown nation: "uk""#)
+    );
+}

@@ -59,7 +59,7 @@ pub const QE_ERR_INVALID_CHANCE: QeStatus = 117;
 /// 118: a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).
 pub const QE_ERR_MALFORMED_COMMAND: QeStatus = 118;
 
-/// 200: an unknown nation, industry, tile, token or pile name (R-CMP-4).
+/// 200: an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
 pub const QE_ERR_UNKNOWN_NAME: QeStatus = 200;
 /// 201: a manifest value above 99 (R-CMP-4).
 pub const QE_ERR_VALUE_OUT_OF_RANGE: QeStatus = 201;
