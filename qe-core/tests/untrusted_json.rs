@@ -377,11 +377,8 @@ fn many_keys_are_checked_quickly() {
     assert!(e.contains("a manifest is at most"), "{e}");
 }
 
-#[test]
-fn a_manifest_lists_every_tile_and_token() {
-    // RECORD.md: a manifest "must list every tile (and token) ID"; a part left out is not filled
-    // from the default.
-    let m = qe_core::Manifest::default();
+/// The members of `m`'s `tiles` and `tokens` objects as JSON text (`"US-AGR":3,...`).
+fn manifest_parts(m: &qe_core::Manifest) -> (String, String) {
     let tiles: Vec<String> = qe_core::TileId::ALL
         .iter()
         .map(|t| format!(r#""{t}":{}"#, m.tile_value(*t)))
@@ -390,7 +387,15 @@ fn a_manifest_lists_every_tile_and_token() {
         .tokens()
         .map(|t| format!(r#""{t}":{}"#, m.token_value(t).unwrap()))
         .collect();
-    let (tiles, tokens) = (tiles.join(","), tokens.join(","));
+    (tiles.join(","), tokens.join(","))
+}
+
+#[test]
+fn a_manifest_lists_every_tile_and_token() {
+    // RECORD.md: a manifest "must list every tile (and token) ID"; a part left out is not filled
+    // from the default.
+    let m = qe_core::Manifest::default();
+    let (tiles, tokens) = manifest_parts(&m);
     let whole = format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#);
     assert_eq!(qe_core::Manifest::from_json(&whole), Ok(m));
     for (part, missing) in [
@@ -413,15 +418,7 @@ fn a_manifest_lists_every_tile_and_token() {
 #[test]
 fn a_manifest_error_quotes_the_value_and_names_the_rule() {
     let m = qe_core::Manifest::default();
-    let tiles: Vec<String> = qe_core::TileId::ALL
-        .iter()
-        .map(|t| format!(r#""{t}":{}"#, m.tile_value(*t)))
-        .collect();
-    let tokens: Vec<String> = m
-        .tokens()
-        .map(|t| format!(r#""{t}":{}"#, m.token_value(t).unwrap()))
-        .collect();
-    let (tiles, tokens) = (tiles.join(","), tokens.join(","));
+    let (tiles, tokens) = manifest_parts(&m);
     let whole = format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#);
     let crypto1 = format!(
         r#""crypto1":{}"#,
