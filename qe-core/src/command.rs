@@ -73,6 +73,35 @@ impl Command {
         })
     }
 
+    /// The peek of `seat` at turn `turn` (R-VIS-5), as a command names it: `turn` is the whole
+    /// number given, `None` when what was given is not one (negative, fractional, not a number);
+    /// `shown()` quotes it then. A turn past the last is [`CommandError::PeekNotAwarded`], as any
+    /// turn not yet awarded; no whole number is [`CommandError::Malformed`] under R-VIS-5.
+    ///
+    /// ```
+    /// use qe_core::{Command, CommandError, Seat};
+    /// assert_eq!(Command::from_peek_turn(Seat(4), Some(3), String::new), Ok(Command::Peek { seat: Seat(4), turn: 3 }));
+    /// assert_eq!(Command::from_peek_turn(Seat(4), Some(300), String::new), Err(CommandError::PeekNotAwarded { turn: 300 }));
+    /// let e = Command::from_peek_turn(Seat(4), None, || "-1".into()).unwrap_err();
+    /// assert_eq!((e.rule(), e.to_string().as_str()), ("R-VIS-5", "malformed command: peek takes a turn number, not -1"));
+    /// ```
+    pub fn from_peek_turn(
+        seat: Seat,
+        turn: Option<u64>,
+        shown: impl FnOnce() -> String,
+    ) -> Result<Command, CommandError> {
+        match turn {
+            Some(turn) => Ok(Command::Peek {
+                seat,
+                turn: u8::try_from(turn).map_err(|_| CommandError::PeekNotAwarded { turn })?,
+            }),
+            None => Err(CommandError::Malformed {
+                reason: alloc::format!("peek takes a turn number, not {}", shown()),
+                rule: "R-VIS-5",
+            }),
+        }
+    }
+
     /// The take or discard command of `seat` for the pile `kind` read from a command; `None`
     /// (an unknown pile) is [`CommandError::Malformed`] quoting `shown()`, the text the command
     /// gave, under the rule of the command.

@@ -279,16 +279,13 @@ mod json {
                 name.as_str() == "discard_asset",
                 || shown(value.get()),
             ),
-            "peek" => match json::whole(value) {
-                Whole::Fits(turn) => Ok(Command::Peek {
-                    seat,
-                    turn: u8::try_from(turn).map_err(|_| CommandError::PeekNotAwarded { turn })?,
-                }),
-                _ => Err(malformed(
-                    format!("peek takes a turn number, not {}", shown(value.get())),
-                    "R-VIS-5",
-                )),
-            },
+            "peek" => {
+                let turn = match json::whole(value) {
+                    Whole::Fits(turn) => Some(turn),
+                    _ => None,
+                };
+                Command::from_peek_turn(seat, turn, || shown(value.get()))
+            }
             other => Err(malformed(
                 format!("unknown action `{}`", shown(other)),
                 "R-AUC-12",

@@ -223,7 +223,8 @@ pub(crate) fn per_seat<T: Copy>(
                 args::quote(values)
             ))
         };
-        if args::is_text(values) {
+        // Text, and a dict (keyed by agent names, say, or read by seat only by accident).
+        if args::is_text(values) || values.is_instance_of::<pyo3::types::PyDict>() {
             return Err(not_sequence());
         }
         let n = values

@@ -657,8 +657,56 @@ impl PyGame {
                 .as_str()
                 .ok_or_else(|| bad("`record` must be a string"))?;
             let rec = Record::from_json(text).map_err(|e| setup_error(py, &e))?;
-            rec.replay().map_err(|e| replay_error(py, &e))?
+            let m = rec.replay().map_err(|e| replay_error(py, &e))?;
+            // The record decides the game; what the state says of it must agree.
+            let rules = m.game().rules();
+            let expansions: Vec<&str> = rules.expansions().names().collect();
+            for (k, said) in [
+                ("players", serde_json::Value::from(rules.players())),
+                ("commodities", rules.has_commodities().into()),
+                ("expansions", expansions.into()),
+            ] {
+                match v.get(k) {
+                    Some(x) if *x != said => {
+                        return Err(bad(&format!(
+                            "`{k}` is {x}, but the record's game has {said}"
+                        )))
+                    }
+                    _ => {}
+                }
+            }
+            m
         };
+        let known: &[&str] = if m.game().is_external_chance() {
+            &[
+                "v",
+                "players",
+                "commodities",
+                "expansions",
+                "external",
+                "peeks",
+                "ladder",
+                "commands",
+                "nations",
+            ]
+        } else {
+            &[
+                "v",
+                "players",
+                "commodities",
+                "expansions",
+                "external",
+                "peeks",
+                "ladder",
+                "record",
+            ]
+        };
+        if let Some(k) = v
+            .as_object()
+            .and_then(|o| o.keys().find(|k| !known.contains(&k.as_str())))
+        {
+            return Err(bad(&format!("unknown field `{}`", qe_core::shown(k))));
+        }
         Ok(PyGame {
             m,
             space,
@@ -1050,8 +1098,21 @@ impl PyGame {
         turn: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let seat = seat_of(py, self.game(), seat)?;
-        let turn = args::int::<u8>(turn, "turn")?;
-        self.play_cmd(py, Command::Peek { seat, turn })?;
+        // As the record reader reads a turn: past the last is not awarded, negative or past 64
+        // bits not a turn number (R-VIS-5).
+        let mut quoted = None;
+        let read = args::int_or::<u64>(turn, "turn", |q| {
+            quoted = Some(q);
+            PyValueError::new_err("")
+        });
+        let turn = match read {
+            Ok(t) => Some(t),
+            Err(_) if quoted.is_some() => None,
+            Err(e) => return Err(e),
+        };
+        let c = Command::from_peek_turn(seat, turn, || quoted.unwrap_or_default())
+            .map_err(|e| command_error(py, &e))?;
+        self.play_cmd(py, c)?;
         Ok(())
     }
 

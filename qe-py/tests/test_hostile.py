@@ -144,7 +144,7 @@ BAD_INTS = [
     ("bid amount", lambda g: g.bid(0, -5), qe.IllegalCommand, r"^R-AUC-4: bid out of range: -5 \(a bid is .*\) \(amount\)$"),
     ("bid amount 2**64", lambda g: g.bid(0, 2**64), qe.IllegalCommand, rf"^R-AUC-4: bid out of range: {2**64} .* \(amount\)$"),
     ("bid_all entry", lambda g: g.bid_all([-1, 0, 0, 0]), qe.IllegalCommand, r"^R-AUC-4: bid out of range: -1 .* \(amounts\[0\]\)$"),
-    ("peek turn", lambda g: g.peek(0, 300), OverflowError, "turn must be an int from 0 to 255, got 300"),
+    ("peek turn", lambda g: g.peek(0, 300), qe.IllegalCommand, r"^R-VIS-5: turn 300 is not an awarded auction$"),
     ("apply_action action", lambda g: g.apply_action(0, -1), ValueError, r"action -1 out of range 0\.\.\d+ \(seat 0\)"),
     ("apply_action huge", lambda g: g.apply_action(0, 2**70), ValueError, rf"action {2**70} out of range"),
     ("apply_action range", lambda g: g.apply_action(0, 99), ValueError, r"action 99 out of range 0\.\.\d+ \(seat 0\)"),
@@ -694,3 +694,76 @@ def test_a_seed_is_refused_where_it_would_be_dropped() -> None:
     with pytest.raises(ValueError, match="seed 5 has no use with external_chance=True"):
         qe.Game(4, seed=5, external_chance=True)
     assert qe.Game(4, external_chance=True).seed is None
+
+
+@pytest.mark.parametrize(
+    "turn, message",
+    [
+        (300, r"^R-VIS-5: turn 300 is not an awarded auction$"),
+        (-1, r"^R-VIS-5: malformed command: peek takes a turn number, not -1$"),
+        (2**70, r"^R-VIS-5: malformed command: peek takes a turn number, not 1180591620717411303424$"),
+    ],
+)
+def test_a_peek_turn_is_read_as_the_record_reads_it(turn: int, message: str) -> None:
+    g = qe.Game(5, seed=1)
+    for peek in (lambda: g.peek(0, turn), lambda: g.apply({"seat": 0, "peek": turn})):
+        with pytest.raises(qe.IllegalCommand, match=message):
+            peek()
+    assert g.commands() == []
+
+
+def test_a_dict_of_actions_is_not_a_sequence_of_them() -> None:
+    g = qe.Game(4, seed=1)
+    for actions in ({0: 1, 1: 0, 2: 0, 3: 0}, {"seat_0": 1}):
+        with pytest.raises(TypeError, match=r"actions must be a sequence with one entry per seat .*got dict"):
+            g.step(actions)
+    assert g.commands() == []
+
+
+def test_openspiel_ladders_are_digits_only() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401  (registers python_qe)
+
+    for ladder in ("0:1:2_0", "0:+1:2", "0:１:2", "0:1.5:2"):
+        with pytest.raises(ValueError, match="ladder must be whole amounts joined by ':'"):
+            pyspiel.load_game("python_qe", {"ladder": ladder})
+    assert pyspiel.load_game("python_qe", {"ladder": "0:1:20"}).num_distinct_actions() > 0
+
+
+def test_vector_reset_reads_every_seed_of_a_list() -> None:
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(2)
+    with pytest.raises(TypeError, match=r"seed\[1\] must be an int, got str 'x'"):
+        env.reset(seed=[1, "x"])
+    with pytest.raises(TypeError, match=r"seed\[0\] must be an int, got NoneType None"):
+        env.reset(seed=[None, None])  # type: ignore[list-item]
+    obs, _ = env.reset(seed=[3, 4])
+    assert obs.shape[0] == 2
+
+
+def test_a_pickled_state_that_contradicts_its_record_is_refused() -> None:
+    g = qe.Game(4, seed=2)
+    g.bid(0, 3)
+    before = g.__getstate__()
+    for key, value, message in [
+        ("players", 3, r"`players` is 3, but the record's game has 4"),
+        ("commodities", True, r"`commodities` is true, but the record's game has false"),
+        ("expansions", ["commodities"], r"`expansions` is \[\"commodities\"\], but the record's game has \[\]"),
+        ("zzz", 1, r"unknown field `zzz`"),
+        ("nations", ["US"], r"unknown field `nations`"),
+    ]:
+        state = json.loads(g._g.__getstate__())
+        state[key] = value
+        with pytest.raises(ValueError, match=message):
+            g._g.__setstate__(json.dumps(state))
+        assert g.__getstate__() == before
+    for state, message in [
+        ({"game": before["game"], "attrs": 0}, r"'attrs' must be a dict, got int 0"),
+        ({"game": before["game"], "attrs": ""}, r"'attrs' must be a dict, got str ''"),
+        ({"game": before["game"], "extra": 1}, r"unknown key 'extra'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            g.__setstate__(state)
+        assert g.__getstate__() == before

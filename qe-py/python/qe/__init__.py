@@ -716,9 +716,15 @@ class Game:
                 f"bad pickled qe.Game state: expected a dict with 'game', got {type(state).__name__}"
             )
         # Everything is checked before anything is set: a bad state leaves this game as it was.
-        attrs = state.get("attrs") or {}
+        attrs = state.get("attrs", {})
         if not isinstance(attrs, Mapping):
-            raise ValueError(f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__}")
+            raise ValueError(
+                f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__} "
+                f"{_qe.quote(attrs)}"
+            )
+        unknown = [k for k in state if k not in ("game", "attrs")]
+        if unknown:
+            raise ValueError(f"bad pickled qe.Game state: unknown key {_qe.quote(unknown[0])}")
         clash = _shadowing(attrs)
         if clash:
             raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {_qe.quote(clash[0])}")

@@ -206,7 +206,8 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                     f"seed must be an int, None or a list of {self.num_envs} seeds (one per env), "
                     f"got a list of {len(seed)}"
                 )
-            seed = seed[0]
+            # Each is read as a seed is (a wrong one is an error, not ignored).
+            seed = [as_int(x, f"seed[{i}]") for i, x in enumerate(seed)][0]
         obs, masks = self._env.reset(seed)
         return self._out(obs, masks)
 

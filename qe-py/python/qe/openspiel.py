@@ -92,11 +92,10 @@ def _split(text: str, what: str) -> List[str]:
 
 def _ladder(text: str) -> BidLadder:
     items = _split(text, "ladder")
-    try:
-        amounts = [int(x) for x in items]
-    except ValueError:
-        raise ValueError(f"ladder must be whole amounts joined by ':', got {_qe.quote(text)}") from None
-    return BidLadder(amounts)
+    # Digits only: int() would also take "+2", "2_0" and other scripts' digits.
+    if not all(x.isascii() and x.isdigit() for x in items):
+        raise ValueError(f"ladder must be whole amounts joined by ':', got {_qe.quote(text)}")
+    return BidLadder([int(x) for x in items])
 
 
 class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
