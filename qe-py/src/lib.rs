@@ -677,34 +677,23 @@ impl PyGame {
             }
             m
         };
-        let known: &[&str] = if m.game().is_external_chance() {
-            &[
-                "v",
-                "players",
-                "commodities",
-                "expansions",
-                "external",
-                "peeks",
-                "ladder",
-                "commands",
-                "nations",
-            ]
+        // The fields `state_json` writes: the common ones, then those of its kind of game.
+        let own: &[&str] = if m.game().is_external_chance() {
+            &["commands", "nations"]
         } else {
-            &[
-                "v",
-                "players",
-                "commodities",
-                "expansions",
-                "external",
-                "peeks",
-                "ladder",
-                "record",
-            ]
+            &["record"]
         };
-        if let Some(k) = v
-            .as_object()
-            .and_then(|o| o.keys().find(|k| !known.contains(&k.as_str())))
-        {
+        let common = [
+            "v",
+            "players",
+            "commodities",
+            "expansions",
+            "external",
+            "peeks",
+            "ladder",
+        ];
+        let known = |k: &str| common.contains(&k) || own.contains(&k);
+        if let Some(k) = v.as_object().and_then(|o| o.keys().find(|k| !known(k))) {
             return Err(bad(&format!("unknown field `{}`", qe_core::shown(k))));
         }
         Ok(PyGame {
