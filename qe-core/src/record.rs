@@ -593,6 +593,10 @@ mod json {
             let deck = names(need("deck")?, "deck")?;
             let mut piles: [Vec<TokenId>; 3] = Default::default();
             match obj.get("piles") {
+                // Even empty: RECORD.md gives `piles` to games with the expansion only.
+                Some(_) if !commodities => {
+                    return Err(SetupError::Piles(crate::setup::PILES_WITHOUT_COMMODITIES))
+                }
                 Some(p) => {
                     let p = object(p, "`piles`")?;
                     for (name, list_v) in &p.0 {

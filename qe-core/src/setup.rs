@@ -11,6 +11,11 @@ use crate::error::SetupError;
 use crate::rules::Rules;
 use crate::seat::MAX_SEATS;
 
+/// The error of piles in a game without Commodities (R-COM-1): tokens in a set-up, or a
+/// record's `piles` field.
+pub(crate) const PILES_WITHOUT_COMMODITIES: &str =
+    "asset piles are given but the Commodities expansion is off";
+
 /// SplitMix64's finalizer: mixes a seed into another, well spread and portable. The one mixer
 /// for deriving seeds from seeds: each game of a `qe simulate` tournament, each env of a
 /// `qe.VectorEnv`, and the search bot's own random streams.
@@ -220,9 +225,7 @@ impl Setup {
                 at += len;
             }
         } else if piles.iter().any(|p| !p.is_empty()) {
-            return Err(SetupError::Piles(
-                "asset piles are given but the Commodities expansion is off",
-            ));
+            return Err(SetupError::Piles(PILES_WITHOUT_COMMODITIES));
         }
         Ok(setup)
     }

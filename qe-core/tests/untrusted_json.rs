@@ -475,3 +475,20 @@ fn a_manifest_error_quotes_the_value_and_names_the_rule() {
         ("R-CMP-1", r#"unknown nation: "uk""#)
     );
 }
+
+/// RECORD.md gives `piles` to games with the Commodities expansion only: a base game's record
+/// with the field, even with empty piles, is refused (R-COM-1), as tokens in its set-up are.
+#[test]
+fn a_base_game_record_has_no_piles() {
+    for piles in [r#"{"gold":[]}"#, "{}", r#"{"gold":["gold1"]}"#] {
+        let record = record_text(4).replacen('{', &format!(r#"{{"piles":{piles},"#), 1);
+        let e = Record::from_json(&record).unwrap_err();
+        assert_eq!(e.rule(), "R-COM-1", "{piles}: {e}");
+        assert!(
+            e.to_string()
+                .contains("asset piles are given but the Commodities expansion is off"),
+            "{e}"
+        );
+    }
+    assert!(Record::from_json(&record_text(4)).is_ok());
+}
