@@ -218,6 +218,10 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&cli.common, &args),
         Command::Simulate(args) => simulate::run(&cli.common, &args),
         Command::Rules(args) => rules::run(&cli.common, &args),
+        // --manifest is global (every other command uses it); here it would be ignored.
+        Command::Completions(_) if cli.common.manifest.is_some() => Err(Failure::Usage(
+            "completions takes no --manifest: the script is the same for every manifest".into(),
+        )),
         Command::Completions(args) => {
             completions(&args);
             Ok(())

@@ -134,6 +134,9 @@ pub fn run(common: &Common, args: &RulesArgs) -> Result<(), Failure> {
         return Ok(());
     }
     println!("{SUMMARY}\n");
-    print!("{}", manifest_text(&manifest, &source));
+    print!(
+        "{}",
+        crate::layout::fit(&manifest_text(&manifest, &source), crate::layout::width())
+    );
     Ok(())
 }

@@ -608,9 +608,11 @@ fn report(
         "no winner (all eliminated): {:.1}% of games",
         ratio(total.no_winner as f64, g) * 100.0
     );
-    println!(
-        "ratings: Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval from {} bootstrap resamples",
+    let about = format!(
+        "ratings: Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval \
+         from {} bootstrap resamples",
         ratings.resamples
     );
+    println!("{}", crate::layout::fit(&about, crate::layout::width()));
     println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
 }

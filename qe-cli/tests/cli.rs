@@ -1462,11 +1462,32 @@ fn usage_errors_name_the_option_and_the_value() {
             &["simulate", "--expansion", "Commodities"],
             "unknown expansion \"Commodities\"",
         ),
+        // --manifest is global; completions would ignore it.
+        (
+            &["--manifest", "m.json", "completions", "bash"],
+            "completions takes no --manifest",
+        ),
     ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "qe {args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "qe {args:?}: {}", stderr(&o));
     }
+}
+
+/// A record or manifest that starts with a byte order mark gets a message saying so, not a
+/// JSON syntax error at line 1, column 1.
+#[test]
+fn a_byte_order_mark_is_named() {
+    let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "bom.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let o = run(&["replay", "-"], &format!("\u{feff}{text}"));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard input: the record starts with a byte order mark"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(run(&["replay", "-"], &text).status.code(), Some(0));
 }
 
 /// `qe play` says when its standard input cannot be read, as `qe replay -` does (exit 3), rather
