@@ -258,13 +258,54 @@ fn read_actions(
         _ => {
             let np = py.import("numpy")?;
             // Integers only: a float action is an error, never truncated to a rung.
-            let given = np.getattr("asarray")?.call1((actions,))?;
+            let given = np.getattr("asarray")?.call1((actions,)).map_err(|e| {
+                if e.is_instance_of::<PyValueError>(py) {
+                    PyValueError::new_err(format!(
+                        "actions must be integers of shape {expected:?}, got {} {}: {}",
+                        args::type_name(actions),
+                        args::quote(actions),
+                        e.value(py)
+                    ))
+                } else {
+                    e
+                }
+            })?;
             let dtype = given.getattr("dtype")?;
             let kind: String = dtype.getattr("kind")?.extract()?;
+            if kind == "O" {
+                // Python objects: the first that is not an int64 is named (an int past 64 bits is
+                // out of range like any other).
+                for item in given.getattr("flat")?.try_iter()? {
+                    let item = item?;
+                    if item.is_instance_of::<pyo3::types::PyInt>()
+                        && !item.is_instance_of::<pyo3::types::PyBool>()
+                    {
+                        if item.extract::<i64>().is_err() {
+                            return Err(PyValueError::new_err(format!(
+                                "action {} out of range 0..{n_actions}",
+                                args::quote(&item)
+                            )));
+                        }
+                    } else {
+                        return Err(PyValueError::new_err(format!(
+                            "actions must be integers, got {} {}",
+                            args::type_name(&item),
+                            args::quote(&item)
+                        )));
+                    }
+                }
+            }
             if kind != "i" && kind != "u" {
                 return Err(PyValueError::new_err(format!(
-                    "actions must be integers, got {}",
-                    dtype.str()?
+                    "actions must be integers, got {} {}",
+                    dtype.str()?,
+                    args::quote(actions)
+                )));
+            }
+            let shape: Vec<usize> = given.getattr("shape")?.extract()?;
+            if shape != expected {
+                return Err(PyValueError::new_err(format!(
+                    "actions must have shape {expected:?}, not {shape:?}"
                 )));
             }
             if kind == "u" && given.getattr("size")?.extract::<usize>()? > 0 {

@@ -767,3 +767,33 @@ def test_a_pickled_state_that_contradicts_its_record_is_refused() -> None:
         with pytest.raises(ValueError, match=message):
             g.__setstate__(state)
         assert g.__getstate__() == before
+
+
+def test_pettingzoo_seeds_are_read_as_ints() -> None:
+    import qe.pettingzoo
+
+    for make in (qe.pettingzoo.parallel_env, qe.pettingzoo.raw_env):
+        env = make()
+        with pytest.raises(TypeError, match="seed must be an int, got bool True"):
+            env.reset(seed=True)
+        with pytest.raises(ValueError, match="seed must be a whole number, got -1$"):
+            env.reset(seed=-1)
+        env.reset(seed=7)
+
+
+@pytest.mark.parametrize(
+    "actions, message",
+    [
+        (None, r"^actions must be integers, got NoneType None$"),
+        ("abc", r"^actions must be integers, got <U3 'abc'$"),
+        ([[1, 2], [3]], r"^actions must be integers of shape \[2, 4\], got list \[\[1, 2\], \[3\]\]: "),
+        ([[2**70, 0, 0, 0]] * 2, r"^action 1180591620717411303424 out of range 0\.\.16$"),
+        ([[1, None, 0, 0]] * 2, r"^actions must be integers, got NoneType None$"),
+        (np.int64(0), r"^actions must have shape \[2, 4\], not \[\]$"),
+    ],
+)
+def test_vector_env_actions_name_what_is_wrong(actions: object, message: str) -> None:
+    env = qe.VectorEnv(2, players=4, seed=1)
+    with pytest.raises(ValueError, match=message):
+        env.step(actions)
+    assert env.decisions == 0
