@@ -84,7 +84,7 @@
 #define QE_PILE_CRYPTO 2
 
 /**
- * `QeState.phase`: external chance (not reachable through this ABI).
+ * `QeState.phase`: a chance outcome is pending (a game with `QE_GAME_EXTERNAL_CHANCE`).
  */
 #define QE_PHASE_CHANCE 0
 
@@ -1404,9 +1404,12 @@ QeStatus qe_game_outcome_json(const struct QeGame *game,
 
 /**
  * Writes the game record (`qe-record/1` JSON, finished or not) to `*out_json`; replaying it with
- * `qe_game_from_record` gives the same game. Free the string with `qe_string_free`. A game with
- * external chance has no record before its deal: `QE_ERR_INVALID_ARGUMENT`, and nothing is
- * written (Python's `Game.record()` gives `None` there).
+ * `qe_game_from_record` gives the same game so far. Free the string with `qe_string_free`. A
+ * record lists the whole deck and piles: for a game with external chance, the tiles and tokens
+ * not yet revealed are written in an order of the record's own, so its replay has that future
+ * and no external chance (keep the commands, `qe_game_chance_json` outcomes included, to restore
+ * such a game). A game with external chance has no record before its deal:
+ * `QE_ERR_INVALID_ARGUMENT`, and nothing is written (Python's `Game.record()` gives `None` there).
  *
  * # Safety
  * As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.

@@ -466,6 +466,8 @@ namespace Qe
     /// <summary>A game of QE (owns a native QeGame*). Dispose it, or let the finalizer free it.</summary>
     public sealed class Game : IDisposable
     {
+        // Every call on the handle is followed by GC.KeepAlive(this): without it the collector may
+        // finalize (and free) a Game no longer referenced while the native call still runs.
         IntPtr handle;
 
         Game(IntPtr handle)
@@ -522,6 +524,7 @@ namespace Qe
         {
             IntPtr g;
             Native.Check(Native.qe_game_clone(Handle, out g));
+            GC.KeepAlive(this);
             return new Game(g);
         }
 
@@ -529,17 +532,21 @@ namespace Qe
         public void Apply(QeCommand command)
         {
             Native.Check(Native.qe_game_apply(Handle, command));
+            GC.KeepAlive(this);
         }
 
         /// <summary>Applies a command; returns the status instead of throwing.</summary>
         public uint TryApply(QeCommand command)
         {
-            return Native.qe_game_apply(Handle, command);
+            uint status = Native.qe_game_apply(Handle, command);
+            GC.KeepAlive(this);
+            return status;
         }
 
         public void ApplyJson(string json)
         {
             Native.Check(Native.qe_game_apply_json(Handle, Native.Utf8(json, "json")));
+            GC.KeepAlive(this);
         }
 
         public QeState State
@@ -548,6 +555,7 @@ namespace Qe
             {
                 QeState s;
                 Native.Check(Native.qe_game_state(Handle, out s));
+                GC.KeepAlive(this);
                 return s;
             }
         }
@@ -556,6 +564,7 @@ namespace Qe
         {
             QeLegal l;
             Native.Check(Native.qe_game_legal(Handle, seat, out l));
+            GC.KeepAlive(this);
             return l;
         }
 
@@ -563,6 +572,7 @@ namespace Qe
         {
             QeSeatInfo s;
             Native.Check(Native.qe_game_seat_info(Handle, viewer, seat, out s));
+            GC.KeepAlive(this);
             return s;
         }
 
@@ -571,6 +581,7 @@ namespace Qe
         {
             QeSpendBounds b;
             Native.Check(Native.qe_game_spend_bounds(Handle, viewer, seat, out b));
+            GC.KeepAlive(this);
             return b;
         }
 
@@ -579,9 +590,11 @@ namespace Qe
         {
             UIntPtr pending;
             Native.Check(Native.qe_game_events_pending(Handle, viewer, out pending));
+            GC.KeepAlive(this);
             QeEvent[] events = new QeEvent[(int)pending.ToUInt64()];
             UIntPtr n;
             Native.Check(Native.qe_game_events(Handle, viewer, events, (UIntPtr)events.Length, out n));
+            GC.KeepAlive(this);
             return events;
         }
 
@@ -589,6 +602,7 @@ namespace Qe
         {
             IntPtr s;
             Native.Check(Native.qe_game_events_json(Handle, viewer, out s));
+            GC.KeepAlive(this);
             return Native.Take(s);
         }
 
@@ -596,6 +610,7 @@ namespace Qe
         {
             IntPtr s;
             Native.Check(Native.qe_game_view_json(Handle, viewer, out s));
+            GC.KeepAlive(this);
             return Native.Take(s);
         }
 
@@ -603,6 +618,7 @@ namespace Qe
         {
             QeSeatOutcome o;
             Native.Check(Native.qe_game_outcome(Handle, seat, out o));
+            GC.KeepAlive(this);
             return o;
         }
 
@@ -610,6 +626,7 @@ namespace Qe
         {
             IntPtr s;
             Native.Check(Native.qe_game_outcome_json(Handle, out s));
+            GC.KeepAlive(this);
             return Native.Take(s);
         }
 
@@ -617,6 +634,7 @@ namespace Qe
         {
             IntPtr s;
             Native.Check(Native.qe_game_record_json(Handle, out s));
+            GC.KeepAlive(this);
             return Native.Take(s);
         }
 
@@ -675,6 +693,8 @@ namespace Qe
             if (game == null) throw new ArgumentNullException("game");
             QeCommand c;
             Native.Check(Native.qe_bot_decide(Handle, game.Handle, seat, out c));
+            GC.KeepAlive(game);
+            GC.KeepAlive(this);
             return c;
         }
 

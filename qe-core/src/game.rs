@@ -1126,8 +1126,14 @@ impl Game {
                 self.finish_draw(token, sink);
                 Ok(())
             }
+            // An outcome of another kind than the one pending: say which one is.
             _ => Err(CommandError::InvalidChance {
-                reason: "no such chance event is pending",
+                reason: match self.step {
+                    Step::Deal => "the chance event pending is the deal",
+                    Step::Reveal => "the chance event pending is a tile reveal",
+                    Step::Draw => "the chance event pending is a token draw",
+                    _ => "no chance event is pending",
+                },
             }),
         }
     }

@@ -65,6 +65,9 @@ pub enum ReplayError {
 
 impl Record {
     /// The record of `game` after `commands` (chance commands are folded into the deck and piles).
+    /// A record lists the whole deck and piles, so in external-chance mode the tiles and tokens
+    /// not yet revealed are written in an order of the set-up's own: the record replays to the
+    /// same game so far, with that order as its future and without external chance.
     /// `None` in external-chance mode before the deal, and when the rules cannot be recorded: a
     /// record holds the player count, the expansion and the manifest, so custom scoring tables or
     /// bonuses ([`RulesBuilder`]) would not replay to the same game (`RECORD.md`).

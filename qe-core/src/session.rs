@@ -212,9 +212,10 @@ impl Match {
         Ok(())
     }
 
-    /// The game record (`qe-record/1`) of the match so far, finished or not. `None` in
-    /// external-chance mode before the deal, and for rules a record cannot hold (custom scoring
-    /// tables or bonuses, see [`Record::of`]).
+    /// The game record (`qe-record/1`) of the match so far, finished or not (in external-chance
+    /// mode its future, the tiles and tokens not yet revealed, is an order of its own, see
+    /// [`Record::of`]). `None` in external-chance mode before the deal, and for rules a record
+    /// cannot hold (custom scoring tables or bonuses).
     pub fn record(&self) -> Option<Record> {
         Record::of(&self.game, &self.commands, self.seed)
     }

@@ -131,7 +131,10 @@ fn viewer_arg(state: &GameState, viewer: u8) -> Result<Option<Seat>, Error> {
     } else if viewer < players {
         Ok(Some(Seat(viewer)))
     } else {
-        Err(seat_out_of_range(viewer))
+        Err(seat_out_of_range(
+            viewer,
+            "viewer (a seat, or QE_SPECTATOR)",
+        ))
     }
 }
 
@@ -140,17 +143,19 @@ fn seat_arg(state: &GameState, seat: u8) -> Result<Seat, Error> {
     if seat < players {
         Ok(Seat(seat))
     } else {
-        Err(seat_out_of_range(seat))
+        Err(seat_out_of_range(seat, "seat"))
     }
 }
 
-/// A seat argument the game has no seat for: the core's `QE_ERR_SEAT_OUT_OF_RANGE` (R-AUC-12), as
-/// the same seat in a command, and as the Python binding reports it.
-fn seat_out_of_range(seat: u8) -> Error {
-    CommandError::SeatOutOfRange {
+/// A seat given as `argument` that the game has no seat for: the core's
+/// `QE_ERR_SEAT_OUT_OF_RANGE` (R-AUC-12), as the same seat in a command, and as the Python
+/// binding reports it; the message names the argument.
+fn seat_out_of_range(seat: u8, argument: &str) -> Error {
+    let mut e = Error::from(CommandError::SeatOutOfRange {
         seat: i64::from(seat),
-    }
-    .into()
+    });
+    e.message = format!("{} (`{argument}`)", e.message);
+    e
 }
 
 fn flag_arg(v: u8, name: &str) -> Result<bool, Error> {
@@ -163,7 +168,10 @@ fn flag_arg(v: u8, name: &str) -> Result<bool, Error> {
 
 fn command_of(c: &QeCommand) -> Result<Command, Error> {
     if c.reserved != 0 {
-        return Err(Error::invalid("QeCommand.reserved must be 0"));
+        return Err(Error::invalid(format!(
+            "QeCommand.reserved must be 0, not {}",
+            c.reserved
+        )));
     }
     let seat = Seat(c.seat);
     let pile = || {
@@ -193,10 +201,11 @@ fn command_of(c: &QeCommand) -> Result<Command, Error> {
 }
 
 /// Reads one command in the record format (`{"seat":0,"bid":5}`, `RECORD.md`) with qe-core's own
-/// record reader, so that the JSON of a command means exactly what it means in a record.
-fn command_of_json(text: &str) -> Result<Command, Error> {
+/// record reader, so that the JSON of a command means exactly what it means in a record. `name`:
+/// the argument that holds it, as errors call it.
+fn command_of_json(text: &str, name: &str) -> Result<Command, Error> {
     Command::from_json(text)
-        .map_err(|e| reader_error(text, "command", qe_core::MAX_COMMAND_BYTES, e.into()))
+        .map_err(|e| reader_error(text, name, qe_core::MAX_COMMAND_BYTES, e.into()))
 }
 
 // ----- library-wide functions ---------------------------------------------------------------------
@@ -416,8 +425,11 @@ pub unsafe extern "C" fn qe_game_new_with(
                 o.flags
             )));
         }
-        if o.reserved != [0; 4] {
-            return Err(Error::invalid("QeGameOptions.reserved must be all 0"));
+        if let Some(i) = o.reserved.iter().position(|&r| r != 0) {
+            return Err(Error::invalid(format!(
+                "QeGameOptions.reserved must be all 0, but reserved[{i}] is {}",
+                o.reserved[i]
+            )));
         }
         let rules = rules_of(o.players, expansions)?;
         let m = if o.flags & QE_GAME_EXTERNAL_CHANCE != 0 {
@@ -608,7 +620,7 @@ pub unsafe extern "C" fn qe_game_apply_json(game: *mut QeGame, json: *const c_ch
         let state = unsafe { handle::get_mut(game)? };
         // SAFETY: caller contract.
         let text = unsafe { str_arg(json, "json")? };
-        let command = command_of_json(text)?;
+        let command = command_of_json(text, "json")?;
         state.m.play(command)?;
         Ok(())
     })
@@ -979,9 +991,12 @@ pub unsafe extern "C" fn qe_game_outcome_json(
 }
 
 /// Writes the game record (`qe-record/1` JSON, finished or not) to `*out_json`; replaying it with
-/// `qe_game_from_record` gives the same game. Free the string with `qe_string_free`. A game with
-/// external chance has no record before its deal: `QE_ERR_INVALID_ARGUMENT`, and nothing is
-/// written (Python's `Game.record()` gives `None` there).
+/// `qe_game_from_record` gives the same game so far. Free the string with `qe_string_free`. A
+/// record lists the whole deck and piles: for a game with external chance, the tiles and tokens
+/// not yet revealed are written in an order of the record's own, so its replay has that future
+/// and no external chance (keep the commands, `qe_game_chance_json` outcomes included, to restore
+/// such a game). A game with external chance has no record before its deal:
+/// `QE_ERR_INVALID_ARGUMENT`, and nothing is written (Python's `Game.record()` gives `None` there).
 ///
 /// # Safety
 /// As `qe_game_state`, with `out_json` NULL (an error) or valid for writes.

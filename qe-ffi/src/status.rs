@@ -229,7 +229,10 @@ pub(crate) unsafe fn copy_to_buffer(
         } else {
             Err(Error::new(
                 QE_ERR_BUFFER_TOO_SMALL,
-                format!("buffer too small: {} bytes needed", text.len() + 1),
+                format!(
+                    "buffer too small: {} bytes needed, `cap` is {cap}",
+                    text.len() + 1
+                ),
             ))
         };
     }
@@ -245,7 +248,10 @@ pub(crate) unsafe fn copy_to_buffer(
     if n < text.len() {
         return Err(Error::new(
             QE_ERR_BUFFER_TOO_SMALL,
-            format!("buffer too small: {} bytes needed", text.len() + 1),
+            format!(
+                "buffer too small: {} bytes needed, `cap` is {cap}",
+                text.len() + 1
+            ),
         ));
     }
     Ok(())

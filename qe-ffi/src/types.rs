@@ -36,7 +36,7 @@ pub const QE_PILE_OIL: u8 = 1;
 /// Pile index: crypto (bit 2 of pile masks).
 pub const QE_PILE_CRYPTO: u8 = 2;
 
-/// `QeState.phase`: external chance (not reachable through this ABI).
+/// `QeState.phase`: a chance outcome is pending (a game with `QE_GAME_EXTERNAL_CHANCE`).
 pub const QE_PHASE_CHANCE: u32 = 0;
 /// `QeState.phase`: the auctioneer (`phase_seat`) must open (R-AUC-2).
 pub const QE_PHASE_OPENING_BID: u32 = 1;

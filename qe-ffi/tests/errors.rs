@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, CStr, CString};
 use std::ptr;
 
 use common::*;
@@ -427,7 +427,7 @@ fn bad_arguments() {
     );
     assert_eq!(
         last_message(),
-        "R-AUC-12: seat 4 is not a seat of this game"
+        "R-AUC-12: seat 4 is not a seat of this game (`seat`)"
     );
     let mut si = QeSeatInfo::default();
     assert_eq!(
@@ -436,11 +436,15 @@ fn bad_arguments() {
     );
     assert_eq!(
         last_message(),
-        "R-AUC-12: seat 7 is not a seat of this game"
+        "R-AUC-12: seat 7 is not a seat of this game (`viewer (a seat, or QE_SPECTATOR)`)"
     );
     assert_eq!(
         unsafe { qe_game_seat_info(g, 0, 4, &mut si) },
         QE_ERR_SEAT_OUT_OF_RANGE
+    );
+    assert_eq!(
+        last_message(),
+        "R-AUC-12: seat 4 is not a seat of this game (`seat`)"
     );
     let bid = QeCommand {
         kind: QE_COMMAND_BID,
@@ -952,4 +956,56 @@ fn error_messages_are_short_printable_text() {
         assert!(len < 300, "{len} bytes: {text}");
     }
     free(g);
+}
+
+/// Messages name the value given: a reserved field's value and place, the capacity that was too
+/// small, the chance event that is pending when another kind is given.
+#[test]
+fn messages_name_the_field_and_value_given() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 3);
+    let bad = QeCommand {
+        kind: QE_COMMAND_BID,
+        amount: 1,
+        reserved: 7,
+        ..QeCommand::default()
+    };
+    assert_eq!(unsafe { qe_game_apply(g, bad) }, QE_ERR_INVALID_ARGUMENT);
+    assert_eq!(last_message(), "QeCommand.reserved must be 0, not 7");
+    let mut o = options(4, 0, 1);
+    o.reserved[2] = 42;
+    let mut out = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_game_new_with(&o, &mut out) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        last_message(),
+        "QeGameOptions.reserved must be all 0, but reserved[2] is 42"
+    );
+    let mut buf = [0 as c_char; 3];
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_TILE, 0, buf.as_mut_ptr(), 3, ptr::null_mut()) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(
+        last_message(),
+        "buffer too small: 7 bytes needed, `cap` is 3"
+    );
+    free(g);
+    // External chance: the deal is pending, a reveal is given.
+    let mut o = options(4, 0, 1);
+    o.flags = QE_GAME_EXTERNAL_CHANCE;
+    let mut e = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_new_with(&o, &mut e) }, QE_OK);
+    let text = CString::new(r#"{"chance":{"reveal":"US-AGR"}}"#).unwrap();
+    assert_eq!(
+        unsafe { qe_game_apply_json(e, text.as_ptr()) },
+        QE_ERR_INVALID_CHANCE
+    );
+    assert_eq!(
+        last_message(),
+        "R-SET-3: invalid chance outcome: the chance event pending is the deal"
+    );
+    free(e);
 }

@@ -668,7 +668,9 @@ class Game:
 
     def record(self) -> Optional[str]:
         """The ``qe-record/1`` JSON text of the game so far (``None`` in external-chance mode before
-        the deal)."""
+        the deal). A record lists the whole deck and piles: with external chance, the tiles and
+        tokens not yet revealed are written in an order of its own, so its replay has that future
+        and no external chance (pickling keeps such a game as it is)."""
         return self._g.record_json()
 
     def record_dict(self) -> Optional[Dict[str, Any]]:
