@@ -1120,8 +1120,8 @@ QeStatus qe_last_error_status(QeStatus *out);
 QeStatus qe_string_free(char *s);
 
 /**
- * Copies the name of a component into `buf` (`cap` bytes, NUL-terminated) and its length to
- * `*out_len` (optional): `kind` is `QE_NAME_NATION` ("US"), `QE_NAME_INDUSTRY` ("AGR"),
+ * Copies the name of a component into `buf` (`cap` bytes, NUL-terminated) and its length in
+ * bytes, without the NUL, to `*out_len` (optional; also on `QE_ERR_BUFFER_TOO_SMALL`): `kind` is `QE_NAME_NATION` ("US"), `QE_NAME_INDUSTRY` ("AGR"),
  * `QE_NAME_TILE` ("US-AGR"), `QE_NAME_PILE` ("gold"), `QE_NAME_PHASE` ("bidding") or
  * `QE_NAME_EXPANSION` ("commodities"), and `index` the number the flat structs use (for an
  * expansion, the bit position of its `QE_EXPANSION_*`). 16 bytes always suffice.

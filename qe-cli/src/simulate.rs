@@ -26,7 +26,8 @@ Agents: the built-in bots value (bids a tile's marginal VP for its seat, scaled 
 has seen), random (uniform over a small bid ladder), miser (bids zero or the minimum), search
 (= search:medium), search:easy, search:medium, search:hard (Monte Carlo search over sampled games),
 and exec:COMMAND, a program in any language speaking the line-based JSON protocol qe-agent/1
-(spec/AGENT-PROTOCOL.md; COMMAND is split on spaces, e.g. `exec:python3 agent.py`).
+(spec/AGENT-PROTOCOL.md; COMMAND is split on spaces, e.g. `exec:python3 agent.py`, so quote the
+list for the shell: --bots 'value,exec:python3 agent.py').
 --bots lists the lineup, one agent per seat; a shorter list repeats (`--bots value` puts value bots at
 every seat). Without --players, a list of 3 to 5 entries sets the player count, else 4. Seats rotate
 from game to game: in game i seat s plays entry (s + i) mod players, so no agent keeps a seat.

@@ -59,7 +59,7 @@
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
 //! | [`Deduction`] | what a seat can prove about every seat's total spent ([`Match::deduce`], [`SeatView::deduce`]) |
 //! | [`encoding`] | bid ladders, action spaces and masks, fixed-size observations written from a [`SeatView`] (for learning agents) |
-//! | [`bots`] | policies that decide from a [`SeatView`]: the baselines `random`, `miser`, `value`, and the search bot `search:easy|medium|hard` ([`bots::SearchBot`]) |
+//! | [`bots`] | policies that decide from a [`SeatView`] (the search bot also from its seat's bid history, a [`MatchView`]): the baselines `random`, `miser`, `value`, and the search bot `search:easy|medium|hard` ([`bots::SearchBot`]) |
 //!
 //! External-chance mode ([`Game::external_chance`], R-SET-3) leaves the deal, each reveal and each
 //! token drawn to the caller, for tree search with explicit chance nodes.
@@ -70,8 +70,8 @@
 //!   dependencies. Without it the crate is `no_std` + `alloc`.
 //! - `serde`: `Serialize`/`Deserialize` for the public data types, and JSON records
 //!   (`Record::from_json`, `Record::to_json`) and commands (`Command::from_json`,
-//!   `Command::to_json`) through `serde_json`. It turns on no program-wide serde_json feature:
-//!   the rest of a program's JSON reads as it would without qe.
+//!   `Command::to_json`) through `serde_json`, with its `alloc` and `raw_value` features only:
+//!   none changes how JSON is read, so the rest of a program's JSON reads as it would without qe.
 //!
 //! ## Untrusted JSON
 //!

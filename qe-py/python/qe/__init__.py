@@ -7,7 +7,8 @@ A thin facade over the Rust extension ``qe._qe`` (built from ``qe-core``):
 * :func:`replay` -- replay a record to its outcome (or raise).
 * :class:`BidLadder`, observations and action masks -- the encoding of ``qe_core::encoding``.
 * :class:`VectorEnv` -- many games stepped in one call with the GIL released.
-* :mod:`qe.pettingzoo` and :mod:`qe.openspiel` -- adapters (import them explicitly).
+* :mod:`qe.pettingzoo`, :mod:`qe.gym` and :mod:`qe.openspiel` -- adapters, and :mod:`qe.bots` --
+  the core's bots for any seat (import them explicitly).
 
 Errors are :class:`QeError` (a :class:`ValueError`) with the subclasses :class:`IllegalCommand` and
 :class:`SetupError`; each carries ``.rule`` (a rule ID such as ``"R-AUC-3"``) and ``.code`` (the
