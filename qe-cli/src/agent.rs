@@ -348,6 +348,16 @@ impl ExecSeat {
                 Err(RecvTimeoutError::Timeout) if crate::interrupt::requested() => {
                     break Err(Waited::Interrupted)
                 }
+                // The program has exited, though something it started may hold its output open
+                // (no end of input comes then): a crash, once what it wrote has been read.
+                Err(RecvTimeoutError::Timeout)
+                    if matches!(running.child.try_wait(), Ok(Some(_))) =>
+                {
+                    match running.lines.recv_timeout(INTERRUPT_POLL) {
+                        Ok(line) => break Ok(line),
+                        Err(_) => break Err(Waited::Gone),
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {}
             }
         };

@@ -982,6 +982,8 @@ fn simulate_counts_broken_agents_and_plays_on() {
         ("other_seat.sh", "illegal_answers"),
         ("silent.sh", "timeouts"),
         ("crash.sh", "crashes"),
+        // Exits while a child keeps its output open: a crash, not a timeout.
+        ("crash_leaving_child.sh", "crashes"),
         // Agents that flood or never read: bounded, and nothing waits on them.
         ("deaf.sh", "timeouts"),
         ("long_line.sh", "illegal_answers"),
