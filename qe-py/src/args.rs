@@ -174,7 +174,13 @@ pub(crate) fn flag(value: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// `TypeError` quoting it (PyO3's own names only the type).
 pub(crate) fn text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     match value.cast::<PyString>() {
-        Ok(s) => Ok(s.to_str()?.to_owned()),
+        // A lone surrogate ('\udc80') has no UTF-8 form.
+        Ok(s) => s.to_str().map(str::to_owned).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "must be text UTF-8 can hold (no lone surrogates), got str {}",
+                quote(value)
+            ))
+        }),
         Err(_) => Err(PyTypeError::new_err(format!(
             "must be a str, got {} {}",
             type_name(value),
@@ -202,53 +208,163 @@ pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
 
 /// `value`'s `repr`, as errors quote a caller's value (`qe_core::shown`: at most
 /// `qe_core::SHOWN_MAX` characters, then `...`); for an int too long for Python to print, its
-/// size in bits; `<unprintable>` if `repr` fails otherwise. A list, tuple, dict or set is shown by
-/// [`short_repr`], whose time is bounded however large or shared its contents.
+/// size in bits; `<unprintable>` if `repr` fails otherwise. Containers are written by
+/// [`write_short`], whose time is bounded however large, deep or shared their contents.
 pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
-    let container = value.is_instance_of::<PyList>()
-        || value.is_instance_of::<PyTuple>()
-        || value.is_instance_of::<PyDict>()
-        || value.is_instance_of::<PySet>()
-        || value.is_instance_of::<PyFrozenSet>();
-    let text = if container {
-        short_repr(value)
-    } else {
-        value.repr()
-    };
-    let Ok(text) = text else {
-        let bits = value
-            .cast::<PyInt>()
-            .ok()
-            .and_then(|i| i.call_method0("bit_length").ok());
-        return bits.map_or_else(
-            || "<unprintable>".to_string(),
-            |b| format!("an int of {b} bits"),
-        );
-    };
-    qe_core::shown(&text.to_string_lossy())
+    let mut out = String::new();
+    write_short(value, 0, &mut out);
+    qe_core::shown(&out)
 }
 
-/// `reprlib`'s `repr` of a container, with limits that keep it short: a few items of each, a few
-/// levels deep (the full `repr` of a list holding one list twice, 30 times over, would take
-/// billions of steps).
-fn short_repr<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
-    let r = value.py().import("reprlib")?.getattr("Repr")?.call0()?;
-    for (limit, n) in [
-        ("maxlevel", 3),
-        ("maxlist", 8),
-        ("maxtuple", 8),
-        ("maxdict", 8),
-        ("maxset", 8),
-        ("maxfrozenset", 8),
-        ("maxstring", 64),
-        ("maxlong", 64),
-        ("maxother", 64),
-    ] {
-        r.setattr(limit, n)?;
+/// How much [`write_short`] writes at most before it stops (well past what `shown` keeps).
+const SHORT_CAP: usize = 256;
+/// How many entries of a container, and how many levels of containers, [`write_short`] shows.
+const SHORT_ITEMS: usize = 8;
+const SHORT_DEPTH: usize = 3;
+
+/// Writes `value` as `repr` would, but a container (a list, tuple, dict, set or frozenset, their
+/// subclasses, a `deque`, a numpy array of objects) only to [`SHORT_DEPTH`] levels and
+/// [`SHORT_ITEMS`] entries each, `...` for the rest, and nothing past [`SHORT_CAP`] bytes: a list
+/// holding one list twice, 30 times over, is written in a few hundred steps, not billions.
+fn write_short(value: &Bound<'_, PyAny>, depth: usize, out: &mut String) {
+    if out.len() >= SHORT_CAP {
+        out.push_str("...");
+        return;
     }
-    r.call_method1("repr", (value,))?
-        .cast_into::<PyString>()
-        .map_err(Into::into)
+    let named = |exact: bool| (!exact).then(|| type_name(value));
+    let (open, close, named, items): (&str, &str, Option<String>, Option<Vec<_>>) =
+        if let Ok(d) = value.cast::<PyDict>() {
+            let pairs = d.iter().take(SHORT_ITEMS + 1).map(|(k, v)| (k, Some(v)));
+            (
+                "{",
+                "}",
+                named(value.is_exact_instance_of::<PyDict>()),
+                Some(pairs.collect()),
+            )
+        } else if let Ok(l) = value.cast::<PyList>() {
+            let entries = l.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
+            (
+                "[",
+                "]",
+                named(value.is_exact_instance_of::<PyList>()),
+                Some(entries.collect()),
+            )
+        } else if let Ok(t) = value.cast::<PyTuple>() {
+            let entries = t.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
+            (
+                "(",
+                ")",
+                named(value.is_exact_instance_of::<PyTuple>()),
+                Some(entries.collect()),
+            )
+        } else if let Ok(set) = value.cast::<PySet>() {
+            let entries = set.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
+            (
+                "{",
+                "}",
+                named(value.is_exact_instance_of::<PySet>()),
+                Some(entries.collect()),
+            )
+        } else if let Ok(set) = value.cast::<PyFrozenSet>() {
+            let entries = set.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
+            ("{", "}", Some(type_name(value)), Some(entries.collect()))
+        } else if let Some(entries) = short_entries(value) {
+            // A deque, or a numpy array of objects: its first entries, read without its repr.
+            ("[", "]", Some(type_name(value)), Some(entries))
+        } else {
+            ("", "", None, None)
+        };
+    let Some(items) = items else {
+        out.push_str(&scalar_repr(value));
+        return;
+    };
+    if value.is_exact_instance_of::<PySet>() && items.is_empty() {
+        out.push_str("set()");
+        return;
+    }
+    if let Some(name) = &named {
+        out.push_str(name);
+        out.push('(');
+    }
+    out.push_str(open);
+    if depth >= SHORT_DEPTH && !items.is_empty() {
+        out.push_str("...");
+    } else {
+        for (i, (x, v)) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if i == SHORT_ITEMS {
+                out.push_str("...");
+                break;
+            }
+            write_short(x, depth + 1, out);
+            if let Some(v) = v {
+                out.push_str(": ");
+                write_short(v, depth + 1, out);
+            }
+            if out.len() >= SHORT_CAP {
+                break;
+            }
+        }
+        if items.len() == 1 && open == "(" && named.is_none() {
+            out.push(',');
+        }
+    }
+    out.push_str(close);
+    if named.is_some() {
+        out.push(')');
+    }
+}
+
+/// The first entries of a `collections.deque` or of a numpy array of Python objects (whose
+/// `repr` would print every object in full), `None` for anything else.
+fn short_entries<'py>(
+    value: &Bound<'py, PyAny>,
+) -> Option<Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)>> {
+    let py = value.py();
+    let deque = py
+        .import("collections")
+        .and_then(|c| c.getattr("deque"))
+        .is_ok_and(|d| value.is_instance(&d).unwrap_or(false));
+    let objects = !deque
+        && value.hasattr("dtype").unwrap_or(false)
+        && value.hasattr("flat").unwrap_or(false)
+        && value
+            .getattr("dtype")
+            .and_then(|d| d.getattr("kind"))
+            .and_then(|k| k.extract::<String>())
+            .is_ok_and(|k| k == "O");
+    let iterable = if deque {
+        value.try_iter().ok()?
+    } else if objects {
+        value.getattr("flat").ok()?.try_iter().ok()?
+    } else {
+        return None;
+    };
+    Some(
+        iterable
+            .take(SHORT_ITEMS + 1)
+            .filter_map(Result::ok)
+            .map(|x| (x, None))
+            .collect(),
+    )
+}
+
+/// The `repr` of a value that is not a container [`write_short`] walks; an int too long for
+/// Python to print is shown by its size in bits.
+fn scalar_repr(value: &Bound<'_, PyAny>) -> String {
+    match value.repr() {
+        Ok(text) => text.to_string_lossy().into_owned(),
+        Err(_) => value
+            .cast::<PyInt>()
+            .ok()
+            .and_then(|i| i.call_method0("bit_length").ok())
+            .map_or_else(
+                || "<unprintable>".to_string(),
+                |b| format!("an int of {b} bits"),
+            ),
+    }
 }
 
 /// The items of `value`, which the argument `name` takes as `what` (`"a sequence of ints"`): text
@@ -266,7 +382,9 @@ fn items<'py>(
             quote(value)
         ))
     };
-    if is_text(value) {
+    // Text would be read letter by letter, a mapping by its keys, a set in no set order.
+    let unordered = value.is_instance_of::<PySet>() || value.is_instance_of::<PyFrozenSet>();
+    if is_text(value) || is_mapping(value) || unordered {
         return Err(wrong());
     }
     value
@@ -320,6 +438,17 @@ pub(crate) fn names(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Op
         out.push(text.to_str()?.to_owned());
     }
     Ok(Some(out))
+}
+
+/// Whether `value` is a mapping (a `dict`, or any `collections.abc.Mapping`): iterable and
+/// indexable, but by keys, never a sequence of entries.
+pub(crate) fn is_mapping(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyDict>()
+        || value
+            .py()
+            .import("collections.abc")
+            .and_then(|m| m.getattr("Mapping"))
+            .is_ok_and(|m| value.is_instance(&m).unwrap_or(false))
 }
 
 /// Whether `value` is text (`str`, `bytes`, `bytearray`): iterable, but never a list of ints or

@@ -223,8 +223,8 @@ pub(crate) fn per_seat<T: Copy>(
                 args::quote(values)
             ))
         };
-        // Text, and a dict (keyed by agent names, say, or read by seat only by accident).
-        if args::is_text(values) || values.is_instance_of::<pyo3::types::PyDict>() {
+        // Text, and a mapping (keyed by agent names, say, or read by seat only by accident).
+        if args::is_text(values) || args::is_mapping(values) {
             return Err(not_sequence());
         }
         let n = values

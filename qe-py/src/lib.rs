@@ -484,39 +484,44 @@ pub(crate) fn json_text(
 
 /// Whether `value` could be at most `limit` bytes of JSON: every value inside it, counted once
 /// wherever it is held (a dict's keys too), is at least one byte, and a string at least its
-/// length. Walks at most `limit` values, so a value held many times (or inside itself) stops the
-/// walk rather than making it long.
+/// length. A container's entries are charged when they are put on the walk's stack, so the walk
+/// holds and visits at most `limit` values: a value held many times (or inside itself) ends it
+/// rather than making it long or large.
 fn json_within(value: &Bound<'_, PyAny>, limit: usize) -> PyResult<bool> {
-    let mut budget = limit;
+    let Some(mut budget) = limit.checked_sub(1) else {
+        return Ok(false);
+    };
     let mut stack = vec![value.clone()];
     while let Some(v) = stack.pop() {
-        let size = if let Ok(text) = v.cast::<PyString>() {
-            text.len()?.max(1)
+        // What `v` costs beyond the one byte it was charged when it was put on the stack.
+        let more = if let Ok(text) = v.cast::<PyString>() {
+            text.len()?.saturating_sub(1)
         } else if let Ok(d) = v.cast::<PyDict>() {
-            if d.len() * 2 >= budget {
+            let n = d.len().saturating_mul(2);
+            if n > budget {
                 return Ok(false);
             }
             for (k, x) in d.iter() {
                 stack.push(k);
                 stack.push(x);
             }
-            1
+            n
         } else if let Ok(l) = v.cast::<PyList>() {
-            if l.len() >= budget {
+            if l.len() > budget {
                 return Ok(false);
             }
             stack.extend(l.iter());
-            1
+            l.len()
         } else if let Ok(t) = v.cast::<PyTuple>() {
-            if t.len() >= budget {
+            if t.len() > budget {
                 return Ok(false);
             }
             stack.extend(t.iter());
-            1
+            t.len()
         } else {
-            1
+            0
         };
-        match budget.checked_sub(size) {
+        match budget.checked_sub(more) {
             Some(left) => budget = left,
             None => return Ok(false),
         }
@@ -1539,7 +1544,8 @@ impl GameProperty {
             .find(|&n| n == name)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
-                    "GameProperty is for is_over, to_act, to_act_mask or phase, got {name:?}"
+                    "GameProperty is for is_over, to_act, to_act_mask or phase, got \"{}\"",
+                    qe_core::shown(&name)
                 ))
             })?;
         Ok(GameProperty { name })

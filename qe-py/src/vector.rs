@@ -485,7 +485,8 @@ impl VectorEnv {
         if let Some(name) = &opponents {
             if by_name_with(name.as_str(), 0, *r.manifest()).is_none() {
                 return Err(PyValueError::new_err(format!(
-                    "unknown opponents {name:?}: expected a bot name of qe_core::bots ({})",
+                    "unknown opponents \"{}\": expected a bot name of qe_core::bots ({})",
+                    qe_core::shown(name),
                     NAMES.join(", ")
                 )));
             }

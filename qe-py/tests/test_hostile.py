@@ -797,3 +797,142 @@ def test_vector_env_actions_name_what_is_wrong(actions: object, message: str) ->
     with pytest.raises(ValueError, match=message):
         env.step(actions)
     assert env.decisions == 0
+
+
+def test_a_record_that_holds_itself_is_refused_at_once() -> None:
+    # A list holding itself 1000 times, or a dict holding itself 300 times: each visit of the
+    # walk that sizes it could add a thousand more; the walk is charged for what it holds.
+    s: list = []  # type: ignore[type-arg]
+    s.extend([s] * 1000)
+    d: dict = {}  # type: ignore[type-arg]
+    for i in range(300):
+        d[str(i)] = d
+    for record in (s, d):
+        with pytest.raises(ValueError, match=r"^record must be at most 1048576 bytes of JSON, got "):
+            qe.replay(record)
+        with pytest.raises(ValueError, match=r"^record must be at most 1048576 bytes of JSON, got "):
+            qe.Game.from_record(record)
+
+
+def test_quotes_are_short_for_every_kind_of_container() -> None:
+    import collections
+
+    x: list = [0]  # type: ignore[type-arg]
+    for _ in range(60):
+        x = [x, x]
+
+    class L(list):  # type: ignore[type-arg]
+        pass
+
+    objects = np.empty(2, dtype=object)
+    objects[0], objects[1] = x, 0
+    q = qe._qe.quote
+    for value, shown in [
+        ([0, 1, 2], "[0, 1, 2]"),
+        ((1,), "(1,)"),
+        ({"a": 1, "b": [1, 2]}, "{'a': 1, 'b': [1, 2]}"),
+        (set(), "set()"),
+        (frozenset({3}), "frozenset({3})"),
+        (list(range(20)), "[0, 1, 2, 3, 4, 5, 6, 7, ...]"),
+        (L([x]), "L([[[[...], [...]], [[...], [...]]]])"),
+        (collections.deque([x]), "deque([[[[...], [...]], [[...], [...]]]])"),
+        (collections.OrderedDict(a=x), "OrderedDict({'a': [[[...], [...]], [[...], [...]]]})"),
+        (objects, "ndarray([[[[...], [...]], [[...], [...]]], 0])"),
+        (np.int64(3), "np.int64(3)"),
+    ]:
+        assert q(value) == shown
+    g = qe.Game(4, seed=1)
+    with pytest.raises(TypeError, match=r"seat must be an int, got L L\(\[\[\[\["):
+        g.view(L([x]))
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda g: qe.VectorEnv(1, opponents="v" * 10**6), ValueError, r'^unknown opponents "v{60}\.\.\."'),
+        (lambda g: qe._qe.GameProperty("q" * 10**5), ValueError, r'got "q{60}\.\.\."$'),
+        (lambda g: g.take(0, "\udc80"), TypeError, r"argument 'pile': must be text UTF-8 can hold"),
+        (lambda g: qe.bots.Bot("\udc80"), TypeError, r"argument 'name': must be text UTF-8 can hold"),
+    ],
+)
+def test_text_arguments_are_quoted_short_and_read_as_utf8(call: object, error: type, message: str) -> None:
+    g = qe.Game(4, seed=1)
+    with pytest.raises(error, match=message) as e:
+        call(g)  # type: ignore[operator]
+    assert len(str(e.value)) < 400
+
+
+def test_openspiel_joint_actions_are_one_per_player_and_idle_seats_pass_or_peek() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401  (registers python_qe)
+
+    state = pyspiel.load_game("python_qe", {"players": 3}).new_initial_state()
+    while not state.is_simultaneous_node():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"apply_action\(0\) at a simultaneous node .*use apply_actions"):
+        state.apply_action(0)
+    acting = list(state.qe.to_act)
+    idle = [p for p in range(3) if p not in acting]
+    history = state.history()
+    good = [state.legal_actions(p)[0] for p in range(3)]
+    with pytest.raises(ValueError, match=r"one action per player \(3\), got 6"):
+        state.apply_actions(good + [5, 5, 5])
+    if idle:
+        bad = list(good)
+        bad[idle[0]] = 0
+        with pytest.raises(ValueError, match=rf"player {idle[0]} has nothing to do here"):
+            state.apply_actions(bad)
+    assert state.history() == history
+    state.apply_actions(good)
+    # 5 players with peeks: a seat with nothing to do may peek at a simultaneous node, and its peek
+    # is played (it used to be dropped while the history kept it).
+    import random
+
+    rng = random.Random(1)
+    game = pyspiel.load_game("python_qe", {"players": 5, "peeks": True})
+    who = None
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal() and who is None:
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            if not state.is_simultaneous_node():
+                p = state.current_player()
+                state.apply_action(rng.choice([a for a in state.legal_actions() if "peek" not in state.action_to_string(p, a)]))
+                continue
+            acting = list(state.qe.to_act)
+            actions = []
+            for p in range(5):
+                legal = state.legal_actions(p)
+                peeks = [a for a in legal if "peek" in state.action_to_string(p, a)]
+                if p not in acting and peeks and who is None:
+                    actions.append(peeks[0])
+                    who = p
+                else:
+                    actions.append(rng.choice([a for a in legal if a not in peeks]))
+            state.apply_actions(actions)
+        if who is not None:
+            break
+    assert who is not None, "no seat with nothing to do could peek in 30 games"
+    assert any(c.get("seat") == who and "peek" in c for c in state.qe.commands())
+
+
+def test_mappings_and_sets_are_not_sequences() -> None:
+    import collections
+    import types
+
+    g = qe.Game(4, seed=1)
+    for actions in (types.MappingProxyType({0: 1, 1: 0, 2: 0, 3: 0}), collections.UserDict({0: 1})):
+        with pytest.raises(TypeError, match="actions must be a sequence with one entry per seat"):
+            g.step(actions)
+        with pytest.raises(TypeError, match="amounts must be a sequence with one entry per seat"):
+            g.bid_all(actions)
+    for amounts in ({0: "a", 5: "b"}, {0, 9, 1}):
+        with pytest.raises(TypeError, match="must be a sequence of ints, got"):
+            qe.BidLadder(amounts)  # type: ignore[arg-type]
+    assert g.commands() == []

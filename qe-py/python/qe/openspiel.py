@@ -21,7 +21,9 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
 * **Actions**: ``0..L`` bid the ladder rung, ``L..L+3`` choose the gold/oil/crypto pile, with
   ``peeks`` 16 more ``L+3+t`` that peek at the price of turn ``t`` (R-VIS-5: 5 players, once per
   game), then ``PASS``. A seat may peek at a node where it must act; it then still has to act (the
-  node repeats for it).
+  node repeats for it). At a simultaneous node a seat with nothing to do plays ``PASS`` or a peek
+  it may take (applied with the others' actions, all or nothing); ``apply_actions`` takes one
+  action per player and ``apply_action`` is for nodes where one seat acts.
 * **Returns** at the end, by ``qe_core::reward`` (``"win"``): ``1/k`` to each of ``k`` winners, 0 to
   the others (general-sum: all 0 when every seat is eliminated).
 * **Observation** (``perfect_recall=False``): the seat's current view. The tensor is the seat-view
@@ -43,6 +45,7 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -182,11 +185,13 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(
                 "legal_actions() of a simultaneous node needs a player: legal_actions(player)"
             )
-        # Empty exactly when the seat need not act; IllegalCommand names a seat the game lacks.
+        # Empty exactly when the seat need not act (and cannot peek); IllegalCommand names a seat
+        # the game lacks.
         legal = self.qe.legal_actions(player)
-        if legal or not self.is_simultaneous_node():
+        if not self.is_simultaneous_node() or player in self.qe.to_act:
             return legal
-        return [self._pass]
+        # A seat with nothing to do at a simultaneous node passes, or peeks if it may.
+        return legal + [self._pass]
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         ids = self.qe.chance_actions()
@@ -202,6 +207,11 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
             self.qe.apply_chance_action(action)
         elif self.qe.is_over:
             self.qe.apply_action(0, action)  # IllegalCommand: the game is over (R-TRN-4)
+        elif self.is_simultaneous_node():
+            raise ValueError(
+                f"apply_action({_qe.quote(action)}) at a simultaneous node (seats "
+                f"{list(self.qe.to_act)} act together): use apply_actions, one action per player"
+            )
         else:
             self.qe.apply_action(self.current_player(), action)
 
@@ -213,7 +223,35 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
                 f"apply_actions({_qe.quote(actions)}) at a node that is not simultaneous "
                 f"(current player {self.current_player()}): use apply_action"
             )
-        self.qe.step(actions)
+        players = self.qe.players
+        if len(actions) != players:
+            raise ValueError(
+                f"apply_actions takes one action per player ({players}), got {len(actions)}: "
+                f"{_qe.quote(actions)}"
+            )
+        acting = self.qe.to_act
+        peeks = []
+        for p, a in enumerate(actions):
+            if p in acting or a == self._pass:
+                continue
+            if a not in self.qe.legal_actions(p):
+                raise ValueError(
+                    f"player {p} has nothing to do here: its action is pass ({self._pass}) or a "
+                    f"peek it may take, got {_qe.quote(a)}"
+                )
+            peeks.append((p, a))
+        if not peeks:
+            self.qe.step(actions)
+            return
+        # All or nothing, as step is: the peeks of the seats that need not act, then the rest.
+        before = copy.copy(self.qe)
+        try:
+            for p, a in peeks:
+                self.qe.apply_action(p, a)
+            self.qe.step(actions)
+        except Exception:
+            self.qe = before
+            raise
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
