@@ -235,39 +235,24 @@ fn write_short(value: &Bound<'_, PyAny>, depth: usize, out: &mut String) {
     let (open, close, named, items): (&str, &str, Option<String>, Option<Vec<_>>) =
         if let Ok(d) = value.cast::<PyDict>() {
             let pairs = d.iter().take(SHORT_ITEMS + 1).map(|(k, v)| (k, Some(v)));
-            (
-                "{",
-                "}",
-                named(value.is_exact_instance_of::<PyDict>()),
-                Some(pairs.collect()),
-            )
+            let named = named(value.is_exact_instance_of::<PyDict>());
+            ("{", "}", named, Some(pairs.collect()))
         } else if let Ok(l) = value.cast::<PyList>() {
-            let entries = l.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
-            (
-                "[",
-                "]",
-                named(value.is_exact_instance_of::<PyList>()),
-                Some(entries.collect()),
-            )
+            let named = named(value.is_exact_instance_of::<PyList>());
+            ("[", "]", named, Some(first_entries(l.iter())))
         } else if let Ok(t) = value.cast::<PyTuple>() {
-            let entries = t.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
-            (
-                "(",
-                ")",
-                named(value.is_exact_instance_of::<PyTuple>()),
-                Some(entries.collect()),
-            )
+            let named = named(value.is_exact_instance_of::<PyTuple>());
+            ("(", ")", named, Some(first_entries(t.iter())))
         } else if let Ok(set) = value.cast::<PySet>() {
-            let entries = set.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
+            let named = named(value.is_exact_instance_of::<PySet>());
+            ("{", "}", named, Some(first_entries(set.iter())))
+        } else if let Ok(set) = value.cast::<PyFrozenSet>() {
             (
                 "{",
                 "}",
-                named(value.is_exact_instance_of::<PySet>()),
-                Some(entries.collect()),
+                Some(type_name(value)),
+                Some(first_entries(set.iter())),
             )
-        } else if let Ok(set) = value.cast::<PyFrozenSet>() {
-            let entries = set.iter().take(SHORT_ITEMS + 1).map(|x| (x, None));
-            ("{", "}", Some(type_name(value)), Some(entries.collect()))
         } else if let Some(entries) = short_entries(value) {
             // A deque, or a numpy array of objects: its first entries, read without its repr.
             ("[", "]", Some(type_name(value)), Some(entries))
@@ -317,6 +302,13 @@ fn write_short(value: &Bound<'_, PyAny>, depth: usize, out: &mut String) {
     }
 }
 
+/// The first [`SHORT_ITEMS`] + 1 entries of `entries`, as [`write_short`] shows a container's.
+fn first_entries<'py>(
+    entries: impl Iterator<Item = Bound<'py, PyAny>>,
+) -> Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    entries.take(SHORT_ITEMS + 1).map(|x| (x, None)).collect()
+}
+
 /// The first entries of a `collections.deque` or of a numpy array of Python objects (whose
 /// `repr` would print every object in full), `None` for anything else.
 fn short_entries<'py>(
@@ -342,13 +334,7 @@ fn short_entries<'py>(
     } else {
         return None;
     };
-    Some(
-        iterable
-            .take(SHORT_ITEMS + 1)
-            .filter_map(Result::ok)
-            .map(|x| (x, None))
-            .collect(),
-    )
+    Some(first_entries(iterable.filter_map(Result::ok)))
 }
 
 /// The `repr` of a value that is not a container [`write_short`] walks; an int too long for
