@@ -107,6 +107,19 @@ pub enum LadderError {
         /// The rungs given.
         rungs: usize,
     },
+    /// A geometric ladder's rungs go past the largest bid.
+    #[error(
+        "a geometric ladder of {rungs} rungs from {first} by {ratio} goes past the largest bid, {}",
+        u64::MAX
+    )]
+    GeometricPastLargestBid {
+        /// The first amount given.
+        first: u64,
+        /// The ratio given.
+        ratio: f64,
+        /// The rungs given.
+        rungs: usize,
+    },
     /// A geometric ladder needs a first amount of at least 1 and a ratio above 1.
     #[error(
         "a geometric ladder needs first >= 1 and a ratio > 1, got first {first} and ratio {ratio}"
@@ -185,8 +198,8 @@ impl BidLadder {
     }
 
     /// `rungs` amounts: `0`, then `first`, then each the previous times `ratio`, rounded, and at
-    /// least one more than the previous (so small ratios still give distinct rungs). Amounts past
-    /// `u64::MAX` are rejected as [`LadderError::NotIncreasing`] (two rungs of `u64::MAX`).
+    /// least one more than the previous (so small ratios still give distinct rungs). A rung past
+    /// `u64::MAX` is [`LadderError::GeometricPastLargestBid`].
     pub fn geometric(first: u64, ratio: f64, rungs: usize) -> Result<BidLadder, LadderError> {
         if first == 0 || ratio.is_nan() || ratio <= 1.0 {
             return Err(LadderError::Geometric { first, ratio });
@@ -195,12 +208,22 @@ impl BidLadder {
             return Err(LadderError::Rungs(rungs));
         }
         let mut amounts = [0u64; MAX_RUNGS];
-        let mut x = first as f64;
-        for i in 1..rungs {
+        // The first rung exactly (a float would round a large one).
+        amounts[1] = first;
+        let mut x = first as f64 * ratio;
+        // 2^64: the first float past the largest bid (`as` would saturate to it).
+        let past = 18_446_744_073_709_551_616.0;
+        for i in 2..rungs {
             let prev = amounts[i - 1];
-            // `as` saturates for floats beyond u64::MAX.
-            let rounded = (x + 0.5) as u64;
-            amounts[i] = rounded.max(prev.saturating_add(1));
+            let next = prev.checked_add(1);
+            let (Some(next), true) = (next, x + 0.5 < past) else {
+                return Err(LadderError::GeometricPastLargestBid {
+                    first,
+                    ratio,
+                    rungs,
+                });
+            };
+            amounts[i] = ((x + 0.5) as u64).max(next);
             x = amounts[i] as f64 * ratio;
         }
         BidLadder::new(&amounts[..rungs])
@@ -958,9 +981,29 @@ mod tests {
         let big = BidLadder::geometric(1, 1e6, 4).unwrap();
         assert_eq!(big.amount(3), Some(1_000_000_000_000));
         // Past u64::MAX the rungs would repeat.
+        let past = |first, ratio, rungs| {
+            Err(LadderError::GeometricPastLargestBid {
+                first,
+                ratio,
+                rungs,
+            })
+        };
+        assert_eq!(BidLadder::geometric(1, 1e6, 8), past(1, 1e6, 8));
+        assert_eq!(BidLadder::geometric(1 << 63, 2.0, 3), past(1 << 63, 2.0, 3));
+        assert_eq!(BidLadder::geometric(1, 1e300, 3), past(1, 1e300, 3));
         assert_eq!(
-            BidLadder::geometric(1, 1e6, 8),
-            not_increasing(6, u64::MAX, u64::MAX)
+            BidLadder::geometric(1, f64::INFINITY, 6),
+            past(1, f64::INFINITY, 6)
+        );
+        assert_eq!(
+            BidLadder::geometric(1 << 62, 2.0, 3).unwrap().amounts(),
+            &[0, 1 << 62, 1 << 63]
+        );
+        // The first rung is the amount given, even one a float cannot hold.
+        let big = (1u64 << 53) + 1;
+        assert_eq!(
+            BidLadder::geometric(big, 1.5, 2).unwrap().amounts(),
+            &[0, big]
         );
         let l = BidLadder::linear(3, 4).unwrap();
         assert_eq!(l.len(), 4);

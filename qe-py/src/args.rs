@@ -189,6 +189,30 @@ pub(crate) fn text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     }
 }
 
+/// The `ratio` of a geometric ladder, given by `#[pyo3(from_py_with = args::ratio)]`: an int or a
+/// float (numpy's too), not a `bool`; anything else is a `TypeError` quoting it, an int too large
+/// for a float an `OverflowError` naming it.
+pub(crate) fn ratio(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let number = !value.is_instance_of::<PyBool>()
+        && (value.is_instance_of::<PyInt>()
+            || value.is_instance_of::<pyo3::types::PyFloat>()
+            || value.hasattr("__float__").unwrap_or(false) && !is_text(value));
+    if !number {
+        return Err(PyTypeError::new_err(format!(
+            "must be a number, got {} {}",
+            type_name(value),
+            quote(value)
+        )));
+    }
+    value.extract::<f64>().map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(value.py()) {
+            PyOverflowError::new_err(format!("ratio must be a float, got {}", quote(value)))
+        } else {
+            e
+        }
+    })
+}
+
 /// [`text`] for an argument that may be `None`.
 pub(crate) fn opt_text(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     if value.is_none() {

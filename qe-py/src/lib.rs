@@ -316,7 +316,7 @@ impl PyBidLadder {
     fn geometric(
         py: Python<'_>,
         first: &Bound<'_, PyAny>,
-        ratio: f64,
+        #[pyo3(from_py_with = args::ratio)] ratio: f64,
         rungs: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let first = args::int::<u64>(first, "first")?;

@@ -936,3 +936,18 @@ def test_mappings_and_sets_are_not_sequences() -> None:
         with pytest.raises(TypeError, match="must be a sequence of ints, got"):
             qe.BidLadder(amounts)  # type: ignore[arg-type]
     assert g.commands() == []
+
+
+def test_geometric_ladders_refuse_rungs_past_the_largest_bid_and_read_the_ratio() -> None:
+    for first, ratio in [(2**63, 2.0), (1, 1e300), (1, float("inf"))]:
+        with pytest.raises(qe.SetupError, match=r"a geometric ladder of 3 rungs from .* goes past the largest bid"):
+            qe.BidLadder.geometric(first, ratio, 3)
+    assert qe.BidLadder.geometric(2**62, 2.0, 3).amounts == [0, 2**62, 2**63]
+    assert qe.BidLadder.geometric(2**53 + 1, 1.5, 2).amounts == [0, 2**53 + 1]
+    assert qe.BidLadder.geometric(1, 2, 4).amounts == [0, 1, 2, 4]
+    with pytest.raises(TypeError, match=r"argument 'ratio': must be a number, got bool True$"):
+        qe.BidLadder.geometric(1, True, 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"argument 'ratio': must be a number, got str '2'$"):
+        qe.BidLadder.geometric(1, "2", 3)  # type: ignore[arg-type]
+    with pytest.raises(OverflowError, match=r"^ratio must be a float, got 1148130695274254524"):
+        qe.BidLadder.geometric(1, 2**2000, 3)
