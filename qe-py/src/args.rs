@@ -149,10 +149,25 @@ macro_rules! defaulted {
 defaulted! {
     /// `players` (a count, negative ones too: [`crate::players_of`] checks it is 3 to 5).
     players: i128;
-    /// `seat` of `VectorEnv` (checked against the players there).
-    seat: i128;
     /// `seed` of `Bot`.
     seed: u64;
+}
+
+/// `seat` of `VectorEnv`, given by `#[pyo3(from_py_with = args::seat)]`: an int, else a
+/// `TypeError` as for any int argument. An int past 128 bits is `Err` with the value quoted, for
+/// `VectorEnv` to report as any seat out of range (it knows the players).
+pub(crate) fn seat(value: &Bound<'_, PyAny>) -> PyResult<Result<i128, String>> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "must be an int, got bool {}",
+            quote(value)
+        )));
+    }
+    match <i128 as IntArg>::extract(value) {
+        Ok(s) => Ok(Ok(s)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => Ok(Err(quote(value))),
+        Err(e) => Err(int_error::<i128>(value, "seat", e, true)),
+    }
 }
 
 /// A flag argument given by `#[pyo3(from_py_with = args::flag)]`: `True` or `False` (or a numpy

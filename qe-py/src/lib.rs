@@ -635,7 +635,20 @@ impl PyGame {
                         .collect::<PyResult<Vec<String>>>()?,
                 ),
             };
-            let r = rules(py, players, flag("commodities")?, expansions)?;
+            let commodities = flag("commodities")?;
+            // The two ways of naming Commodities must agree (the state writes both).
+            let listed = expansions.as_ref().map(|names| {
+                names
+                    .iter()
+                    .any(|n| n == qe_core::Expansion::Commodities.name())
+            });
+            if listed.is_some_and(|listed| listed != commodities) {
+                return Err(bad(&format!(
+                    "`commodities` is {commodities}, but `expansions` is {}",
+                    field("expansions")?
+                )));
+            }
+            let r = rules(py, players, commodities, expansions)?;
             let nations_v = field("nations")?;
             let nations: Vec<qe_core::Nation> = nations_v
                 .as_array()

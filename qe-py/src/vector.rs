@@ -449,7 +449,7 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=Ok(0), reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
     #[pyo3(
         text_signature = "(num_envs, players=4, commodities=False, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True)"
     )]
@@ -464,7 +464,7 @@ impl VectorEnv {
         #[pyo3(from_py_with = crate::ladder_arg)] ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::opt_text)] opponents: Option<String>,
-        #[pyo3(from_py_with = args::seat)] seat: i128,
+        #[pyo3(from_py_with = args::seat)] seat: Result<i128, String>,
         #[pyo3(from_py_with = args::text)] reward: String,
         #[pyo3(from_py_with = args::flag)] all_seats: bool,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
@@ -491,10 +491,14 @@ impl VectorEnv {
                 )));
             }
         }
-        let seat = u8::try_from(seat)
-            .ok()
-            .filter(|&s| s < players)
-            .ok_or_else(|| crate::seat_range_error(players, seat))?;
+        let seat = seat
+            .map_err(|quoted| crate::seat_range_error(players, quoted))
+            .and_then(|seat| {
+                u8::try_from(seat)
+                    .ok()
+                    .filter(|&s| s < players)
+                    .ok_or_else(|| crate::seat_range_error(players, seat))
+            })?;
         let reward = crate::reward_of(&reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;

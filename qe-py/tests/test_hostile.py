@@ -951,3 +951,35 @@ def test_geometric_ladders_refuse_rungs_past_the_largest_bid_and_read_the_ratio(
         qe.BidLadder.geometric(1, "2", 3)  # type: ignore[arg-type]
     with pytest.raises(OverflowError, match=r"^ratio must be a float, got 1148130695274254524"):
         qe.BidLadder.geometric(1, 2**2000, 3)
+
+
+def test_the_wait_action_of_a_seat_that_must_act_is_named() -> None:
+    import qe.pettingzoo
+
+    aec = qe.pettingzoo.raw_env(illegal="raise")
+    aec.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^action 15 is the wait action, but seat 0 must act$"):
+        aec.step(aec.wait_action)
+    par = qe.pettingzoo.parallel_env(illegal="raise")
+    par.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^action 15 is the wait action, but seat 0 must act$"):
+        par.step({a: par.wait_action for a in par.agents})
+    env = qe.VectorEnv(1, seed=1)
+    env.reset(1)
+    with pytest.raises(ValueError, match=r"action 15 is the wait action, but seat 0 must act"):
+        env.step(np.full((1, 4), 15))
+
+
+def test_vector_env_seats_past_128_bits_are_out_of_range_like_any_other() -> None:
+    for seat in (2**127, 2**200, 9):
+        with pytest.raises(ValueError, match=r"^seat must be from 0 to 3, got "):
+            qe.VectorEnv(2, opponents="value", seat=seat)
+
+
+def test_an_external_pickled_state_names_commodities_once() -> None:
+    g = qe.Game(4, commodities=True, external_chance=True)
+    for commodities, expansions in [(False, ["commodities"]), (True, [])]:
+        state = json.loads(g._g.__getstate__())
+        state["commodities"], state["expansions"] = commodities, expansions
+        with pytest.raises(ValueError, match=r"`commodities` is (true|false), but `expansions` is"):
+            g._g.__setstate__(json.dumps(state))

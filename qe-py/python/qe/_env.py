@@ -4,7 +4,7 @@ argument or an agent's action, and what they play for an illegal action."""
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _qe
 
@@ -32,16 +32,27 @@ def check_illegal(illegal: str) -> str:
     return illegal
 
 
-def legalize(game: "Game", seat: int, action: Any, illegal: str, info: Dict[str, Any]) -> int:
+def legalize(
+    game: "Game",
+    seat: int,
+    action: Any,
+    illegal: str,
+    info: Dict[str, Any],
+    wait: Optional[int] = None,
+) -> int:
     """The action to play for ``seat``'s ``action``: the action itself when it is legal, or with
-    ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it); otherwise
-    the lowest legal action above it, else the highest, with ``info["illegal_action"] = True``."""
+    ``illegal="raise"`` (playing it then raises :class:`qe.IllegalCommand` naming it; the env's
+    ``wait`` action, which the game does not have, is a ``ValueError`` saying so, as
+    ``qe.VectorEnv`` says it); otherwise the lowest legal action above it, else the highest, with
+    ``info["illegal_action"] = True``."""
     try:
         a = as_int(action, "action")
     except OverflowError:
         # An int past 64 bits is out of range like any other: the nearest legal action, or with
         # "raise" the game's own error for it.
         a = operator.index(action)
+    if a == wait and illegal == "raise":
+        raise ValueError(f"action {a} is the wait action, but seat {seat} must act")
     legal = game.legal_actions(seat)
     if a in legal or illegal == "raise":
         return a

@@ -138,7 +138,7 @@ class _Common:
         return {"observation": g.observation(seat), "action_mask": mask}
 
     def _legalize(self, seat: int, action: Any, info: Dict[str, Any]) -> int:
-        return legalize(self.game, seat, action, self.illegal, info)
+        return legalize(self.game, seat, action, self.illegal, info, wait=self.wait_action)
 
     def _final_rewards(self) -> List[float]:
         return self.game.returns(self.reward_mode)
