@@ -429,35 +429,55 @@ impl PyBidRange {
 /// A record (JSON text or a dict) as JSON text: [`json_text`] with the record's size limit.
 #[pyfunction]
 pub(crate) fn record_text(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<String> {
-    json_text(py, record, "record", qe_core::MAX_RECORD_BYTES)
+    json_text(py, record, "record", qe_core::MAX_RECORD_BYTES, |got| {
+        setup_error(
+            py,
+            &SetupError::Record(format!(
+                "a record is at most {} bytes, this one would be more: {got}",
+                qe_core::MAX_RECORD_BYTES
+            )),
+        )
+    })
 }
 
 /// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
 /// given twice is caught there, and the reader checks its size), anything else written by
 /// `json.dumps`, numpy integers as the ints they are. A value JSON cannot hold (an object, NaN,
 /// nesting too deep) is a `TypeError` or `ValueError` naming `what` and quoting the value; the
-/// caller's own errors come through. A value that would be more than `limit` bytes of JSON is a
-/// `ValueError` found before it is written ([`json_within`]), so a list holding the same list
-/// many times over costs no more than `limit` steps.
+/// caller's own errors come through. A value that would be more than `limit` bytes of JSON is
+/// found before it is written ([`json_within`]), so a list holding the same list many times over
+/// costs no more than `limit` steps: it is the error `oversized` makes of its description, the one
+/// the reader gives text past the limit.
 pub(crate) fn json_text(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     what: &str,
     limit: usize,
+    oversized: impl FnOnce(String) -> PyErr,
 ) -> PyResult<String> {
+    let no_utf8 = || {
+        PyValueError::new_err(format!(
+            "{what} holds text UTF-8 cannot hold (a lone surrogate), got {} {}",
+            args::type_name(value),
+            args::quote(value)
+        ))
+    };
     if let Ok(text) = value.cast::<PyString>() {
-        return Ok(text.to_str()?.to_owned());
+        return text.to_str().map(str::to_owned).map_err(|_| no_utf8());
     }
     if !json_within(value, limit)? {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be at most {limit} bytes of JSON, got {} {} that would be more",
+        // The error the reader gives text past the limit (a malformed command, a bad record).
+        return Err(oversized(format!(
+            "{} {}",
             args::type_name(value),
-            args::quote(value),
+            args::quote(value)
         )));
     }
     let kwargs = PyDict::new(py);
     kwargs.set_item("default", py.import("operator")?.getattr("index")?)?;
     kwargs.set_item("allow_nan", false)?;
+    // Text as given (UTF-8, as a `str` command would be), not `\u` escapes.
+    kwargs.set_item("ensure_ascii", false)?;
     let written = py
         .import("json")?
         .getattr("dumps")?
@@ -479,7 +499,11 @@ pub(crate) fn json_text(
                 e
             }
         })?;
-    written.extract()
+    written
+        .cast::<PyString>()
+        .ok()
+        .and_then(|t| t.to_str().ok().map(str::to_owned))
+        .ok_or_else(no_utf8)
 }
 
 /// Whether `value` could be at most `limit` bytes of JSON: every value inside it, counted once
@@ -1131,7 +1155,18 @@ impl PyGame {
         py: Python<'py>,
         command: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let text = json_text(py, command, "command", qe_core::MAX_COMMAND_BYTES)?;
+        let text = json_text(py, command, "command", qe_core::MAX_COMMAND_BYTES, |got| {
+            command_error(
+                py,
+                &CommandError::Malformed {
+                    reason: format!(
+                        "a command is at most {} bytes of JSON, this one would be more: {got}",
+                        qe_core::MAX_COMMAND_BYTES
+                    ),
+                    rule: "R-AUC-12",
+                },
+            )
+        })?;
         let c = Command::from_json(&text).map_err(|e| command_error(py, &e))?;
         let events = self.apply_cmd(py, c)?;
         events_list(py, events.as_slice().iter().copied())

@@ -138,7 +138,7 @@ BAD_INTS = [
     ("BidLadder.amount 2**200", lambda g: qe.BidLadder.default().amount(2**200), IndexError, rf"rung {str(2**200)[:60]}\.\.\. out of range 0\.\.12"),
     ("VectorEnv num_envs 2**200", lambda g: qe.VectorEnv(2**200), ValueError, rf"num_envs must be from 1 to 65536, got {str(2**200)[:60]}\.\.\.$"),
     ("apply unserializable", lambda g: g.apply({"seat": 0, "bid": object()}), TypeError, "command must be JSON text or a dict"),
-    ("apply nested too deep", lambda g: g.apply(_nested(100_000)), ValueError, "command must be at most 4096 bytes of JSON, got dict"),
+    ("apply nested too deep", lambda g: g.apply(_nested(100_000)), qe.IllegalCommand, "R-AUC-12: malformed command: a command is at most 4096 bytes of JSON, this one would be more: dict"),
     ("apply nan", lambda g: g.apply({"seat": 0, "bid": float("nan")}), ValueError, "command must be JSON text or a dict .*nan"),
     ("replay nan", lambda g: qe.replay({"players": float("nan")}), ValueError, "record must be JSON text or a dict"),
     ("bid amount", lambda g: g.bid(0, -5), qe.IllegalCommand, r"^R-AUC-4: bid out of range: -5 \(a bid is .*\) \(amount\)$"),
@@ -631,8 +631,8 @@ def _shared(levels: int) -> list:  # type: ignore[type-arg]
         (lambda g, v: g.view(v), TypeError, r"seat must be an int, got list \[\[\[\[...\], \[...\]\]"),
         (lambda g, v: g.bid(0, v), TypeError, r"amount must be an int, got list"),
         (lambda g, v: g.step([v, 0, 0, 0]), TypeError, r"actions\[0\] must be an int, got list"),
-        (lambda g, v: g.apply({"seat": 0, "bid": v}), ValueError, r"command must be at most 4096 bytes of JSON, got dict"),
-        (lambda g, v: qe.replay({"format": "qe-record/1", "x": v}), ValueError, r"record must be at most 1048576 bytes of JSON"),
+        (lambda g, v: g.apply({"seat": 0, "bid": v}), qe.IllegalCommand, r"a command is at most 4096 bytes of JSON, this one would be more: dict"),
+        (lambda g, v: qe.replay({"format": "qe-record/1", "x": v}), qe.SetupError, r"a record is at most 1048576 bytes, this one would be more: dict"),
         (lambda g, v: qe.BidLadder([0, v]), TypeError, r"list"),
     ],
     ids=["view", "bid", "step", "apply", "replay", "BidLadder"],
@@ -808,9 +808,9 @@ def test_a_record_that_holds_itself_is_refused_at_once() -> None:
     for i in range(300):
         d[str(i)] = d
     for record in (s, d):
-        with pytest.raises(ValueError, match=r"^record must be at most 1048576 bytes of JSON, got "):
+        with pytest.raises(qe.SetupError, match=r"^RECORD: bad record: a record is at most 1048576 bytes, this one would be more: "):
             qe.replay(record)
-        with pytest.raises(ValueError, match=r"^record must be at most 1048576 bytes of JSON, got "):
+        with pytest.raises(qe.SetupError, match=r"^RECORD: bad record: a record is at most 1048576 bytes, this one would be more: "):
             qe.Game.from_record(record)
 
 
@@ -983,3 +983,20 @@ def test_an_external_pickled_state_names_commodities_once() -> None:
         state["commodities"], state["expansions"] = commodities, expansions
         with pytest.raises(ValueError, match=r"`commodities` is (true|false), but `expansions` is"):
             g._g.__setstate__(json.dumps(state))
+
+
+def test_a_command_past_the_limit_is_the_same_error_as_text_or_as_a_dict() -> None:
+    g = qe.Game(4, commodities=True, seed=1)
+    big = {"seat": 0, "bid": 1, "x": "y" * 5000}
+    for command in (big, json.dumps(big)):
+        with pytest.raises(qe.IllegalCommand, match=r"^R-AUC-12: malformed command: a command is at most 4096 bytes of JSON") as e:
+            g.apply(command)
+        assert e.value.code == 118
+    # Text that is not ASCII counts its UTF-8 bytes either way, and is quoted as given.
+    for take in (lambda p: g.take(0, p), lambda p: g.apply({"seat": 0, "take_asset": p})):
+        with pytest.raises(qe.IllegalCommand, match=r'unknown pile "éé'):
+            take("é" * 100)
+    for bad in ({"seat": 0, "take_asset": "\udc80"}, "\udc80"):
+        with pytest.raises(ValueError, match="command holds text UTF-8 cannot hold"):
+            g.apply(bad)
+    assert g.commands() == []
