@@ -501,6 +501,13 @@ pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
     int(value, name)
 }
 
+/// `value` as a seed (an int from 0 to 2^64 - 1), or the error [`int`] gives, naming `name`: how the
+/// Python side of the package reads a seed, with the messages of `qe.Game`'s.
+#[pyfunction]
+pub(crate) fn seed_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    int(value, name)
+}
+
 /// `value` quoted as every error of the package quotes a caller's value ([`quote`]): the
 /// Python side of the package (`qe.gym`, `qe.pettingzoo`, `qe.bots`, `qe.openspiel`) quotes
 /// through it, so its messages cut long values the same way.

@@ -1690,6 +1690,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
+    m.add_function(wrap_pyfunction!(args::seed_arg, m)?)?;
     m.add_function(wrap_pyfunction!(record_text, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;

@@ -741,6 +741,9 @@ def test_vector_reset_reads_every_seed_of_a_list() -> None:
         env.reset(seed=[None, None])  # type: ignore[list-item]
     obs, _ = env.reset(seed=[3, 4])
     assert obs.shape[0] == 2
+    env.reset(seed=[2**64 - 1, 0])  # every seed qe.Game takes
+    with pytest.raises(OverflowError, match=r"seed\[1\] must be an int from 0 to 18446744073709551615, got -1"):
+        env.reset(seed=[1, -1])
 
 
 def test_a_pickled_state_that_contradicts_its_record_is_refused() -> None:
@@ -776,9 +779,10 @@ def test_pettingzoo_seeds_are_read_as_ints() -> None:
         env = make()
         with pytest.raises(TypeError, match="seed must be an int, got bool True"):
             env.reset(seed=True)
-        with pytest.raises(ValueError, match="seed must be a whole number, got -1$"):
+        with pytest.raises(OverflowError, match="seed must be an int from 0 to 18446744073709551615, got -1$"):
             env.reset(seed=-1)
         env.reset(seed=7)
+        env.reset(seed=2**64 - 1)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,12 @@ def as_int(value: Any, name: str) -> int:
     return _qe.int_arg(value, name)
 
 
+def as_seed(value: Any, name: str) -> int:
+    """``value`` as a seed, an int from 0 to 2**64 - 1, read as :class:`qe.Game` reads its seed:
+    a ``TypeError`` or an ``OverflowError`` naming ``name`` and quoting the value otherwise."""
+    return _qe.seed_arg(value, name)
+
+
 ILLEGAL = ("nearest", "raise")
 """The ways an environment may treat an illegal action (its ``illegal`` argument)."""
 

@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_int, check_illegal, legalize
+from ._env import as_int, as_seed, check_illegal, legalize
 from .bots import Bot, bot_names
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -207,7 +207,7 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                     f"got a list of {len(seed)}"
                 )
             # Each is read as a seed is (a wrong one is an error, not ignored).
-            seed = [as_int(x, f"seed[{i}]") for i, x in enumerate(seed)][0]
+            seed = [as_seed(x, f"seed[{i}]") for i, x in enumerate(seed)][0]
         obs, masks = self._env.reset(seed)
         return self._out(obs, masks)
 

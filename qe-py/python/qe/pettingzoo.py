@@ -48,7 +48,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_int, check_illegal, legalize
+from ._env import as_seed, check_illegal, legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -121,11 +121,8 @@ class _Common:
 
     def _new_game(self, seed: Optional[int]) -> None:
         if seed is not None:
-            # Read as every int argument is (a bool, a float or a str is a TypeError naming it).
-            seed = as_int(seed, "seed")
-            if seed < 0:
-                raise ValueError(f"seed must be a whole number, got {seed}")
-            self._rng = np.random.default_rng(seed)
+            # Read as qe.Game reads its seed (a bool, a float or a str is a TypeError naming it).
+            self._rng = np.random.default_rng(as_seed(seed, "seed"))
         self.game = self._make_game(int(self._rng.integers(0, 2**63)))
 
     def _observe(self, seat: int) -> Dict[str, np.ndarray]:
