@@ -152,11 +152,12 @@ impl<T: Element + 'static> Buffer<T> {
 
 /// One entry per seat read from `actions`: a list, a tuple, a 1-D int64 numpy array, or any other
 /// sequence of ints. Only the entries of the seats in `wanted` are read (`None` if the sequence is
-/// too short for that seat); entries of other seats may be anything. Errors name `actions` (and
-/// the entry: `actions[2] must be an int, got str 'x'`); an int past 64 bits is
-/// `out_of_range(value as quoted, seat index)`, the caller's own range error.
+/// too short for that seat); entries of other seats may be anything, but there are at most `seats`
+/// entries. Errors name `actions` (and the entry: `actions[2] must be an int, got str 'x'`); an
+/// int past 64 bits is `out_of_range(value as quoted, seat index)`, the caller's own range error.
 pub(crate) fn seat_ints(
     actions: &Bound<'_, PyAny>,
+    seats: usize,
     wanted: SeatSet,
     out_of_range: impl Fn(String, usize) -> PyErr,
 ) -> PyResult<[Option<i64>; MAX_SEATS]> {
@@ -165,13 +166,16 @@ pub(crate) fn seat_ints(
     };
     // Lists and tuples first: they are not arrays, and telling so costs a call into numpy.
     if actions.is_exact_instance_of::<PyList>() || actions.is_exact_instance_of::<PyTuple>() {
-        return per_seat(actions, wanted, "actions", entry);
+        return per_seat(actions, seats, wanted, "actions", entry);
     }
     let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
-        return per_seat(actions, wanted, "actions", entry);
+        return per_seat(actions, seats, wanted, "actions", entry);
     };
     let mut out = [None; MAX_SEATS];
     let n = arr.len();
+    if n > seats {
+        return Err(too_many("actions", n, seats));
+    }
     // SAFETY: a live 1-D numpy array (checked by the cast): its header is readable.
     let (data, stride) = unsafe {
         let raw = &*arr.as_array_ptr();
@@ -196,6 +200,7 @@ pub(crate) fn seat_ints(
 /// (named `name` in errors) read by `extract(item, name, i)`.
 pub(crate) fn per_seat<T: Copy>(
     values: &Bound<'_, PyAny>,
+    seats: usize,
     wanted: SeatSet,
     name: &str,
     extract: impl Fn(&Bound<'_, PyAny>, &str, usize) -> PyResult<T>,
@@ -206,11 +211,17 @@ pub(crate) fn per_seat<T: Copy>(
     };
     if let Ok(list) = values.cast::<PyList>() {
         let n = list.len();
+        if n > seats {
+            return Err(too_many(name, n, seats));
+        }
         for s in wanted.iter().filter(|s| s.index() < n) {
             out[s.index()] = Some(entry(s, list.get_item(s.index()))?);
         }
     } else if let Ok(tuple) = values.cast::<PyTuple>() {
         let n = tuple.len();
+        if n > seats {
+            return Err(too_many(name, n, seats));
+        }
         for s in wanted.iter().filter(|s| s.index() < n) {
             out[s.index()] = Some(entry(s, tuple.get_item(s.index()))?);
         }
@@ -230,11 +241,21 @@ pub(crate) fn per_seat<T: Copy>(
         let n = values
             .len()
             .map_err(|e| args::type_error_or(values.py(), e, not_sequence))?;
+        if n > seats {
+            return Err(too_many(name, n, seats));
+        }
         for s in wanted.iter().filter(|s| s.index() < n) {
             out[s.index()] = Some(entry(s, values.get_item(s.index()))?);
         }
     }
     Ok(out)
+}
+
+/// The error of a per-seat sequence `name` with `n` entries, more than the `seats` of the game.
+fn too_many(name: &str, n: usize, seats: usize) -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(format!(
+        "{name} has {n} entries, one per seat of this {seats}-player game at most"
+    ))
 }
 
 /// Sets `row` to +0.0 everywhere, skipping the write when it already is (rows of seats that did

@@ -766,7 +766,10 @@ impl PyGame {
             return Err(command_error(py, &e));
         }
         let acting = g.to_act();
-        let ints = buf::seat_ints(actions, acting, |q, s| self.out_of_range(q, Seat(s as u8)))?;
+        let seats = usize::from(g.players());
+        let ints = buf::seat_ints(actions, seats, acting, |q, s| {
+            self.out_of_range(q, Seat(s as u8))
+        })?;
         let mut commands = [None; MAX_SEATS];
         let mut ok = true;
         for s in acting.iter() {
@@ -1075,7 +1078,8 @@ impl PyGame {
             return Err(command_error(py, &e));
         }
         let acting = g.to_act();
-        let amounts = buf::per_seat(amounts, acting, "amounts", |v, name, i| {
+        let seats = usize::from(g.players());
+        let amounts = buf::per_seat(amounts, seats, acting, "amounts", |v, name, i| {
             args::entry_or::<u64>(v, name, i, |shown| {
                 bid_out_of_range(py, shown, &format!("{name}[{i}]"))
             })

@@ -1004,3 +1004,15 @@ def test_a_command_past_the_limit_is_the_same_error_as_text_or_as_a_dict() -> No
         with pytest.raises(ValueError, match="command holds text UTF-8 cannot hold"):
             g.apply(bad)
     assert g.commands() == []
+
+
+def test_more_actions_than_seats_is_an_error() -> None:
+    g = qe.Game(4, seed=1)
+    for actions in ([1, 0, 0, 0, "junk"], (1, 0, 0, 0, 0), np.array([1, 0, 0, 0, 0])):
+        with pytest.raises(ValueError, match=r"^actions has 5 entries, one per seat of this 4-player game at most$"):
+            g.step(actions)
+    with pytest.raises(ValueError, match=r"^amounts has 6 entries"):
+        g.bid_all([1] * 6)
+    assert g.commands() == []
+    g.step([1, 0, 0])  # shorter is fine while it covers the seats that act (here seat 0)
+    assert len(g.commands()) == 1
