@@ -944,11 +944,11 @@ impl PyGame {
     #[pyo3(signature = (record, *, ladder=None, peeks=false))]
     fn from_record(
         py: Python<'_>,
-        record: &str,
+        #[pyo3(from_py_with = args::text)] record: String,
         #[pyo3(from_py_with = ladder_arg)] ladder: Option<PyBidLadder>,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
     ) -> PyResult<PyGame> {
-        let rec = Record::from_json(record).map_err(|e| setup_error(py, &e))?;
+        let rec = Record::from_json(&record).map_err(|e| setup_error(py, &e))?;
         let m = rec.replay().map_err(|e| replay_error(py, &e))?;
         Ok(PyGame {
             m,

@@ -1016,3 +1016,14 @@ def test_more_actions_than_seats_is_an_error() -> None:
     assert g.commands() == []
     g.step([1, 0, 0])  # shorter is fine while it covers the seats that act (here seat 0)
     assert len(g.commands()) == 1
+
+
+def test_gym_vector_actions_are_read_by_the_native_env() -> None:
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(2)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^actions must be integers of shape \[2\], got list \[\[1\], \[1, 2\]\]: "):
+        env.step([[1], [1, 2]])
+    with pytest.raises(TypeError, match=r"argument 'record': must be a str, got int 5$"):
+        qe._qe.Game.from_record(5)

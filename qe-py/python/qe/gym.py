@@ -214,7 +214,8 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        obs, masks, rewards, done = self._env.step(np.asarray(actions))
+        # The native env reads any integer sequence or array, and names what is wrong with one.
+        obs, masks, rewards, done = self._env.step(actions)
         out, info = self._out(obs, masks)
         return out, rewards.copy(), done.copy(), np.zeros(self.num_envs, bool), info
 
