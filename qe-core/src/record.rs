@@ -380,12 +380,17 @@ mod json {
         };
         let mut tiles = [0; TileId::COUNT];
         let t = object(part("tiles")?, "`manifest.tiles`")?;
-        if t.len() != TileId::COUNT {
-            return Err(bad("`manifest.tiles` must list all 21 tiles"));
-        }
+        // Keys are unique, so once each is a tile, 21 of them are every tile.
+        let mut listed = 0u32;
         for (id, v) in &t.0 {
             let tile: TileId = id.parse()?;
             tiles[tile.index()] = value_of(id, v)?;
+            listed |= 1 << tile.index();
+        }
+        if let Some(missing) = TileId::ALL.iter().find(|t| listed & (1 << t.index()) == 0) {
+            return Err(bad(format!(
+                "`manifest.tiles` must list all 21 tiles: {missing} is missing"
+            )));
         }
         let mut kinds: [BTreeMap<u8, u8>; 3] = Default::default();
         for (id, v) in &object(part("tokens")?, "`manifest.tokens`")?.0 {

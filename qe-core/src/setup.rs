@@ -220,7 +220,12 @@ impl Setup {
                     expected[len] = t;
                     len += 1;
                 }
-                check_list("piles", pile, len, &expected[..len], "R-CMP-7")?;
+                let what = match kind {
+                    AssetKind::Gold => "the gold pile",
+                    AssetKind::Oil => "the oil pile",
+                    AssetKind::Crypto => "the crypto pile",
+                };
+                check_list(what, pile, len, &expected[..len], "R-CMP-7")?;
                 setup.piles[at..at + len].copy_from_slice(pile);
                 at += len;
             }

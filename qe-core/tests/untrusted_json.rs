@@ -492,3 +492,37 @@ fn a_base_game_record_has_no_piles() {
     }
     assert!(Record::from_json(&record_text(4)).is_ok());
 }
+
+/// A manifest that leaves a tile out names it; a set-up's wrong pile names the pile.
+#[test]
+fn a_missing_tile_and_a_wrong_pile_are_named() {
+    let m = qe_core::Manifest::default();
+    let (tiles, tokens) = manifest_parts(&m);
+    let us_agr = format!(r#""US-AGR":{},"#, m.tile_value("US-AGR".parse().unwrap()));
+    let without = tiles.replacen(&us_agr, "", 1);
+    assert_ne!(without, tiles);
+    let text = format!(r#"{{"tiles":{{{without}}},"tokens":{{{tokens}}}}}"#);
+    let e = qe_core::Manifest::from_json(&text).unwrap_err().to_string();
+    assert!(
+        e.contains("must list all 21 tiles: US-AGR is missing"),
+        "{e}"
+    );
+    let rules = qe_core::Rules::commodities(4).unwrap();
+    let setup = qe_core::Setup::seeded(&rules, 1);
+    let mut oil: Vec<qe_core::TokenId> = setup.pile(qe_core::AssetKind::Oil).to_vec();
+    oil.pop();
+    let e = qe_core::Setup::new(
+        &rules,
+        Some(setup.nations()),
+        setup.industries(),
+        setup.deck(),
+        [
+            setup.pile(qe_core::AssetKind::Gold),
+            &oil,
+            setup.pile(qe_core::AssetKind::Crypto),
+        ],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("the oil pile has "), "{e}");
+}
