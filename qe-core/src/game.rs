@@ -516,7 +516,7 @@ impl Game {
             Command::Bid { seat, amount } => self.bid(seat, amount, sink),
             Command::TakeAsset { seat, kind } => {
                 if self.step != Step::Take {
-                    return Err(self.wrong_action(seat, Some("R-COM-5")));
+                    return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-5"))));
                 }
                 if self.taker != seat.0 {
                     return Err(CommandError::NotAssetTaker { seat: seat.0 });
@@ -533,7 +533,7 @@ impl Game {
             }
             Command::DiscardAsset { seat, kind } => {
                 if self.step != Step::Discard {
-                    return Err(self.wrong_action(seat, Some("R-COM-7")));
+                    return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-7"))));
                 }
                 if self.auctioneer() != Some(seat) {
                     return Err(CommandError::NotDiscarder { seat: seat.0 });
@@ -568,6 +568,16 @@ impl Game {
             seat,
             expected,
             rule: own_rule.unwrap_or(rule),
+        }
+    }
+
+    /// The rule a take or discard out of turn breaks: its own (`rule`) with Commodities; in a game
+    /// without, R-COM-1, which gives piles to the expansion only.
+    fn pile_rule(&self, rule: &'static str) -> &'static str {
+        if self.rules.has_commodities() {
+            rule
+        } else {
+            "R-COM-1"
         }
     }
 

@@ -1219,6 +1219,29 @@ fn r_com_1_piles_public_sizes() {
     )
     .unwrap_err();
     assert_eq!(err.rule(), "R-COM-1");
+    // A game without the expansion has no piles: a take or a discard breaks R-COM-1 (not R-COM-5
+    // or R-COM-7, the rules of the expansion's own moments), and changes nothing.
+    let mut game = base(4);
+    let before = game;
+    for c in [
+        Command::TakeAsset {
+            seat: Seat(1),
+            kind: AssetKind::Gold,
+        },
+        Command::DiscardAsset {
+            seat: Seat(0),
+            kind: AssetKind::Oil,
+        },
+    ] {
+        assert_eq!(game.play(c).unwrap_err().rule(), "R-COM-1");
+        assert_eq!(game, before);
+    }
+    let mut with = commodities(4);
+    let take = Command::TakeAsset {
+        seat: Seat(1),
+        kind: AssetKind::Gold,
+    };
+    assert_eq!(with.play(take).unwrap_err().rule(), "R-COM-5");
 }
 
 #[test]
