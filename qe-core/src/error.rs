@@ -347,7 +347,13 @@ impl SetupError {
             SetupError::Players { .. } => "R-SET-1",
             SetupError::Count { .. } => "R-SET-2",
             SetupError::Entry { rule, .. } => rule,
-            SetupError::Table { .. } => "R-SCO",
+            // The rule of the table it replaces; a table of another name, the scoring rules.
+            SetupError::Table { table, .. } => match *table {
+                "nationalization" => "R-SCO-6",
+                "monopolization" => "R-SCO-7",
+                "diversification" => "R-SCO-8",
+                _ => "R-SCO",
+            },
             SetupError::Piles(_) => "R-COM-1",
             SetupError::Record(_) => "RECORD",
         }

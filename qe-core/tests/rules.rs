@@ -1086,6 +1086,14 @@ fn r_sco_8_diversification_is_an_exact_maximum() {
             .build()
             .unwrap()
     };
+    // A custom table is checked under the rule of the table it replaces.
+    let sets_of_two = RulesBuilder::new(4)
+        .diversification(Table::new("diversification", &[0, 0, 1, 4]).unwrap())
+        .build()
+        .unwrap_err();
+    assert_eq!(sets_of_two.rule(), "R-SCO-8");
+    let falling = Table::new("nationalization", &[0, 3, 1]).unwrap_err();
+    assert_eq!(falling.rule(), "R-SCO-6");
     let tables = [
         r5,
         r4,
