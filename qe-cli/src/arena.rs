@@ -9,11 +9,16 @@
 //! stays finite), and shown on the Elo scale: 400 × log10 of the strength, the agents' mean at 1500.
 //! The interval is the 2.5th and 97.5th percentiles of the ratings refitted on games resampled with
 //! replacement, from a generator seeded by the tournament seed.
+//!
+//! Both need a game's finishing pattern only (its [`Ranked`]), so the games are kept as a count of
+//! each pattern ([`Finishes`]): memory is bounded by the number of patterns, not of games.
+
+use std::collections::BTreeMap;
 
 use qe_core::{Outcome, MAX_SEATS};
 
-/// The ranks and agents of one game.
-#[derive(Clone, Copy, Debug)]
+/// The ranks and agents of one game: its finishing pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ranked {
     /// The number of seats.
     pub players: u8,
@@ -39,8 +44,9 @@ impl Ranked {
         }
     }
 
-    /// Adds this game's pairwise comparisons to `wins` (`wins[a][b]`: a's wins over b).
-    fn add_to(&self, wins: &mut [Vec<f64>]) {
+    /// Adds this game's pairwise comparisons, `times` over, to `wins` (`wins[a][b]`: a's wins
+    /// over b).
+    fn add_to(&self, wins: &mut [Vec<f64>], times: f64) {
         let n = self.players as usize;
         for s in 0..n {
             for t in s + 1..n {
@@ -49,15 +55,54 @@ impl Ranked {
                     continue;
                 }
                 match self.rank[s].cmp(&self.rank[t]) {
-                    std::cmp::Ordering::Less => wins[a][b] += 1.0,
-                    std::cmp::Ordering::Greater => wins[b][a] += 1.0,
+                    std::cmp::Ordering::Less => wins[a][b] += times,
+                    std::cmp::Ordering::Greater => wins[b][a] += times,
                     std::cmp::Ordering::Equal => {
-                        wins[a][b] += 0.5;
-                        wins[b][a] += 0.5;
+                        wins[a][b] += 0.5 * times;
+                        wins[b][a] += 0.5 * times;
                     }
                 }
             }
         }
+    }
+}
+
+/// A tournament's games, as the number of games of each finishing pattern.
+///
+/// A tournament rotates one lineup through the seats, so it has at most as many agent
+/// assignments as seats, and a game of at most five seats has at most 541 orders (ties
+/// included): at most 2,705 patterns, however many games are added.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Finishes {
+    count: BTreeMap<Ranked, u64>,
+    games: u64,
+}
+
+impl Finishes {
+    /// Counts one more game finishing as `ranked`.
+    pub fn add(&mut self, ranked: Ranked) {
+        *self.count.entry(ranked).or_insert(0) += 1;
+        self.games += 1;
+    }
+
+    /// Adds the games of `other`.
+    pub fn merge(&mut self, other: Finishes) {
+        for (ranked, n) in other.count {
+            *self.count.entry(ranked).or_insert(0) += n;
+        }
+        self.games += other.games;
+    }
+
+    /// How many games were counted.
+    #[cfg(test)]
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// How many distinct finishing patterns they have.
+    #[cfg(test)]
+    pub fn patterns(&self) -> usize {
+        self.count.len()
     }
 }
 
@@ -130,24 +175,43 @@ fn fit(wins: &[Vec<f64>]) -> Vec<f64> {
     gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
 }
 
-/// Ratings of `agents` agents from `games`, with intervals from `resamples` bootstrap resamples
-/// drawn from `seed`.
-pub fn ratings(games: &[Ranked], agents: usize, resamples: usize, seed: u64) -> Ratings {
+/// Ratings of `agents` agents from the games of `finishes`, with intervals from `resamples`
+/// bootstrap resamples drawn from `seed`.
+///
+/// A resample draws as many games as were played, uniformly with replacement: it draws an index
+/// into the games listed by pattern, which is the same distribution as drawing from the games in
+/// the order they were played.
+pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) -> Ratings {
     let zero = || vec![vec![0.0f64; agents]; agents];
-    let mut wins = zero();
-    for g in games {
-        g.add_to(&mut wins);
-    }
-    let rating = fit(&wins);
+    let patterns: Vec<(&Ranked, u64)> = finishes.count.iter().map(|(r, &n)| (r, n)).collect();
+    let wins_of = |counts: &mut dyn Iterator<Item = (&Ranked, u64)>| {
+        let mut wins = zero();
+        for (ranked, n) in counts {
+            ranked.add_to(&mut wins, n as f64);
+        }
+        wins
+    };
+    let rating = fit(&wins_of(&mut patterns.iter().copied()));
+    // The index just past each pattern's games.
+    let ends: Vec<u64> = patterns
+        .iter()
+        .scan(0u64, |end, &(_, n)| {
+            *end += n;
+            Some(*end)
+        })
+        .collect();
+    let games = finishes.games;
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); agents];
     let mut state = seed ^ 0xB007_57A9;
+    let mut drawn = vec![0u64; patterns.len()];
     for _ in 0..resamples {
-        let mut w = zero();
-        for _ in 0..games.len() {
+        drawn.fill(0);
+        for _ in 0..games {
             state = qe_core::mix_seed(state);
-            let i = ((u128::from(state) * games.len() as u128) >> 64) as usize;
-            games[i].add_to(&mut w);
+            let i = ((u128::from(state) * u128::from(games)) >> 64) as u64;
+            drawn[ends.partition_point(|&end| end <= i)] += 1;
         }
+        let w = wins_of(&mut patterns.iter().zip(&drawn).map(|(&(r, _), &d)| (r, d)));
         for (a, r) in fit(&w).into_iter().enumerate() {
             samples[a].push(r);
         }
@@ -191,6 +255,14 @@ mod tests {
         }
     }
 
+    fn tally(games: &[Ranked]) -> Finishes {
+        let mut f = Finishes::default();
+        for &g in games {
+            f.add(g);
+        }
+        f
+    }
+
     #[test]
     fn wilson_brackets_the_rate() {
         let (lo, hi) = wilson(50.0, 100.0);
@@ -212,7 +284,7 @@ mod tests {
             };
             games.push(game([0, 1, 2, 2], r));
         }
-        let r = ratings(&games, 3, 100, 7);
+        let r = ratings(&tally(&games), 3, 100, 7);
         assert!(r.rating[0] > r.rating[1] && r.rating[1] > r.rating[2]);
         // 3:1 is about 191 Elo.
         assert!(((r.rating[0] - r.rating[1]) - 190.8).abs() < 10.0, "{r:?}");
@@ -222,15 +294,94 @@ mod tests {
         let mean = r.rating.iter().sum::<f64>() / 3.0;
         assert!((mean - 1500.0).abs() < 1e-6);
         // Seeded: the same intervals again.
-        assert_eq!(r, ratings(&games, 3, 100, 7));
+        assert_eq!(r, ratings(&tally(&games), 3, 100, 7));
     }
 
     #[test]
     fn ties_and_one_agent() {
         let games = vec![game([0, 1, 0, 1], [0, 0, 2, 2]); 10];
-        let r = ratings(&games, 2, 20, 1);
+        let r = ratings(&tally(&games), 2, 20, 1);
         assert!((r.rating[0] - r.rating[1]).abs() < 1e-6);
-        let one = ratings(&[game([0, 0, 0, 0], [0, 1, 2, 3])], 1, 5, 1);
+        let one = ratings(&tally(&[game([0, 0, 0, 0], [0, 1, 2, 3])]), 1, 5, 1);
         assert_eq!(one.rating, vec![1500.0]);
+    }
+
+    /// Every weak order of `n` seats, as ranks (how many seats finish strictly ahead).
+    fn orders(n: usize) -> Vec<[u8; 4]> {
+        let mut out = Vec::new();
+        for code in 0..n.pow(n as u32) {
+            let mut level = [0usize; 4];
+            let mut c = code;
+            for l in level.iter_mut().take(n) {
+                *l = c % n;
+                c /= n;
+            }
+            let mut rank = [0u8; 4];
+            for s in 0..n {
+                rank[s] = (0..n).filter(|&t| level[t] < level[s]).count() as u8;
+            }
+            if !out.contains(&rank) {
+                out.push(rank);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_tally_is_bounded_by_the_patterns_not_the_games() {
+        // A rotated lineup of 4 seats: 4 agent assignments, 75 orders.
+        let lineup = [0u8, 1, 2, 2];
+        let orders = orders(4);
+        assert_eq!(orders.len(), 75);
+        let mut f = Finishes::default();
+        let mut state = 1u64;
+        for i in 0..200_000u64 {
+            state = qe_core::mix_seed(state);
+            let r = (i % 4) as usize;
+            let agent = [0, 1, 2, 3].map(|s| lineup[(s + r) % 4]);
+            f.add(game(agent, orders[(state % 75) as usize]));
+        }
+        assert_eq!(f.games(), 200_000);
+        assert!(f.patterns() <= 4 * 75, "{} patterns", f.patterns());
+        assert!(f.patterns() > 200, "{} patterns", f.patterns());
+    }
+
+    #[test]
+    fn merged_tallies_rate_as_one_in_any_order() {
+        let games: Vec<Ranked> = (0..300u64)
+            .map(|i| {
+                let r = orders(4)[(qe_core::mix_seed(i) % 75) as usize];
+                game([0, 1, 2, 3], r)
+            })
+            .collect();
+        let whole = tally(&games);
+        let mut parts = tally(&games[200..]);
+        parts.merge(tally(&games[..200]));
+        assert_eq!(parts, whole);
+        let mut reversed = games.clone();
+        reversed.reverse();
+        assert_eq!(tally(&reversed), whole);
+        assert_eq!(ratings(&parts, 4, 50, 3), ratings(&whole, 4, 50, 3));
+    }
+
+    #[test]
+    fn a_resample_draws_each_pattern_as_often_as_it_was_played() {
+        // 3 of 4 games one way, 1 of 4 the other: over many resamples, agent 0's bootstrap
+        // ratings centre on the fit, and the interval holds it.
+        let mut f = Finishes::default();
+        for i in 0..1000 {
+            let r = if i % 4 == 0 {
+                [1, 0, 2, 3]
+            } else {
+                [0, 1, 2, 3]
+            };
+            f.add(game([0, 1, 2, 2], r));
+        }
+        assert_eq!(f.patterns(), 2);
+        let r = ratings(&f, 3, 400, 11);
+        let spread = r.high[0] - r.low[0];
+        assert!(spread > 5.0 && spread < 60.0, "{r:?}");
+        let mid = f64::midpoint(r.high[0], r.low[0]);
+        assert!((mid - r.rating[0]).abs() < spread / 4.0, "{r:?}");
     }
 }

@@ -16,7 +16,7 @@ use qe_core::{mix_seed, Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
 use serde_json::json;
 
 use crate::agent::{self, ExecSeat, Faults};
-use crate::arena::{self, Ranked};
+use crate::arena::{self, Finishes, Ranked};
 use crate::progress::Progress;
 use crate::{manifest, Common, Failure};
 
@@ -153,7 +153,7 @@ struct Stats {
     decisions: Vec<u64>,
     think: Vec<Duration>,
     faults: Vec<Faults>,
-    ranked: Vec<(u64, Ranked)>,
+    finishes: Finishes,
 }
 
 impl Stats {
@@ -171,7 +171,7 @@ impl Stats {
         }
     }
 
-    fn add(&mut self, index: u64, outcome: &Outcome, agent: [u8; MAX_SEATS]) {
+    fn add(&mut self, outcome: &Outcome, agent: [u8; MAX_SEATS]) {
         self.games += 1;
         if outcome.winners().next().is_none() {
             self.no_winner += 1;
@@ -187,7 +187,7 @@ impl Stats {
             self.spent[a] += s.spent;
             self.eliminated[a] += u64::from(s.eliminated);
         }
-        self.ranked.push((index, Ranked::of(outcome, agent)));
+        self.finishes.add(Ranked::of(outcome, agent));
     }
 
     fn merge(&mut self, other: Stats) {
@@ -207,7 +207,7 @@ impl Stats {
             self.think[a] += other.think[a];
             self.faults[a].merge(&other.faults[a]);
         }
-        self.ranked.extend(other.ranked);
+        self.finishes.merge(other.finishes);
     }
 }
 
@@ -295,7 +295,7 @@ impl Tournament<'_> {
         if crate::interrupt::requested() {
             return false;
         }
-        stats.add(index, &m.game().outcome().expect("the game is over"), agent);
+        stats.add(&m.game().outcome().expect("the game is over"), agent);
         true
     }
 }
@@ -421,12 +421,10 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
             w.join().expect("a simulation thread panicked");
         }
     });
-    let mut total = total.into_inner().expect("the workers are done");
+    let total = total.into_inner().expect("the workers are done");
     let elapsed = started.elapsed().as_secs_f64();
     let per_s = total.games as f64 / elapsed.max(1e-9);
-    total.ranked.sort_by_key(|(i, _)| *i);
-    let ranked: Vec<Ranked> = total.ranked.iter().map(|(_, r)| *r).collect();
-    let ratings = arena::ratings(&ranked, agents.len(), RESAMPLES, args.seed);
+    let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, args.seed);
     report(
         args,
         players,
