@@ -1101,6 +1101,26 @@ QeStatus qe_last_error_message(char *buf,
                                size_t *out_len);
 
 /**
+ * Copies the rule ID of this thread's last error into `buf` (`cap` bytes, NUL-terminated) and
+ * writes its length in bytes, without the NUL, to `*out_len` if `out_len` is not NULL.
+ *
+ * The ID is the one the message starts with: `"R-AUC-3"` for a command the rules reject,
+ * `"RECORD"` for a record that breaks RECORD.md; it is empty when the last error is not a rules,
+ * set-up or record error (status 900 and up, or no error yet). A record's rejected command K
+ * gives the rule its command broke (its message reads `"command K: R-..."`). The buffer
+ * contract is `qe_last_error_message`'s: `QE_ERR_BUFFER_TOO_SMALL` if it does not fit (an ID is
+ * at most 15 bytes). This function never changes the last error.
+ *
+ * Thread safety: the last error is per thread; call this on the thread whose call failed.
+ *
+ * # Safety
+ * `buf` must be NULL or valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+ */
+QeStatus qe_last_error_rule(char *buf,
+                            size_t cap,
+                            size_t *out_len);
+
+/**
  * Writes this thread's last error status (`QE_OK` if no call has failed yet) to `*out`. Never
  * changes the last error.
  *

@@ -21,30 +21,36 @@
 
 namespace qe {
 
-/// A failed qe_ call: the status code and the last error message of this thread.
+/// A failed qe_ call: the status code, the last error message of this thread and its rule ID.
 class Error : public std::runtime_error {
 public:
-    Error(QeStatus status, const std::string &message)
-        : std::runtime_error(message), status_(status) {}
+    Error(QeStatus status, const std::string &message, std::string rule = std::string())
+        : std::runtime_error(message), status_(status), rule_(std::move(rule)) {}
     /// The status code (100-199 rules, 200-299 set-up/record, 900+ ABI).
     QeStatus status() const noexcept { return status_; }
+    /// The rule ID the message names ("R-AUC-3", "RECORD"); empty for an error of the ABI.
+    const std::string &rule() const noexcept { return rule_; }
 
 private:
     QeStatus status_;
+    std::string rule_;
 };
 
 namespace detail {
-inline std::string last_message() {
+/// The text one of the last-error readers (qe_last_error_message, qe_last_error_rule) copies.
+template <typename Read> inline std::string last_text(Read read) {
     std::size_t len = 0;
-    qe_last_error_message(nullptr, 0, &len);
+    read(nullptr, 0, &len);
     std::string text(len + 1, '\0');
-    qe_last_error_message(text.data(), text.size(), nullptr);
+    read(text.data(), text.size(), nullptr);
     text.resize(len);
     return text;
 }
 
+inline std::string last_message() { return last_text(qe_last_error_message); }
+
 inline void check(QeStatus status) {
-    if (status != QE_OK) throw Error(status, last_message());
+    if (status != QE_OK) throw Error(status, last_message(), last_text(qe_last_error_rule));
 }
 
 /// `text` as a C string for the library, which reads up to the first NUL: a NUL inside `text`

@@ -331,6 +331,7 @@ namespace Qe
         [DllImport(Lib)] public static extern uint qe_version(out uint major, out uint minor, out uint patch);
         [DllImport(Lib)] public static extern uint qe_version_string(byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern uint qe_last_error_message(byte[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] public static extern uint qe_last_error_rule(byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] public static extern uint qe_last_error_status(out uint status);
         [DllImport(Lib)] public static extern uint qe_string_free(IntPtr s);
         [DllImport(Lib)] public static extern uint qe_name(uint kind, uint index, byte[] buf, UIntPtr cap, out UIntPtr len);
@@ -410,14 +411,29 @@ namespace Qe
             }
         }
 
+        private delegate uint LastErrorText(byte[] buf, UIntPtr cap, out UIntPtr len);
+
+        /// <summary>The text one of the last-error readers copies.</summary>
+        private static string LastText(LastErrorText read)
+        {
+            UIntPtr len;
+            read(null, UIntPtr.Zero, out len);
+            byte[] buf = new byte[(int)len.ToUInt64() + 1];
+            read(buf, (UIntPtr)buf.Length, out len);
+            return Encoding.UTF8.GetString(buf, 0, (int)len.ToUInt64());
+        }
+
         /// <summary>This thread's last error message.</summary>
         public static string LastErrorMessage()
         {
-            UIntPtr len;
-            qe_last_error_message(null, UIntPtr.Zero, out len);
-            byte[] buf = new byte[(int)len.ToUInt64() + 1];
-            qe_last_error_message(buf, (UIntPtr)buf.Length, out len);
-            return Encoding.UTF8.GetString(buf, 0, (int)len.ToUInt64());
+            return LastText(qe_last_error_message);
+        }
+
+        /// <summary>The rule ID of this thread's last error ("R-AUC-3", "RECORD"), or "" for an
+        /// error of the ABI.</summary>
+        public static string LastErrorRule()
+        {
+            return LastText(qe_last_error_rule);
         }
 
         public static string Name(uint kind, uint index)
@@ -431,7 +447,11 @@ namespace Qe
         /// <summary>Throws QeException with the last error if status is not QE_OK.</summary>
         public static void Check(uint status)
         {
-            if (status != QE_OK) throw new QeException(status, LastErrorMessage());
+            if (status != QE_OK)
+            {
+                string rule = LastErrorRule();
+                throw new QeException(status, LastErrorMessage(), rule.Length > 0 ? rule : null);
+            }
         }
     }
 
@@ -440,26 +460,14 @@ namespace Qe
     {
         public readonly uint Status;
 
-        public QeException(uint status, string message) : base(message)
+        /// <summary>The rule ID the message names ("R-AUC-3", "RECORD"), or null for an error of
+        /// the ABI (qe_last_error_rule).</summary>
+        public readonly string Rule;
+
+        public QeException(uint status, string message, string rule) : base(message)
         {
             Status = status;
-        }
-
-        /// <summary>The rule ID at the start of the message ("R-AUC-3"), or null.</summary>
-        public string Rule
-        {
-            get
-            {
-                int colon = Message.IndexOf(':');
-                string head = colon > 0 ? Message.Substring(0, colon) : "";
-                if (head.StartsWith("command ") && colon + 2 < Message.Length)
-                {
-                    string rest = Message.Substring(colon + 2);
-                    int c2 = rest.IndexOf(':');
-                    head = c2 > 0 ? rest.Substring(0, c2) : "";
-                }
-                return head.StartsWith("R-") || head == "RECORD" ? head : null;
-            }
+            Rule = rule;
         }
     }
 

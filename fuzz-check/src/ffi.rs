@@ -30,9 +30,9 @@ use qe_ffi::{
     qe_game_clone, qe_game_events, qe_game_events_json, qe_game_events_pending, qe_game_free,
     qe_game_from_record, qe_game_legal, qe_game_new, qe_game_outcome, qe_game_outcome_json,
     qe_game_record_json, qe_game_seat_info, qe_game_state, qe_game_to_act, qe_game_view_json,
-    qe_last_error_message, qe_last_error_status, qe_name, qe_string_free, QeAuction, QeBidRange,
-    QeCommand, QeEvent, QeGame, QeLegal, QeSeatInfo, QeSeatOutcome, QeState, QeStatus,
-    QE_ERR_INVALID_ARGUMENT, QE_ERR_INVALID_HANDLE, QE_ERR_NULL_POINTER, QE_ERR_PANIC,
+    qe_last_error_message, qe_last_error_rule, qe_last_error_status, qe_name, qe_string_free,
+    QeAuction, QeBidRange, QeCommand, QeEvent, QeGame, QeLegal, QeSeatInfo, QeSeatOutcome, QeState,
+    QeStatus, QE_ERR_INVALID_ARGUMENT, QE_ERR_INVALID_HANDLE, QE_ERR_NULL_POINTER, QE_ERR_PANIC,
     QE_ERR_SEAT_OUT_OF_RANGE, QE_OK, QE_SPECTATOR,
 };
 
@@ -125,6 +125,9 @@ fn run(data: &[u8], window: Option<usize>) {
         // SAFETY: every handle passed below is NULL, live (in `slots`) or freed by this input and not
         // reused since (in `stale`, pruned on every allocation): the cases the ABI defines.
         unsafe { step(op, &mut b, &mut slots, &mut stale, deep, &mut budget) };
+        if deep {
+            last_error_names_its_rule();
+        }
     }
     for s in slots {
         // SAFETY: live handle.
@@ -140,6 +143,47 @@ fn ok(status: QeStatus, what: &str) {
         "{what}: a panic was caught inside the library"
     );
     assert_eq!(status, QE_OK, "{what}: {}", last_message());
+}
+
+/// The last error's rule ID is the one its message names: a rules, set-up or record error
+/// (100–299) has one, and its message starts with it (or with `command K: ` and it); any other
+/// status has none.
+fn last_error_names_its_rule() {
+    let mut status = QE_OK;
+    // SAFETY: valid out-pointer.
+    ok(
+        unsafe { qe_last_error_status(&raw mut status) },
+        "last status",
+    );
+    let mut buf = [0 as c_char; 16];
+    let mut len = 0usize;
+    // SAFETY: valid buffer and length pointer.
+    let st = unsafe { qe_last_error_rule(buf.as_mut_ptr(), buf.len(), &raw mut len) };
+    ok(st, "last rule");
+    // SAFETY: the library NUL-terminates within `cap`.
+    let rule = unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_str()
+        .expect("UTF-8");
+    assert_eq!(rule.len(), len);
+    let message = last_message();
+    if (100..300).contains(&status) {
+        assert!(
+            !rule.is_empty(),
+            "status {status} without a rule: {message}"
+        );
+        let after_command = message
+            .strip_prefix("command ")
+            .and_then(|m| m.split_once(": "))
+            .filter(|(k, _)| k.parse::<usize>().is_ok())
+            .map(|(_, rest)| rest);
+        assert!(
+            message.starts_with(&format!("{rule}: "))
+                || after_command.is_some_and(|m| m.starts_with(&format!("{rule}: "))),
+            "rule {rule} is not the one the message names: {message}"
+        );
+    } else {
+        assert_eq!(rule, "", "status {status} with a rule: {message}");
+    }
 }
 
 fn last_message() -> String {

@@ -11,7 +11,8 @@
 //!   error (900–999). Results come back through out-pointers, written only on success.
 //! - On failure, the error's text (with its rule ID, for example
 //!   `"R-AUC-3: bid equals the auctioneer's bid (5)"`) is kept as this thread's *last error*; read it
-//!   with [`qe_last_error_message`]. It stays until the next failing call on the same thread.
+//!   with [`qe_last_error_message`], its code with [`qe_last_error_status`] and its rule ID alone
+//!   with [`qe_last_error_rule`]. It stays until the next failing call on the same thread.
 //! - Every pointer argument is checked: a NULL where a value is required gives
 //!   `QE_ERR_NULL_POINTER`. No panic crosses the boundary: a panic inside the library is caught
 //!   and reported as `QE_ERR_PANIC`.
@@ -284,9 +285,41 @@ pub unsafe extern "C" fn qe_last_error_message(
     out_len: *mut usize,
 ) -> QeStatus {
     let result = std::panic::catch_unwind(|| {
-        let (_, message) = status::last_error();
+        let message = status::last_error().message;
         // SAFETY: forwarded caller contract.
         unsafe { status::copy_to_buffer(&message, buf, cap, out_len) }
+    });
+    match result {
+        Ok(Ok(())) => QE_OK,
+        Ok(Err(e)) => e.status,
+        Err(_) => QE_ERR_PANIC,
+    }
+}
+
+/// Copies the rule ID of this thread's last error into `buf` (`cap` bytes, NUL-terminated) and
+/// writes its length in bytes, without the NUL, to `*out_len` if `out_len` is not NULL.
+///
+/// The ID is the one the message starts with: `"R-AUC-3"` for a command the rules reject,
+/// `"RECORD"` for a record that breaks RECORD.md; it is empty when the last error is not a rules,
+/// set-up or record error (status 900 and up, or no error yet). A record's rejected command K
+/// gives the rule its command broke (its message reads `"command K: R-..."`). The buffer
+/// contract is `qe_last_error_message`'s: `QE_ERR_BUFFER_TOO_SMALL` if it does not fit (an ID is
+/// at most 15 bytes). This function never changes the last error.
+///
+/// Thread safety: the last error is per thread; call this on the thread whose call failed.
+///
+/// # Safety
+/// `buf` must be NULL or valid for `cap` bytes of writes; `out_len` must be NULL or valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn qe_last_error_rule(
+    buf: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> QeStatus {
+    let result = std::panic::catch_unwind(|| {
+        let rule = status::last_error().rule;
+        // SAFETY: forwarded caller contract.
+        unsafe { status::copy_to_buffer(rule, buf, cap, out_len) }
     });
     match result {
         Ok(Ok(())) => QE_OK,
@@ -304,7 +337,7 @@ pub unsafe extern "C" fn qe_last_error_message(
 pub unsafe extern "C" fn qe_last_error_status(out: *mut QeStatus) -> QeStatus {
     let result = std::panic::catch_unwind(|| {
         let out = out_arg(out, "out")?;
-        out.set(status::last_error().0);
+        out.set(status::last_error().status);
         Ok::<(), Error>(())
     });
     match result {

@@ -103,10 +103,12 @@ pub const QE_ERR_NOT_OVER: QeStatus = 907;
 /// 908: the seat has nothing to do now (it is not among the seats to act), so a bot cannot decide.
 pub const QE_ERR_NOT_TO_ACT: QeStatus = 908;
 
-/// An error on its way to the caller: a status code and its message.
-#[derive(Debug)]
+/// An error on its way to the caller: a status code, the rule it breaks (rules, set-up and record
+/// errors; `""` for the others) and its message.
+#[derive(Clone, Debug)]
 pub(crate) struct Error {
     pub status: QeStatus,
+    pub rule: &'static str,
     pub message: String,
 }
 
@@ -114,7 +116,17 @@ impl Error {
     pub fn new(status: QeStatus, message: impl Into<String>) -> Error {
         Error {
             status,
+            rule: "",
             message: message.into(),
+        }
+    }
+
+    /// An error of the rules: `status` and `message` with `rule`, the rule ID, in front.
+    fn of_rule(status: QeStatus, rule: &'static str, message: String) -> Error {
+        Error {
+            status,
+            rule,
+            message,
         }
     }
     pub fn null(arg: &str) -> Error {
@@ -127,13 +139,13 @@ impl Error {
 
 impl From<CommandError> for Error {
     fn from(e: CommandError) -> Error {
-        Error::new(e.code(), format!("{}: {e}", e.rule()))
+        Error::of_rule(e.code(), e.rule(), format!("{}: {e}", e.rule()))
     }
 }
 
 impl From<SetupError> for Error {
     fn from(e: SetupError) -> Error {
-        Error::new(e.code(), format!("{}: {e}", e.rule()))
+        Error::of_rule(e.code(), e.rule(), format!("{}: {e}", e.rule()))
     }
 }
 
@@ -141,8 +153,9 @@ impl From<ReplayError> for Error {
     fn from(e: ReplayError) -> Error {
         match e {
             ReplayError::Setup(e) => e.into(),
-            ReplayError::Command { index, error } => Error::new(
+            ReplayError::Command { index, error } => Error::of_rule(
                 error.code(),
+                error.rule(),
                 format!("command {index}: {}: {error}", error.rule()),
             ),
         }
@@ -150,23 +163,26 @@ impl From<ReplayError> for Error {
 }
 
 thread_local! {
-    static LAST_ERROR: RefCell<(QeStatus, String)> = const { RefCell::new((QE_OK, String::new())) };
+    static LAST_ERROR: RefCell<Error> = const {
+        RefCell::new(Error { status: QE_OK, rule: "", message: String::new() })
+    };
 }
 
-fn set_last_error(status: QeStatus, message: String) {
+fn set_last_error(error: Error) {
     // `try_with`: during thread teardown the slot may be gone; the status code is still returned.
     let _ = LAST_ERROR.try_with(|slot| {
         if let Ok(mut slot) = slot.try_borrow_mut() {
-            *slot = (status, message);
+            *slot = error;
         }
     });
 }
 
-/// The last error of this thread, as (status, message).
-pub(crate) fn last_error() -> (QeStatus, String) {
+/// This thread's last error: status `QE_OK`, no rule and an empty message if no call has failed on
+/// it.
+pub(crate) fn last_error() -> Error {
     LAST_ERROR
         .try_with(|slot| slot.borrow().clone())
-        .unwrap_or((QE_OK, String::new()))
+        .unwrap_or_else(|_| Error::new(QE_OK, String::new()))
 }
 
 /// Runs `f` behind the panic boundary: its error (or a caught panic) becomes the status code and
@@ -176,7 +192,7 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
         Ok(Ok(())) => QE_OK,
         Ok(Err(e)) => {
             let status = e.status;
-            set_last_error(e.status, e.message);
+            set_last_error(e);
             status
         }
         Err(payload) => {
@@ -185,10 +201,10 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
                 .map(|s| (*s).to_owned())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic payload".to_owned());
-            set_last_error(
+            set_last_error(Error::new(
                 QE_ERR_PANIC,
                 format!("internal error (panic caught): {what}"),
-            );
+            ));
             QE_ERR_PANIC
         }
     }

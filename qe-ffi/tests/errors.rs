@@ -198,6 +198,10 @@ fn null_out_pointers_everywhere() {
                 "qe_last_error_message",
                 qe_last_error_message(ptr::null_mut(), 8, ptr::null_mut()),
             ),
+            (
+                "qe_last_error_rule",
+                qe_last_error_rule(ptr::null_mut(), 8, ptr::null_mut()),
+            ),
         ];
         for (name, st) in checks {
             assert_eq!(st, QE_ERR_NULL_POINTER, "{name}");
@@ -487,6 +491,7 @@ fn bad_records_and_illegal_records() {
     assert_eq!((st, idx), (QE_ERR_RECORD, usize::MAX));
     assert!(g.is_null());
     assert!(last_message().starts_with("RECORD: "), "{}", last_message());
+    assert_eq!(last_rule(), "RECORD");
     // A legal record, then one illegal command appended: index and rule.
     let g = new_game(4, false, 10);
     assert_eq!(unsafe { qe_game_apply(g, bid(0, 2)) }, QE_OK);
@@ -502,6 +507,7 @@ fn bad_records_and_illegal_records() {
         last_message(),
         "command 1: R-AUC-3: bid equals the auctioneer's bid (2)"
     );
+    assert_eq!(last_rule(), "R-AUC-3");
     // failed_index may be NULL.
     let c = std::ffi::CString::new(v.to_string()).unwrap();
     let mut g3 = ptr::null_mut();
@@ -573,6 +579,50 @@ fn message_buffer_sizes() {
     let mut v = 0;
     assert_eq!(unsafe { qe_abi_version(&mut v) }, QE_OK);
     assert_eq!(v, QE_ABI_VERSION);
+    free(g);
+}
+
+#[test]
+fn the_last_errors_rule_is_read_on_its_own() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 13);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(1, 3)) },
+        QE_ERR_NOT_AUCTIONEER
+    );
+    assert_eq!(last_rule(), "R-AUC-2");
+    // Too small: truncated, NUL-terminated, 904, the length reported; the last error is kept.
+    let mut buf = [0x7f as c_char; 4];
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { qe_last_error_rule(buf.as_mut_ptr(), buf.len(), &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, "R-AUC-2".len());
+    assert_eq!(
+        unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap(),
+        "R-A"
+    );
+    assert_eq!(
+        last_rule(),
+        "R-AUC-2",
+        "reading the rule does not change it"
+    );
+    assert!(last_message().starts_with("R-AUC-2: "));
+    // A set-up error.
+    let mut g2 = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_new(7, 0, 1, &mut g2) }, QE_ERR_PLAYERS);
+    assert_eq!(last_rule(), "R-SET-1");
+    // An error of the ABI has no rule.
+    assert_eq!(
+        unsafe { qe_game_apply(ptr::null_mut(), bid(0, 3)) },
+        QE_ERR_NULL_POINTER
+    );
+    assert_eq!(last_rule(), "");
+    // A thread with no error yet has none.
+    std::thread::spawn(|| assert_eq!(last_rule(), ""))
+        .join()
+        .unwrap();
     free(g);
 }
 
@@ -868,6 +918,7 @@ fn the_shared_bad_commands_name_their_rule_and_code() {
             message.starts_with(&format!("{rule}: ")),
             "{command}: {message}"
         );
+        assert_eq!(last_rule(), rule, "{command}");
         assert_eq!(record(g), before, "{command}");
         free(g);
     }

@@ -1,7 +1,7 @@
 // The C++ wrapper qe.hpp beyond the example (the test command builds it with -Werror and runs it
 // under valgrind): both seeded overloads take the header's constants, a player count is checked by
-// the library (not cut to a byte), a string with a NUL inside is refused, and with_options makes a
-// game whose chance the caller supplies.
+// the library (not cut to a byte), an error carries its rule ID, a string with a NUL inside is
+// refused, and with_options makes a game whose chance the caller supplies.
 //
 // Usage: wrapper
 #include <cstdio>
@@ -46,6 +46,19 @@ int main() {
     check(with.record_json() != none.record_json(), "seeded(4, 0) is the base game");
     // A player count past 255 reaches the library, which refuses it (R-SET-1).
     check(status_of([] { qe::Game::seeded(260, 0, 1); }) == QE_ERR_PLAYERS, "260 players");
+    // The exception carries the rule ID the library reports, and none for an error of the ABI.
+    try {
+        none.apply_json("{\"seat\":1,\"bid\":3}");
+        check(false, "seat 1 may not open");
+    } catch (const qe::Error &e) {
+        check(e.status() == QE_ERR_NOT_AUCTIONEER && e.rule() == "R-AUC-2", "rule R-AUC-2");
+    }
+    try {
+        none.apply_json("{");
+        check(false, "{ is not JSON");
+    } catch (const qe::Error &e) {
+        check(e.status() == QE_ERR_INVALID_JSON && e.rule().empty(), "no rule for bad JSON");
+    }
     // A NUL inside a string would cut it short unseen: refused before the library.
     const std::string command("{\"seat\":0,\"bid\":5}\0JUNK", 24);
     check(refused([&] { none.apply_json(command); }), "a command with a NUL");

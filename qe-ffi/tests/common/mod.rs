@@ -49,6 +49,22 @@ pub fn last_message() -> String {
         .to_owned()
 }
 
+/// The rule ID of this thread's last error (`qe_last_error_rule`).
+pub fn last_rule() -> String {
+    let mut buf = [0x7f as c_char; 16];
+    let mut len = usize::MAX;
+    assert_eq!(
+        unsafe { qe_last_error_rule(buf.as_mut_ptr(), buf.len(), &mut len) },
+        QE_OK
+    );
+    let rule = unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(rule.len(), len);
+    rule
+}
+
 /// Takes ownership of a string from the library.
 pub fn take(s: *mut c_char) -> String {
     assert!(!s.is_null());

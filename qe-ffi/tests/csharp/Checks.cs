@@ -1,7 +1,8 @@
 // Checks of the C# binding Qe.cs beyond the demo (the test command builds it with mcs and runs it
 // with mono): a string the library would read cut short, or cannot read, is refused before the
-// call; a missing argument is an ArgumentNullException; WithOptions makes a game whose chance the
-// caller supplies. Usage: mono checks.exe (with libqe_ffi on the library path).
+// call; a missing argument is an ArgumentNullException; a QeException carries the rule ID the
+// library reports; WithOptions makes a game whose chance the caller supplies. Usage: mono
+// checks.exe (with libqe_ffi on the library path).
 using System;
 using Qe;
 
@@ -29,6 +30,25 @@ static class Checks
         failures++;
     }
 
+    static void ExpectRule(Action call, uint status, string rule, string what)
+    {
+        try
+        {
+            call();
+        }
+        catch (QeException e)
+        {
+            if (e.Status != status || e.Rule != rule)
+            {
+                Console.Error.WriteLine("FAILED: {0}: {1} {2} ({3})", what, e.Status, e.Rule ?? "null", e.Message);
+                failures++;
+            }
+            return;
+        }
+        Console.Error.WriteLine("FAILED: {0}: no QeException", what);
+        failures++;
+    }
+
     static int Main()
     {
         using (Game game = Game.Seeded(4, false, 1))
@@ -41,6 +61,9 @@ static class Checks
             Expect<ArgumentException>(() => Game.FromRecord("{\0}"), "a record with a NUL");
             using (Bot bot = new Bot("value", 0, 1))
                 Expect<ArgumentNullException>(() => bot.Decide(null, 0), "Decide without a game");
+            ExpectRule(() => game.ApplyJson("{\"seat\":1,\"bid\":3}"), Native.QE_ERR_NOT_AUCTIONEER, "R-AUC-2", "seat 1 opens");
+            ExpectRule(() => game.ApplyJson("{"), Native.QE_ERR_INVALID_JSON, null, "a command that is not JSON");
+            ExpectRule(() => Game.FromRecord("{\"format\":\"qe-record/2\"}"), Native.QE_ERR_RECORD, "RECORD", "a record without its fields");
             if (game.RecordJson() != before)
             {
                 Console.Error.WriteLine("FAILED: the game changed");
