@@ -538,15 +538,33 @@ fn conformance_cases_through_the_abi() {
                         seats: Vec<qe_core::SeatOutcome>,
                     }
                     let want: Expected = serde_json::from_str(&expect_text).unwrap();
+                    // The names as the expectation spells them, read untyped.
+                    let raw: serde_json::Value = serde_json::from_str(&expect_text).unwrap();
+                    let named = |i: usize, field: &str, kind: u32, index: u8| {
+                        let want = raw["outcome"]["seats"][i][field].as_str();
+                        let got = (index != QE_NONE).then(|| name_of(kind, u32::from(index)));
+                        (got.as_deref() != want)
+                            .then(|| format!("seat {i} {field}: got {got:?}, want {want:?}"))
+                    };
                     for (i, w) in want.outcome.seats.iter().enumerate() {
                         let mut o = QeSeatOutcome::default();
                         assert_eq!(unsafe { qe_game_outcome(g, i as u8, &mut o) }, QE_OK);
                         let spent = i128::from(o.spent.hi) << 64 | i128::from(o.spent.lo);
                         let checks = [
-                            ("total", o.total, w.total),
-                            ("subtotal", o.subtotal, w.subtotal),
+                            ("seat", u32::from(o.seat), i as u32),
                             ("companies", o.companies, w.companies),
+                            ("zero_bids", o.zero_bids, w.zero_bids),
+                            ("nationalization", o.nationalization, w.nationalization),
+                            ("monopolization", o.monopolization, w.monopolization),
+                            ("diversification", o.diversification, w.diversification),
                             ("commodities", o.commodities, w.commodities),
+                            ("subtotal", o.subtotal, w.subtotal),
+                            (
+                                "least_spent_bonus",
+                                o.least_spent_bonus,
+                                w.least_spent_bonus,
+                            ),
+                            ("total", o.total, w.total),
                             ("winner", u32::from(o.winner), u32::from(w.winner)),
                             (
                                 "eliminated",
@@ -563,6 +581,23 @@ fn conformance_cases_through_the_abi() {
                             problem =
                                 Some(format!("seat {i} spent: got {spent}, want {}", w.spent));
                         }
+                        let clamped = w.spent.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+                        if i128::from(o.spent_i64) != clamped {
+                            problem = Some(format!(
+                                "seat {i} spent_i64: got {}, want {clamped}",
+                                o.spent_i64
+                            ));
+                        }
+                        problem = problem
+                            .or_else(|| named(i, "nation", QE_NAME_NATION, o.nation))
+                            .or_else(|| named(i, "industry", QE_NAME_INDUSTRY, o.industry));
+                    }
+                    // No seat past the expected ones.
+                    let seats = want.outcome.seats.len() as u8;
+                    let mut o = QeSeatOutcome::default();
+                    let past = unsafe { qe_game_outcome(g, seats, &mut o) };
+                    if past != QE_ERR_SEAT_OUT_OF_RANGE {
+                        problem = Some(format!("seat {seats} of {seats}: status {past}"));
                     }
                     problem
                 } else {

@@ -65,6 +65,18 @@ pub fn last_rule() -> String {
     rule
 }
 
+/// The name `qe_name` gives to `index` of `kind` (`QE_NAME_*`).
+pub fn name_of(kind: u32, index: u32) -> String {
+    let mut buf = [0 as c_char; 32];
+    let mut len = 0usize;
+    let st = unsafe { qe_name(kind, index, buf.as_mut_ptr(), buf.len(), &mut len) };
+    assert_eq!(st, QE_OK, "qe_name({kind}, {index}): {}", last_message());
+    unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// Takes ownership of a string from the library.
 pub fn take(s: *mut c_char) -> String {
     assert!(!s.is_null());
