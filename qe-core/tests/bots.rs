@@ -21,9 +21,20 @@ fn rules(players: u8, commodities: bool) -> Rules {
 
 /// Plays one game to the end; panics on any illegal or missing command. Returns the commands.
 fn play(players: u8, commodities: bool, seed: u64, mix: &[usize; 5]) -> Vec<Command> {
+    play_with_bot_seed(players, commodities, seed, seed, mix)
+}
+
+/// [`play`] with the bots seeded from `bot_seed`, the game from `seed`.
+fn play_with_bot_seed(
+    players: u8,
+    commodities: bool,
+    seed: u64,
+    bot_seed: u64,
+    mix: &[usize; 5],
+) -> Vec<Command> {
     let mut game = Game::seeded(rules(players, commodities), seed);
     let mut bots: Vec<BoxedBot> = (0..players)
-        .map(|s| by_name(NAMES[mix[s as usize]], seed ^ (u64::from(s) << 32)).unwrap())
+        .map(|s| by_name(NAMES[mix[s as usize]], bot_seed ^ (u64::from(s) << 32)).unwrap())
         .collect();
     let mut commands = Vec::new();
     while !game.is_over() {
@@ -103,6 +114,11 @@ fn bots_are_deterministic_given_their_seed() {
             assert_eq!(
                 play(players, commodities, 99, &mix),
                 play(players, commodities, 99, &mix)
+            );
+            // ... and their seed matters: in the same game, other bot seeds give other moves.
+            assert_ne!(
+                play(players, commodities, 99, &mix),
+                play_with_bot_seed(players, commodities, 99, 100, &mix)
             );
         }
     }

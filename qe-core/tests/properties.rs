@@ -15,12 +15,69 @@ mod common;
 use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
 use proptest::prelude::*;
 use qe_core::{
-    AssetKind, ChanceOutcome, Command, Event, Game, Industry, Match, Phase, Record, Seat, SeatView,
-    Setup, TileId, TokenId,
+    AssetKind, ChanceOutcome, Command, Event, Game, Industry, Match, Phase, Record, Rules, Seat,
+    SeatView, Setup, TileId, TokenId,
 };
 
 fn variant() -> impl Strategy<Value = (u8, bool)> {
     (3u8..=5, any::<bool>())
+}
+
+/// The twins of `no_leaks`: game A, random play of `cut` commands in which `s` never peeks; and
+/// game B's set-up and commands: A's, with what `s` may not see changed (`twin_setup`: others'
+/// industry tokens and the unrevealed deck and piles; `twin_commands`: others' high secret bids
+/// moved up, order-preserving and above every value `s` can see, in auctions `s` does not run).
+fn no_leak_twins(
+    rules: Rules,
+    seed: u64,
+    policy: u64,
+    s: Seat,
+    cut: usize,
+    shuffle: u64,
+) -> (Match, Setup, Vec<Command>) {
+    let mut a = Match::seeded(rules, seed);
+    let mut rng = Rng(policy);
+    while !a.game().is_over() && a.commands().len() < cut {
+        let c = random_command(a.game(), &mut rng, Some(s));
+        a.apply(c).unwrap();
+    }
+    let setup_b = twin_setup(&a, rules, seed, s, shuffle);
+    let twin = twin_commands(&a, rules, seed, s);
+    (a, setup_b, twin)
+}
+
+/// `no_leaks` compares twins that really differ: in most games both in the set-up `s` may not
+/// see and in others' secret bids.
+#[test]
+fn the_no_leak_twins_differ_in_what_the_seat_may_not_see() {
+    let (mut games, mut setups, mut bids) = (0, 0, 0);
+    let mut rng = Rng(7);
+    for players in 3..=5u8 {
+        for commodities in [false, true] {
+            let rules = rules_of(players, commodities);
+            for _ in 0..20 {
+                let s = Seat(rng.below(u64::from(players)) as u8);
+                let cut = 1 + rng.below(400) as usize;
+                let (seed, policy, shuffle) = (
+                    rng.below(u64::MAX),
+                    rng.below(u64::MAX),
+                    rng.below(u64::MAX),
+                );
+                let (a, setup_b, twin) = no_leak_twins(rules, seed, policy, s, cut, shuffle);
+                games += 1;
+                setups += usize::from(setup_b != Setup::seeded(&rules, seed));
+                bids += usize::from(twin.as_slice() != a.commands());
+            }
+        }
+    }
+    assert!(
+        setups * 10 >= games * 9,
+        "{setups} of {games} twins differ in their set-up"
+    );
+    assert!(
+        bids * 4 >= games * 3,
+        "{bids} of {games} twins differ in others' bids"
+    );
 }
 
 /// A random legal command for the game, from `seat`'s legal actions. Bids mix small values (ties and
@@ -699,19 +756,9 @@ proptest! {
     fn no_leaks((players, commodities) in variant(), seed in any::<u64>(), policy in any::<u64>(), viewer in 0u8..5, cut in 1usize..400, shuffle in any::<u64>()) {
         let s = Seat(viewer % players);
         let rules = rules_of(players, commodities);
-        // Game A: random play in which `s` never peeks.
-        let mut a = Match::seeded(rules, seed);
-        let mut rng = Rng(policy);
-        while !a.game().is_over() && a.commands().len() < cut {
-            let c = random_command(a.game(), &mut rng, Some(s));
-            a.apply(c).unwrap();
-        }
-        let setup_b = twin_setup(&a, rules, seed, s, shuffle);
-        // Game B: the same commands, with others' high secret bids moved up (order-preserving, and
-        // above every value `s` can see) in auctions `s` does not run (`twin_commands`).
+        let (a, setup_b, twin) = no_leak_twins(rules, seed, policy, s, cut, shuffle);
         let mut b = Match::with_setup(rules, setup_b).unwrap();
         let mut replay = Match::seeded(rules, seed);
-        let twin = twin_commands(&a, rules, seed, s);
         for (i, (&c, &cb)) in a.commands().iter().zip(&twin).enumerate() {
             replay.apply(c).unwrap();
             b.apply(cb).unwrap_or_else(|e| panic!("command {i} {cb:?} illegal in the twin game: {e}"));

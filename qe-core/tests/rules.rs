@@ -3,8 +3,8 @@
 use qe_core::scoring::{diversification, score, Holdings};
 use qe_core::{
     AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
-    Match, Nation, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table, TileId,
-    TokenId,
+    Match, Nation, Outcome, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table,
+    TileId, TokenId,
 };
 
 fn tile(s: &str) -> TileId {
@@ -1146,12 +1146,52 @@ fn brute(rules: &Rules, c: [u8; 5], memo: &mut std::collections::HashMap<[u8; 5]
 
 #[test]
 fn r_sco_9_subtotal() {
+    let (o, _) = worked_example();
+    // Seat 0, term by term from RULES.md with the default manifest (R-CMP-4):
+    let s = o.seat(Seat(0));
+    assert_eq!(s.companies, 1 + 2 + 2 + 4 + 1); // US-AGR, US-HOU, EU-AGR, CN-AGR, JP-FIN
+    assert_eq!(s.zero_bids, 2 * 2); // two marked rounds
+    assert_eq!(s.nationalization, 3); // two US tiles: k = 2
+    assert_eq!(s.monopolization, 10); // three AGR tiles + the AGR token: c = 4
+    assert_eq!(s.diversification, 4); // one set {AGR, HOU, FIN}
+    assert_eq!(s.commodities, 0);
+    assert_eq!(s.subtotal, 10 + 4 + 3 + 10 + 4);
     subtotal_and_total();
 }
 
 #[test]
 fn r_sco_10_grand_total() {
+    let (o, spent) = worked_example();
+    // Seat 1 spent the least (5): 7 VP on a subtotal of 0. Seat 0 (10) has no bonus: 31.
+    assert_eq!(spent, [10, 5, 20, 8]);
+    assert_eq!(o.seat(Seat(1)).subtotal, 0);
+    assert_eq!(o.seat(Seat(1)).least_spent_bonus, 7);
+    assert_eq!(o.seat(Seat(1)).total, 7);
+    assert_eq!(o.seat(Seat(0)).least_spent_bonus, 0);
+    assert_eq!(o.seat(Seat(0)).total, 31);
     subtotal_and_total();
+}
+
+/// Four seats of a base game, scored: seat 0 holds five tiles and two zero-bid marks, seat 1
+/// nothing (it spent the least), seats 2 and 3 one tile each. Returns the outcome and the totals
+/// spent.
+fn worked_example() -> (Outcome, [i128; 4]) {
+    let rules = Rules::base(4).unwrap();
+    let spent = [10, 5, 20, 8];
+    let mut zero = holdings(
+        &["US-AGR", "US-HOU", "EU-AGR", "CN-AGR", "JP-FIN"],
+        Industry::AGR,
+        Nation::US,
+        spent[0],
+    );
+    zero.zero_rounds = 2;
+    let seats = [
+        zero,
+        holdings(&[], Industry::MAN, Nation::EU, spent[1]),
+        holdings(&["EU-FIN"], Industry::HOU, Nation::CN, spent[2]),
+        holdings(&["JP-MAN"], Industry::FIN, Nation::JP, spent[3]),
+    ];
+    (score(&rules, &seats, false), spent)
 }
 
 fn subtotal_and_total() {
@@ -1446,7 +1486,20 @@ fn r_com_8_expenses_may_be_negative() {
         kind: AssetKind::Gold,
     })
     .unwrap();
-    assert!(game.spent(Seat(0)) < 0);
+    // Seat 1 pays 9 for the tile; seat 2 takes gold at its bid, 7, which auctioneer 0 records as a
+    // credit (R-COM-6): 0 - 7.
+    assert_eq!(
+        (0..4).map(|s| game.spent(Seat(s))).collect::<Vec<_>>(),
+        [-7, 9, 7, 0]
+    );
+    // Elimination and the least-spent bonus use this figure: -7 is the least, 9 the most.
+    let rules = Rules::commodities(4).unwrap();
+    let seats = [(-7, Nation::US), (9, Nation::EU), (7, Nation::CN), (0, Nation::JP)]
+        .map(|(spent, nation)| holdings(&[], Industry::AGR, nation, spent));
+    let o = score(&rules, &seats, false);
+    assert_eq!(o.seat(Seat(0)).least_spent_bonus, 7);
+    assert_eq!(o.seat(Seat(3)).least_spent_bonus, 0);
+    assert!(o.seat(Seat(1)).eliminated && !o.seat(Seat(0)).eliminated);
 }
 
 #[test]

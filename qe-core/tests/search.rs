@@ -10,7 +10,7 @@ mod common;
 
 use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
 use qe_core::bots::{by_name, Level, SearchBot, NAMES};
-use qe_core::{Command, Match, Seat};
+use qe_core::{Command, Match, Seat, Setup};
 
 /// Plays game A (seat `s` by the search bot, the others at random, as the no-leak test plays),
 /// builds its twin B, and checks that a second bot with the same seed, fed B's views, decides
@@ -42,6 +42,11 @@ fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usiz
     }
     let setup_b = twin_setup(&a, rules, seed, s, seed ^ 0x5EED);
     let commands_b = twin_commands(&a, rules, seed, s);
+    // The twin is another game: what `s` may not see differs.
+    assert!(
+        setup_b != Setup::seeded(&rules, seed) || commands_b.as_slice() != a.commands(),
+        "seed {seed}: the twin game is the same game"
+    );
     let mut b = Match::with_setup(rules, setup_b).unwrap();
     let mut replay = Match::seeded(rules, seed);
     let mut bot_b = SearchBot::new(level, seed ^ 0xB07);

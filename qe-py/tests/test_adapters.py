@@ -553,7 +553,15 @@ def test_vector_env_with_opponents(opponents: str) -> None:
         qe.VectorEnv(1, opponents="genius")
 
 
-@pytest.mark.parametrize("opponents", [n for n in qe._qe.bot_names() if n not in ("random", "miser", "value")] or ["value"])
+_SEARCH_NAMES = [n for n in qe._qe.bot_names() if n not in ("random", "miser", "value")]
+
+
+def test_the_core_names_search_bots() -> None:
+    """The parametrization below has bots to run: the core names its search levels."""
+    assert _SEARCH_NAMES, qe._qe.bot_names()
+
+
+@pytest.mark.parametrize("opponents", _SEARCH_NAMES)
 def test_vector_env_takes_every_bot_name_of_the_core(opponents: str) -> None:
     """Every name the core documents works as opponents (a few steps: search bots may be slow)."""
     env = qe.VectorEnv(2, players=3, seed=1, opponents=opponents)

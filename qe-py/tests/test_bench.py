@@ -26,21 +26,20 @@ def test_bench_script_runs_every_line() -> None:
         "VectorEnv(64) one core",
     ):
         assert rates[name] > 0, out
-    # The like-for-like pairs and the reference run when OpenSpiel is installed (it is, in the test
-    # venv), else the script says why not.
-    if "SKIPPED" not in out:
-        for name in (
-            "L1 plain loop, qe",
-            "L1 plain loop, goofspiel",
-            "L2 + observations and masks, qe",
-            "L2 + observations and masks, goofspiel",
-            "L1 plain loop, qe choices alone",
-            "L2 + observations and masks, qe choices alone",
-        ):
-            assert rates[name] > 0, out
-        assert out.count("(qe/goofspiel") == 2, out
-        assert out.count("so qe/goofspiel <") == 2, out
-    assert "reference: goofspiel" in out or "SKIPPED" in out, out
+    # The like-for-like pairs and the reference: OpenSpiel is a test dependency, so they must run.
+    assert "SKIPPED" not in out, out
+    for name in (
+        "L1 plain loop, qe",
+        "L1 plain loop, goofspiel",
+        "L2 + observations and masks, qe",
+        "L2 + observations and masks, goofspiel",
+        "L1 plain loop, qe choices alone",
+        "L2 + observations and masks, qe choices alone",
+    ):
+        assert rates[name] > 0, out
+    assert out.count("(qe/goofspiel") == 2, out
+    assert out.count("so qe/goofspiel <") == 2, out
+    assert "reference: goofspiel" in out, out
 
 
 LIKE_STEPS = BENCH.parent / "like_steps.py"
@@ -48,15 +47,10 @@ LIKE_STEPS = BENCH.parent / "like_steps.py"
 
 def test_like_steps_plays_bench_loops() -> None:
     """like_steps.py (the callgrind driver) imports bench.py's like-for-like games and plays them;
-    goofspiel only where OpenSpiel is installed (it is, in the test venv)."""
-    import importlib.util
+    goofspiel's side too (OpenSpiel is a test dependency)."""
+    import pyspiel  # noqa: F401  (a test dependency: goofspiel's side must run)
 
-    sides = ["qe"]
-    if importlib.util.find_spec("pyspiel") is not None:
-        sides.append("goofspiel")
-    else:
-        print("like_steps goofspiel SKIPPED: open_spiel is not installed")
-    for side in sides:
+    for side in ("qe", "goofspiel"):
         for mode in ("plain", "observed"):
             subprocess.run([sys.executable, str(LIKE_STEPS), side, mode, "2"], check=True)
     for mode in ("plain-choices", "observed-choices"):
