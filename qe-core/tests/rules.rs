@@ -294,6 +294,59 @@ fn r_set_3_external_chance() {
     assert_eq!(view.auctions()[0].asset.value, Some(8));
 }
 
+#[test]
+fn r_set_1_a_set_up_with_a_seat_nation_token_or_tile_twice_is_rejected() {
+    let rules = Rules::base(4).unwrap();
+    let setup = Setup::seeded(&rules, 3);
+    let nations = [Nation::US, Nation::US, Nation::CN, Nation::JP];
+    let e = Setup::new(
+        &rules,
+        Some(&nations),
+        setup.industries(),
+        setup.deck(),
+        [&[], &[], &[]],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule(), "R-SET-1", "{e}");
+    // Adjacent duplicates too, in each list.
+    let industries = [Industry::AGR, Industry::AGR, Industry::FIN, Industry::MAN];
+    let e = Setup::new(&rules, None, &industries, setup.deck(), [&[], &[], &[]]).unwrap_err();
+    assert_eq!(e.rule(), "R-CMP-6", "{e}");
+    let mut deck = setup.deck().to_vec();
+    deck[1] = deck[0];
+    let e = Setup::new(&rules, None, setup.industries(), &deck, [&[], &[], &[]]).unwrap_err();
+    assert_eq!(e.rule(), "R-CMP-5", "{e}");
+}
+
+#[test]
+fn r_set_2_a_game_with_a_custom_manifest_records_it_and_replays() {
+    let manifest = Manifest::new(
+        Manifest::default().tile_values(),
+        [&[6; 4], &[4; 4], &[0, 1, 2, 3, 8, 9, 9, 9, 9, 9]],
+    )
+    .unwrap();
+    let rules = RulesBuilder::new(4)
+        .expansions(Rules::commodities(4).unwrap().expansions())
+        .manifest(manifest)
+        .build()
+        .unwrap();
+    let mut m = Match::seeded(rules, 5);
+    for (s, a) in [(0, 5), (1, 9), (2, 7), (3, 0)] {
+        m.apply(Command::Bid {
+            seat: Seat(s),
+            amount: a,
+        })
+        .unwrap();
+    }
+    let record = m
+        .record()
+        .expect("a game with a custom manifest has a record");
+    assert_eq!(record.manifest, Some(manifest));
+    let replayed = record.replay().unwrap();
+    assert_eq!(replayed.game(), m.game());
+    assert_eq!(replayed.game().rules(), &rules);
+}
+
 // ----- 3. Turns and rounds ------------------------------------------------------------------
 
 #[test]
@@ -337,6 +390,33 @@ fn r_trn_4_game_ends_and_rejects_commands() {
     assert!(game.outcome().is_some());
     assert_eq!(bid_err(&mut game, 0, 1), CommandError::GameOver);
     assert_eq!(CommandError::GameOver.rule(), "R-TRN-4");
+}
+
+#[test]
+fn r_trn_2_a_five_player_round_is_five_turns() {
+    // Seat 2 bids 0 on turns 3 and 4 (round 0, one mark) and on turn 5 (round 1, a second).
+    let mut game = base(5);
+    let mut marks = Vec::new();
+    for t in 0..6u8 {
+        let a = t % 5;
+        let mut bids = vec![(a, 1)];
+        bids.extend((0..5).filter(|&s| s != a).map(|s| {
+            (
+                s,
+                if s == 2 && t >= 3 {
+                    0
+                } else {
+                    u64::from(s) + 2
+                },
+            )
+        }));
+        auction(&mut game, &bids);
+        marks.push(game.view(Seat(0)).seats[2].zero_marks);
+    }
+    // Bit r: a mark for round r.
+    assert_eq!(marks, [0, 0, 0, 0b01, 0b01, 0b11]);
+    finish(&mut game);
+    assert_eq!(game.outcome().unwrap().seat(Seat(2)).zero_bids, 2 * 2);
 }
 
 // ----- 4. The auction ----------------------------------------------------------------------------
@@ -636,6 +716,19 @@ fn r_auc_12_bad_commands_name_their_rule_and_change_nothing() {
     assert_eq!(game, before);
 }
 
+#[test]
+fn r_auc_7_every_bid_above_the_winner_is_set_aside_not_only_the_third_ties() {
+    // Seats 1 and 2 tie at 10 three times; seats 3 and 4 bid 8. The only value one seat holds is
+    // the auctioneer's 2: it wins, and 10, 10, 8, 8 are all above it, so all are set aside and
+    // the field is empty: no taker, the auctioneer discards (R-COM-3, R-COM-7).
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 2), (1, 10), (2, 10), (3, 8), (4, 8)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    auction(&mut game, &[(1, 10), (2, 10)]);
+    assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
+    assert_eq!(game.spent(Seat(0)), 2);
+}
+
 // ----- 5. Information ----------------------------------------------------------------------------
 
 #[test]
@@ -920,6 +1013,81 @@ fn r_vis_8_no_leak_of_secret_bids() {
     auction(&mut b, &[(0, 5), (2, 8)]);
     assert_eq!(a.view(Seat(3)), b.view(Seat(3)));
     assert_ne!(a.view(Seat(0)), b.view(Seat(0))); // the auctioneer sees bids
+}
+
+#[test]
+fn r_vis_5_an_auction_is_awarded_before_its_asset_is_settled() {
+    // Seat 1 wins at 9; seat 3 (4) is to take an asset: the company is awarded, so seat 2 may
+    // peek at its price now.
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 4), (4, 1)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(3) });
+    game.apply(Command::Peek {
+        seat: Seat(2),
+        turn: 0,
+    })
+    .unwrap();
+    assert_eq!(game.view(Seat(2)).auctions()[0].price, Some(9));
+}
+
+#[test]
+fn r_vis_2_an_asset_token_is_seen_by_its_taker_alone() {
+    // Seat 2 takes oil at 7 in seat 0's auction.
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0)]);
+    let ev = game
+        .apply(Command::TakeAsset {
+            seat: Seat(2),
+            kind: AssetKind::Oil,
+        })
+        .unwrap();
+    let taken = ev.as_slice()[0];
+    let seen = |s: u8| match taken.visible_to(Seat(s)) {
+        Event::AssetTaken {
+            token,
+            value,
+            price,
+            ..
+        } => (token.is_some(), value.is_some(), price),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(seen(2), (true, true, Some(7))); // its own (R-VIS-2)
+    assert_eq!(seen(0), (false, false, Some(7))); // the auctioneer sees the bid and credit (R-VIS-3)
+    assert_eq!(seen(1), (false, false, None));
+    assert_eq!(seen(3), (false, false, None));
+}
+
+#[test]
+fn r_vis_1_an_asset_the_auctioneer_took_has_a_public_price() {
+    // The auctioneer's 5 is the second-highest bid: it takes the asset at its public opening bid.
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 1), (3, 2)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
+    let ev = game
+        .apply(Command::TakeAsset {
+            seat: Seat(0),
+            kind: AssetKind::Gold,
+        })
+        .unwrap();
+    for s in 1..4 {
+        assert!(
+            matches!(
+                ev.as_slice()[0].visible_to(Seat(s)),
+                Event::AssetTaken {
+                    token: None,
+                    value: None,
+                    price: Some(5),
+                    ..
+                }
+            ),
+            "seat {s}"
+        );
+        assert_eq!(
+            game.view(Seat(s)).auctions()[0].asset.price,
+            Some(5),
+            "seat {s}"
+        );
+    }
 }
 
 // ----- 6. Final scoring ----------------------------------------------------------------------
@@ -1248,6 +1416,67 @@ fn r_sco_11_winner_ties_to_least_spent_then_shared() {
     assert!(o.seat(Seat(0)).eliminated && !o.seat(Seat(0)).winner);
 }
 
+#[test]
+fn r_sco_6_nationalization_tables() {
+    let (four, five) = (Rules::base(4).unwrap(), Rules::base(5).unwrap());
+    let at = |r: &Rules, k: usize| r.nationalization.score(k);
+    assert_eq!(
+        (1..=5).map(|k| at(&four, k)).collect::<Vec<_>>(),
+        [1, 3, 6, 10, 10]
+    );
+    assert_eq!(
+        (1..=4).map(|k| at(&five, k)).collect::<Vec<_>>(),
+        [3, 6, 10, 10]
+    );
+    assert_eq!((at(&four, 0), at(&five, 0)), (0, 0));
+    assert_eq!(Rules::base(3).unwrap().nationalization.score(4), 10);
+}
+
+#[test]
+fn r_sco_7_monopolization_tables() {
+    let (four, five) = (Rules::base(4).unwrap(), Rules::base(5).unwrap());
+    let at = |r: &Rules, c: usize| r.monopolization.score(c);
+    assert_eq!(
+        (1..=5).map(|c| at(&four, c)).collect::<Vec<_>>(),
+        [0, 3, 6, 10, 10]
+    );
+    assert_eq!(
+        (1..=5).map(|c| at(&five, c)).collect::<Vec<_>>(),
+        [0, 6, 10, 16, 16]
+    );
+}
+
+#[test]
+fn r_sco_8_diversification_tables_and_the_token() {
+    let (four, five) = (Rules::base(4).unwrap(), Rules::base(5).unwrap());
+    let at = |r: &Rules, n: usize| r.diversification.score(n);
+    assert_eq!((2..=4).map(|n| at(&four, n)).collect::<Vec<_>>(), [0, 4, 8]);
+    assert_eq!(
+        (2..=5).map(|n| at(&five, n)).collect::<Vec<_>>(),
+        [0, 8, 12, 17]
+    );
+    // Two tiles and the industry token make a set of three.
+    let h = holdings(&["US-AGR", "EU-HOU"], Industry::FIN, Nation::CN, 1);
+    let o = score(&four, &[h, h, h, h], false);
+    assert_eq!(o.seat(Seat(0)).diversification, 4);
+}
+
+#[test]
+fn r_sco_11_a_negative_total_spent_breaks_a_tie_too() {
+    // Commodities: seat 0 spent -4, seat 1 -1; seat 0 has the bonus (7) and nothing else, seat 1
+    // a 7-VP gold token: tied at 7, and seat 0 spent less, so it alone wins.
+    let rules = Rules::commodities(4).unwrap();
+    let a = holdings(&[], Industry::AGR, Nation::US, -4);
+    let mut b = holdings(&[], Industry::HOU, Nation::EU, -1);
+    b.tokens[0] = Some(TokenId::new(AssetKind::Gold, 4)); // 7 VP
+    b.token_count = 1;
+    let c = holdings(&[], Industry::FIN, Nation::CN, 10);
+    let d = holdings(&[], Industry::MAN, Nation::JP, 0);
+    let o = score(&rules, &[a, b, c, d], false);
+    assert_eq!((o.seat(Seat(0)).total, o.seat(Seat(1)).total), (7, 7));
+    assert!(o.seat(Seat(0)).winner && !o.seat(Seat(1)).winner);
+}
+
 // ----- 7. Commodities ----------------------------------------------------------------------------
 
 #[test]
@@ -1494,8 +1723,13 @@ fn r_com_8_expenses_may_be_negative() {
     );
     // Elimination and the least-spent bonus use this figure: -7 is the least, 9 the most.
     let rules = Rules::commodities(4).unwrap();
-    let seats = [(-7, Nation::US), (9, Nation::EU), (7, Nation::CN), (0, Nation::JP)]
-        .map(|(spent, nation)| holdings(&[], Industry::AGR, nation, spent));
+    let seats = [
+        (-7, Nation::US),
+        (9, Nation::EU),
+        (7, Nation::CN),
+        (0, Nation::JP),
+    ]
+    .map(|(spent, nation)| holdings(&[], Industry::AGR, nation, spent));
     let o = score(&rules, &seats, false);
     assert_eq!(o.seat(Seat(0)).least_spent_bonus, 7);
     assert_eq!(o.seat(Seat(3)).least_spent_bonus, 0);
@@ -1562,4 +1796,23 @@ fn r_vis_8_a_seat_number_outside_the_game_sees_only_public_information() {
     set.insert(Seat(200));
     assert!(set.is_empty());
     assert_eq!(SeatSet::all(9), SeatSet::all(5));
+}
+
+#[test]
+fn r_com_4_a_new_tie_among_the_rebids_leaves_the_others_rebids_standing() {
+    // Seat 0 wins at 10; seats 1, 2, 3 tie for second at 5 and rebid 6, 6, 4; seats 1 and 2 tie
+    // again and rebid 3 and 2. Seat 3's 4 stands and is now the highest: it takes the asset at 4.
+    let mut game = commodities(4);
+    auction(&mut game, &[(0, 10), (1, 5), (2, 5), (3, 5)]);
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b1110));
+    auction(&mut game, &[(1, 6), (2, 6), (3, 4)]);
+    assert_eq!(game.to_act(), SeatSet::from_bits(0b0110));
+    auction(&mut game, &[(1, 3), (2, 2)]);
+    assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(3) });
+    game.apply(Command::TakeAsset {
+        seat: Seat(3),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!((game.spent(Seat(3)), game.spent(Seat(0))), (4, 10 - 4));
 }
