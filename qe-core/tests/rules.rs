@@ -1774,6 +1774,105 @@ fn r_com_9_gold_crash_and_oil_majority() {
     assert_eq!(score(&r, &[d, c, c, c], true).seat(Seat(0)).commodities, 0);
 }
 
+/// A Commodities game played to the end as [`play_until`] plays, except that every taker and
+/// discarder draws gold while there is any, then crypto, then oil: gold runs out, oil does not.
+fn a_game_that_empties_the_gold_pile() -> Game {
+    let mut game = commodities(4);
+    while !game.is_over() {
+        let seat = game.to_act().first().unwrap();
+        let kind = [AssetKind::Gold, AssetKind::Crypto, AssetKind::Oil]
+            .into_iter()
+            .find(|&k| game.pile_remaining(k) > 0)
+            .unwrap();
+        let cmd = match game.phase() {
+            Phase::TakeAsset { .. } => Command::TakeAsset { seat, kind },
+            Phase::DiscardAsset { .. } => Command::DiscardAsset { seat, kind },
+            _ => {
+                let r = game.bid_range(seat).unwrap();
+                let amount = if r.min == 1 { 1 } else { u64::from(seat.0) + 2 };
+                Command::Bid { seat, amount }
+            }
+        };
+        game.apply(cmd).unwrap();
+    }
+    assert_eq!(game.pile_remaining(AssetKind::Gold), 0);
+    assert!(game.pile_remaining(AssetKind::Oil) > 0);
+    game
+}
+
+#[test]
+fn r_com_9_the_outcome_crashes_gold_when_the_gold_pile_is_empty() {
+    let game = a_game_that_empties_the_gold_pile();
+    // From the final view (R-VIS-7: every token and value shown): each token's value, gold 3 less
+    // (not below 0); the most oil shares 5 VP.
+    let view = game.view(Seat(0));
+    let mut vp = [0u32; 4];
+    let mut oil = [0u32; 4];
+    let mut gold_held = 0;
+    for a in view.auctions() {
+        if let (true, Some(taker), Some(kind), Some(value)) =
+            (a.asset.taken, a.asset.seat, a.asset.kind, a.asset.value)
+        {
+            let s = taker.index();
+            match kind {
+                AssetKind::Gold => {
+                    gold_held += 1;
+                    vp[s] += u32::from(value.saturating_sub(3));
+                }
+                AssetKind::Oil => {
+                    oil[s] += 1;
+                    vp[s] += u32::from(value);
+                }
+                AssetKind::Crypto => vp[s] += u32::from(value),
+            }
+        }
+    }
+    assert!(gold_held > 0, "some seat holds gold");
+    let most = *oil.iter().max().unwrap();
+    let sharing = oil.iter().filter(|&&n| n == most).count() as u32;
+    let outcome = game.outcome().unwrap();
+    for s in 0..4 {
+        let majority = if most > 0 && oil[s] == most {
+            5 / sharing
+        } else {
+            0
+        };
+        assert_eq!(
+            outcome.seat(Seat(s as u8)).commodities,
+            vp[s] + majority,
+            "seat {s}"
+        );
+    }
+}
+
+#[test]
+fn r_com_8_the_outcome_totals_prices_less_credits() {
+    let game = a_game_that_empties_the_gold_pile();
+    // From the final view: tile prices and asset prices paid, less the credits an auctioneer
+    // records when another seat takes the asset (R-COM-6).
+    let view = game.view(Seat(0));
+    let mut spent = [0i128; 4];
+    let mut credits = 0;
+    for a in view.auctions() {
+        if let (Some(w), Some(price)) = (a.winner, a.price) {
+            spent[w.index()] += i128::from(price);
+        }
+        if let (true, Some(taker), Some(price)) = (a.asset.taken, a.asset.seat, a.asset.price) {
+            spent[taker.index()] += i128::from(price);
+            if let Some(auctioneer) = a.auctioneer.filter(|&x| x != taker) {
+                spent[auctioneer.index()] -= i128::from(price);
+                credits += 1;
+            }
+        }
+    }
+    assert!(credits > 0, "some auctioneer recorded a credit");
+    let outcome = game.outcome().unwrap();
+    for s in 0..4u8 {
+        assert_eq!(outcome.seat(Seat(s)).spent, spent[s as usize], "seat {s}");
+        assert_eq!(game.spent(Seat(s)), spent[s as usize], "seat {s}");
+    }
+}
+
 #[test]
 fn r_com_10_ties_at_the_top_settled_first() {
     let mut game = commodities(4);
