@@ -135,3 +135,31 @@ fn by_name_knows_every_name() {
     assert!(by_name("Value", 1).is_none());
     assert!(by_name("", 1).is_none());
 }
+
+/// `nearest_legal` returns an amount the range allows, the forbidden amount skipped upward, or
+/// downward at the top of the range.
+#[test]
+fn the_nearest_legal_amount_is_legal() {
+    use qe_core::bots::nearest_legal;
+    use qe_core::BidRange;
+    let top = BidRange {
+        min: 0,
+        max: u64::MAX,
+        forbidden: Some(u64::MAX),
+    };
+    assert_eq!(nearest_legal(&top, u64::MAX), u64::MAX - 1);
+    let low = BidRange {
+        min: 1,
+        max: u64::MAX,
+        forbidden: Some(5),
+    };
+    assert_eq!(nearest_legal(&low, 0), 1);
+    assert_eq!(nearest_legal(&low, 5), 6);
+    assert_eq!(nearest_legal(&low, 9), 9);
+    for (range, amount) in [(top, u64::MAX), (low, 0), (low, 5), (low, 9)] {
+        assert!(
+            range.allows(nearest_legal(&range, amount)),
+            "{range:?} {amount}"
+        );
+    }
+}

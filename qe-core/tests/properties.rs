@@ -80,6 +80,61 @@ fn the_no_leak_twins_differ_in_what_the_seat_may_not_see() {
     );
 }
 
+/// The action space agrees with itself and with the game at every step of Commodities games
+/// played through it: `is_legal` is the mask, every legal action decodes to a command the game
+/// accepts (takes and discards included) and encodes back to itself.
+#[test]
+fn every_legal_action_decodes_to_a_command_the_game_accepts() {
+    use qe_core::encoding::{ActionSpace, BidLadder};
+    let space = ActionSpace::new(BidLadder::default(), true);
+    let mut mask = vec![false; space.size()];
+    let mut rng = Rng(11);
+    let (mut takes, mut discards) = (0, 0);
+    for players in 3..=5u8 {
+        for seed in 0..12 {
+            let mut game = Game::seeded(rules_of(players, true), seed);
+            while !game.is_over() {
+                let seat = game.to_act().first().unwrap();
+                let legal = game.legal(seat);
+                space.mask(&legal, &mut mask);
+                for (a, &on) in mask.iter().enumerate() {
+                    assert_eq!(space.is_legal(&legal, a), on, "action {a} of {legal:?}");
+                }
+                let actions: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+                assert!(
+                    !actions.is_empty(),
+                    "no legal action for {seat:?} in {:?}",
+                    game.phase()
+                );
+                for &a in &actions {
+                    let c = space.decode(seat, &legal, a).unwrap();
+                    assert_eq!(space.encode(&c), Some(a), "{c:?}");
+                    let mut probe = game;
+                    probe
+                        .apply(c)
+                        .unwrap_or_else(|e| panic!("legal action {a} ({c:?}) rejected: {e}"));
+                }
+                // Mostly the lowest actions (the smallest bids), so ties and no-taker discards
+                // are frequent.
+                let pool = if rng.below(10) == 0 {
+                    actions.len()
+                } else {
+                    actions.len().min(2)
+                };
+                let a = actions[rng.below(pool as u64) as usize];
+                let c = space.decode(seat, &legal, a).unwrap();
+                takes += usize::from(matches!(c, Command::TakeAsset { .. }));
+                discards += usize::from(matches!(c, Command::DiscardAsset { .. }));
+                game.apply(c).unwrap();
+            }
+        }
+    }
+    assert!(
+        takes > 0 && discards > 0,
+        "{takes} takes, {discards} discards"
+    );
+}
+
 /// A random legal command for the game, from `seat`'s legal actions. Bids mix small values (ties and
 /// zeros are frequent), and, unless `secret_seat` is the bidder or runs the auction, "high" bids in
 /// 1000..2000. Seats other than `no_peek` peek now and then.

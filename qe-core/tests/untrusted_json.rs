@@ -526,3 +526,63 @@ fn a_missing_tile_and_a_wrong_pile_are_named() {
     .to_string();
     assert!(e.starts_with("the oil pile has "), "{e}");
 }
+
+/// The edges of what a record may hold (RECORD.md, R-CMP-4, R-CMP-7): each limit is accepted at
+/// the limit and rejected one past it.
+#[test]
+fn a_records_limits_hold_exactly_at_the_limit() {
+    // A command of exactly MAX_COMMAND_BYTES is read; one byte more is malformed.
+    let short = r#"{"seat":0,"bid":5}"#;
+    let pad = |n: usize| format!("{short}{}", " ".repeat(n - short.len()));
+    assert!(Command::from_json(&pad(qe_core::MAX_COMMAND_BYTES)).is_ok());
+    let e = Command::from_json(&pad(qe_core::MAX_COMMAND_BYTES + 1)).unwrap_err();
+    assert!(matches!(e, CommandError::Malformed { .. }), "{e}");
+    // A manifest value of 99 is allowed, 100 is not (R-CMP-4).
+    let m = qe_core::Manifest::default();
+    let (tiles, tokens) = manifest_parts(&m);
+    let set = |value: u32| {
+        let tiles = tiles.replacen(r#""US-MAN":4"#, &format!(r#""US-MAN":{value}"#), 1);
+        format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#)
+    };
+    let ok = qe_core::Manifest::from_json(&set(99)).unwrap();
+    assert_eq!(ok.tile_value("US-MAN".parse().unwrap()), 99);
+    let e = qe_core::Manifest::from_json(&set(100)).unwrap_err();
+    assert_eq!(e.rule(), "R-CMP-4", "{e}");
+}
+
+#[test]
+fn a_record_names_each_expansion_once_and_numbers_tokens_without_gaps() {
+    let m = Match::seeded(Rules::commodities(4).unwrap(), 3);
+    let text = m.record().unwrap().to_json();
+    assert!(Record::from_json(&text).is_ok());
+    let twice = text.replacen(
+        r#""expansions":["commodities"]"#,
+        r#""expansions":["commodities","commodities"]"#,
+        1,
+    );
+    assert_ne!(twice, text);
+    let e = Record::from_json(&twice).unwrap_err().to_string();
+    assert!(e.contains("listed twice"), "{e}");
+    // R-CMP-7: token IDs are numbered from 1 without gaps.
+    let (tiles, tokens) = manifest_parts(&qe_core::Manifest::default());
+    let gap = tokens.replacen(r#""gold6""#, r#""gold7""#, 1);
+    assert_ne!(gap, tokens);
+    let e = qe_core::Manifest::from_json(&format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{gap}}}}}"#))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("without gaps"), "{e}");
+}
+
+#[test]
+fn a_records_seed_must_be_a_64_bit_whole_number() {
+    let text = record_text(4);
+    assert!(text.contains(r#""seed":7"#), "{text}");
+    for bad in ["-1", r#""7""#, "18446744073709551616", "1.5"] {
+        let e = Record::from_json(&text.replacen(r#""seed":7"#, &format!(r#""seed":{bad}"#), 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`seed`"), "{bad}: {e}");
+    }
+    let max = text.replacen(r#""seed":7"#, r#""seed":18446744073709551615"#, 1);
+    assert_eq!(Record::from_json(&max).unwrap().seed, Some(u64::MAX));
+}
