@@ -10,12 +10,15 @@
 //!   leaves that changed (`path = value`, `path` removed) — a leaf's path joins its keys and array
 //!   indices with dots;
 //! - `legal …`: the seat's legal moves ([`Game::legal`]) as JSON and the legal action indices of an
-//!   [`ActionSpace`] over the default [`BidLadder`] (with peeks in the 5-player game);
+//!   [`ActionSpace`] over the default [`BidLadder`] (with peeks in the 5-player Commodities game);
 //! - `obs …`: the observation ([`qe_core::encoding::observe`]): the non-zero floats the first time,
 //!   then the floats that changed, each as `index name = value`, where `name` is the float's
 //!   place in the layout ([`qe_core::encoding::place`]: `block[slot].field[i]`) and `value` is
 //!   printed exactly (the shortest text that reads back as the same `f32`). Both the index and the
 //!   name are pinned: a field that moves changes every line that shows it.
+//!
+//! After the last step, `outcome …` lines give the final outcome ([`qe_core::SeatOutcome`]), one
+//! seat a line, every field.
 //!
 //! The test also checks that [`observe_seat`] and an [`Observer`] write the same floats as
 //! [`qe_core::encoding::observe`] at every step.
@@ -50,7 +53,7 @@ struct Config {
     external: bool,
 }
 
-const CONFIGS: [Config; 4] = [
+const CONFIGS: [Config; 5] = [
     Config {
         name: "base3",
         players: 3,
@@ -66,6 +69,15 @@ const CONFIGS: [Config; 4] = [
         commodities: false,
         seed: 22,
         bots: &["random", "value", "value", "random"],
+        peeks: false,
+        external: false,
+    },
+    Config {
+        name: "base5",
+        players: 5,
+        commodities: false,
+        seed: 55,
+        bots: &["random", "value", "random", "value", "value"],
         peeks: false,
         external: false,
     },
@@ -323,6 +335,10 @@ fn playthrough(config: &Config) -> String {
     }
     if config.peeks {
         assert!(peeks >= 2, "the game played only {peeks} forced peeks");
+    }
+    // The final outcome (RULES.md section 8), seat by seat, every field.
+    for seat in m.game().outcome().expect("the game is over").seats() {
+        writeln!(text, "outcome {seat:?}").unwrap();
     }
     text
 }
