@@ -384,4 +384,37 @@ mod tests {
         let mid = f64::midpoint(r.high[0], r.low[0]);
         assert!((mid - r.rating[0]).abs() < spread / 4.0, "{r:?}");
     }
+
+    #[test]
+    fn seats_tied_in_the_final_order_share_a_rank() {
+        use qe_core::scoring::{score, Holdings};
+        use qe_core::{Industry, Nation, Rules};
+        // Seats 0 and 1: nothing, spent 5 each (tied for the win, R-SCO-11); seat 2 spent 9,
+        // seat 3 spent 20 (eliminated, R-SCO-2).
+        let seat = |nation, industry, spent| Holdings {
+            nation: Some(nation),
+            industry: Some(industry),
+            spent,
+            ..Holdings::default()
+        };
+        let outcome = score(
+            &Rules::base(4).unwrap(),
+            &[
+                seat(Nation::US, Industry::AGR, 5),
+                seat(Nation::EU, Industry::HOU, 5),
+                seat(Nation::CN, Industry::FIN, 9),
+                seat(Nation::JP, Industry::MAN, 20),
+            ],
+            false,
+        );
+        assert!(outcome.seat(qe_core::Seat(0)).winner && outcome.seat(qe_core::Seat(1)).winner);
+        let r = Ranked::of(&outcome, [0, 1, 2, 3, 0]);
+        assert_eq!(r.players, 4);
+        assert_eq!(&r.rank[..4], &[0, 0, 2, 3]);
+        // Their comparison is half a win each.
+        let mut wins = vec![vec![0.0; 4]; 4];
+        r.add_to(&mut wins, 1.0);
+        assert_eq!((wins[0][1], wins[1][0]), (0.5, 0.5));
+        assert_eq!((wins[0][2], wins[2][0], wins[2][3]), (1.0, 0.0, 1.0));
+    }
 }

@@ -1010,6 +1010,126 @@ fn simulate_counts_broken_agents_and_plays_on() {
     }
 }
 
+/// An answer for another seat is illegal even when that seat may act (R-AUC-12): every answer of
+/// an agent that always answers for the next seat is replaced by a value-bot move.
+#[test]
+fn simulate_refuses_an_answer_for_another_seat() {
+    let dir = format!("{}/tests/agents", env!("CARGO_MANIFEST_DIR"));
+    let agent = format!("exec:sh {dir}/next_seat.sh");
+    let o = run(
+        &[
+            "simulate",
+            "--games",
+            "3",
+            "--bots",
+            &format!("value,value,value,value,{agent}"),
+            "--agent-timeout",
+            "300",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let row = agent_row(&v, &agent);
+    let decisions = v["timing"]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent.as_str())
+        .unwrap()["decisions"]
+        .as_u64()
+        .unwrap();
+    assert!(decisions > 0);
+    assert_eq!(row["illegal_answers"].as_u64(), Some(decisions), "{row}");
+    assert_eq!(row["fallback_moves"].as_u64(), Some(decisions), "{row}");
+}
+
+/// The seed of game `index` of a tournament seeded `seed` (`simulate::game_seed`).
+fn game_seed(seed: u64, index: u64) -> u64 {
+    qe_core::mix_seed(seed ^ qe_core::mix_seed(index))
+}
+
+/// The tournament's sums are those of its games, replayed here: game i seeded from (seed, i),
+/// seat s played by lineup entry (s + i) mod players with its bot seeded from (game seed, s);
+/// every agent's seats, wins, score, spent and eliminations, each seat's wins and score, and the
+/// Wilson interval of each agent's wins over the seats it played.
+#[test]
+fn simulate_tallies_the_games_it_plays() {
+    let lineup = ["value", "miser", "miser"];
+    let (games, seed) = (8u64, 4u64);
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        &games.to_string(),
+        "--bots",
+        &lineup.join(","),
+        "--seed",
+        &seed.to_string(),
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let agents = ["value", "miser"];
+    let agent_of = |entry: usize| agents.iter().position(|a| *a == lineup[entry]).unwrap();
+    let (mut played, mut wins, mut score, mut eliminated) =
+        ([0u64; 2], [0u64; 2], [0u64; 2], [0u64; 2]);
+    let mut spent = [0i128; 2];
+    let (mut seat_wins, mut seat_score) = ([0u64; 3], [0u64; 3]);
+    for i in 0..games {
+        let gs = game_seed(seed, i);
+        let entry = |s: usize| (s + i as usize) % 3;
+        let mut game = Game::seeded(Rules::base(3).unwrap(), gs);
+        let mut bots: Vec<BoxedBot> = (0..3)
+            .map(|s| by_name(lineup[entry(s)], bot_seed(gs, s as u8)).unwrap())
+            .collect();
+        while !game.is_over() {
+            let seat = game.to_act().first().unwrap();
+            let c = bots[seat.index()].act(&game.view(seat)).unwrap();
+            game.apply(c).unwrap();
+        }
+        for o in game.outcome().unwrap().seats() {
+            let s = usize::from(o.seat);
+            let a = agent_of(entry(s));
+            played[a] += 1;
+            wins[a] += u64::from(o.winner);
+            score[a] += u64::from(o.total);
+            spent[a] += o.spent;
+            eliminated[a] += u64::from(o.eliminated);
+            seat_wins[s] += u64::from(o.winner);
+            seat_score[s] += u64::from(o.total);
+        }
+    }
+    assert_eq!(played, [games, 2 * games]);
+    let close = |got: &Value, want: f64| (got.as_f64().unwrap() - want).abs() < 1e-9;
+    for (a, name) in agents.iter().enumerate() {
+        let row = agent_row(&v, name);
+        let n = played[a] as f64;
+        assert_eq!(row["seats_played"].as_u64(), Some(played[a]), "{row}");
+        assert_eq!(row["wins"].as_u64(), Some(wins[a]), "{row}");
+        assert!(close(&row["mean_score"], score[a] as f64 / n), "{row}");
+        assert!(close(&row["mean_spent"], spent[a] as f64 / n), "{row}");
+        assert!(
+            close(&row["elimination_rate"], eliminated[a] as f64 / n),
+            "{row}"
+        );
+        // The 95% Wilson score interval of wins[a] in played[a] seats.
+        let (z, p) = (1.959_964f64, wins[a] as f64 / n);
+        let center = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        let ci = &row["win_rate_ci95"];
+        assert!(close(&ci[0], (center - half).max(0.0)), "{row}");
+        assert!(close(&ci[1], (center + half).min(1.0)), "{row}");
+    }
+    for (s, seat) in v["seats"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(seat["wins"].as_u64(), Some(seat_wins[s]), "{seat}");
+        assert!(
+            close(&seat["mean_score"], seat_score[s] as f64 / games as f64),
+            "{seat}"
+        );
+    }
+}
+
 #[test]
 fn simulate_rejects_bad_agents_and_zero_games() {
     for (args, message) in [

@@ -626,6 +626,62 @@ fn the_last_errors_rule_is_read_on_its_own() {
     free(g);
 }
 
+/// A message cut short ends at a character boundary: `unknown bot `é`` cut at 15 bytes keeps the
+/// 13 before `é` (2 bytes), never half of it.
+#[test]
+fn a_truncated_message_is_valid_utf8() {
+    let _pool = pool_shared();
+    let kind = CString::new("é").unwrap();
+    let mut b = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_bot_new(kind.as_ptr(), 0, 0, &mut b) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(
+        last_message().starts_with("unknown bot `é`"),
+        "{}",
+        last_message()
+    );
+    let mut buf = [0x7f as c_char; 15];
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { qe_last_error_message(buf.as_mut_ptr(), buf.len(), &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, last_message().len());
+    let cut = unsafe { CStr::from_ptr(buf.as_ptr()) };
+    assert_eq!(cut.to_str(), Ok("unknown bot `"));
+}
+
+/// A clone keeps each viewer's events cursor (`qe_game_clone`: "history and cursors included").
+#[test]
+fn a_clone_keeps_every_viewers_events_cursor() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 21);
+    assert_eq!(unsafe { qe_game_apply(g, bid(0, 3)) }, QE_OK);
+    let pending = |g: *mut QeGame, viewer: u8| {
+        let mut n = 0usize;
+        assert_eq!(unsafe { qe_game_events_pending(g, viewer, &mut n) }, QE_OK);
+        n
+    };
+    // Viewer 0 reads everything; viewer 1 nothing.
+    let mut buf = vec![QeEvent::default(); 64];
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { qe_game_events(g, 0, buf.as_mut_ptr(), buf.len(), &mut n) },
+        QE_OK
+    );
+    assert!(n > 0);
+    assert_eq!(pending(g, 0), 0);
+    assert!(pending(g, 1) > 0);
+    let mut copy = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_clone(g, &mut copy) }, QE_OK);
+    assert_eq!(pending(copy, 0), 0);
+    assert_eq!(pending(copy, 1), pending(g, 1));
+    free(copy);
+    free(g);
+}
+
 #[test]
 fn last_error_is_per_thread() {
     let _pool = pool_shared();

@@ -449,6 +449,7 @@ fn flat_views_agree_with_json_views() {
         let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
         assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
     }
+    let mut assets = 0;
     for viewer in (0..5).chain([QE_SPECTATOR]) {
         let (v, bounds) = typed_view(&view(g, viewer));
         for seat in 0..5u8 {
@@ -465,6 +466,15 @@ fn flat_views_agree_with_json_views() {
             }
             assert_eq!(si.industry == QE_NONE, j.industry.is_none());
             assert_eq!(si.bid_known, u8::from(v.bids[seat as usize].is_some()));
+            assert_eq!(si.seat, seat);
+            assert_eq!(
+                (si.nation != QE_NONE).then(|| name_of(QE_NAME_NATION, u32::from(si.nation))),
+                j.nation.map(|n| n.name().to_owned())
+            );
+            assert_eq!([si.gold, si.oil, si.crypto], j.assets, "seat {seat}");
+            assets += j.assets.iter().map(|&n| u32::from(n)).sum::<u32>();
+            assert_eq!(si.zero_marks, j.zero_marks);
+            assert_eq!(si.peeked, j.peeked.unwrap_or(QE_NONE));
             // The deduction aid: flat and JSON agree, and contain the seat's true total.
             let mut b = QeSpendBounds::default();
             assert_eq!(
@@ -490,6 +500,10 @@ fn flat_views_agree_with_json_views() {
             assert_eq!(a.awarded, u8::from(j.awarded));
         }
     }
+    assert!(
+        assets > 0,
+        "no seat took an asset: the asset counts were not compared"
+    );
     free(g);
 }
 
