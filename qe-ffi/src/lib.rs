@@ -284,16 +284,11 @@ pub unsafe extern "C" fn qe_last_error_message(
     cap: usize,
     out_len: *mut usize,
 ) -> QeStatus {
-    let result = std::panic::catch_unwind(|| {
+    status::reading_last_error(|| {
         let message = status::last_error().message;
         // SAFETY: forwarded caller contract.
         unsafe { status::copy_to_buffer(&message, buf, cap, out_len) }
-    });
-    match result {
-        Ok(Ok(())) => QE_OK,
-        Ok(Err(e)) => e.status,
-        Err(_) => QE_ERR_PANIC,
-    }
+    })
 }
 
 /// Copies the rule ID of this thread's last error into `buf` (`cap` bytes, NUL-terminated) and
@@ -316,16 +311,11 @@ pub unsafe extern "C" fn qe_last_error_rule(
     cap: usize,
     out_len: *mut usize,
 ) -> QeStatus {
-    let result = std::panic::catch_unwind(|| {
+    status::reading_last_error(|| {
         let rule = status::last_error().rule;
         // SAFETY: forwarded caller contract.
         unsafe { status::copy_to_buffer(rule, buf, cap, out_len) }
-    });
-    match result {
-        Ok(Ok(())) => QE_OK,
-        Ok(Err(e)) => e.status,
-        Err(_) => QE_ERR_PANIC,
-    }
+    })
 }
 
 /// Writes this thread's last error status (`QE_OK` if no call has failed yet) to `*out`. Never
@@ -335,16 +325,11 @@ pub unsafe extern "C" fn qe_last_error_rule(
 /// `out` must be NULL (an error) or valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn qe_last_error_status(out: *mut QeStatus) -> QeStatus {
-    let result = std::panic::catch_unwind(|| {
+    status::reading_last_error(|| {
         let out = out_arg(out, "out")?;
         out.set(status::last_error().status);
-        Ok::<(), Error>(())
-    });
-    match result {
-        Ok(Ok(())) => QE_OK,
-        Ok(Err(e)) => e.status,
-        Err(_) => QE_ERR_PANIC,
-    }
+        Ok(())
+    })
 }
 
 /// Frees a string returned by the library (JSON of views, events, outcomes and records). NULL is

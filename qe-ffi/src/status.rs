@@ -210,6 +210,17 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
     }
 }
 
+/// Runs `f`, a reader of this thread's last error, behind the panic boundary like [`guard`],
+/// but leaves the last error as it is: `f`'s own failure (a NULL or misaligned pointer, a buffer
+/// too small) is only returned.
+pub(crate) fn reading_last_error(f: impl FnOnce() -> Result<(), Error>) -> QeStatus {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => QE_OK,
+        Ok(Err(e)) => e.status,
+        Err(_) => QE_ERR_PANIC,
+    }
+}
+
 /// Copies `text` into the caller's buffer `buf` of `cap` bytes, NUL-terminated, truncating at a
 /// UTF-8 character boundary when it does not fit. `out_len` (optional) receives the full length in
 /// bytes without the NUL, on success and on `QE_ERR_BUFFER_TOO_SMALL` (so the caller learns the size
