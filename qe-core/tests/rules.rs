@@ -59,16 +59,21 @@ fn finish(game: &mut Game) {
 /// Plays until turn `turn` starts (or the game ends): the auctioneer opens at 1, every other seat
 /// bids its seat number + 2 (no ties), and piles are taken or discarded from the first non-empty one.
 fn play_until(game: &mut Game, turn: u8) {
+    play_until_drawing(game, turn, first_pile);
+}
+
+/// [`play_until`], with the pile each taker or discarder draws from chosen by `pile`.
+fn play_until_drawing(game: &mut Game, turn: u8, pile: fn(&Game) -> AssetKind) {
     while !game.is_over() && game.turn() < turn {
         let seat = game.to_act().first().unwrap();
         let cmd = match game.phase() {
             Phase::TakeAsset { .. } => Command::TakeAsset {
                 seat,
-                kind: first_pile(game),
+                kind: pile(game),
             },
             Phase::DiscardAsset { .. } => Command::DiscardAsset {
                 seat,
-                kind: first_pile(game),
+                kind: pile(game),
             },
             _ => {
                 let r = game.bid_range(seat).unwrap();
@@ -1778,23 +1783,14 @@ fn r_com_9_gold_crash_and_oil_majority() {
 /// discarder draws gold while there is any, then crypto, then oil: gold runs out, oil does not.
 fn a_game_that_empties_the_gold_pile() -> Game {
     let mut game = commodities(4);
-    while !game.is_over() {
-        let seat = game.to_act().first().unwrap();
-        let kind = [AssetKind::Gold, AssetKind::Crypto, AssetKind::Oil]
+    let turns = game.rules().turns();
+    play_until_drawing(&mut game, turns, |game| {
+        [AssetKind::Gold, AssetKind::Crypto, AssetKind::Oil]
             .into_iter()
             .find(|&k| game.pile_remaining(k) > 0)
-            .unwrap();
-        let cmd = match game.phase() {
-            Phase::TakeAsset { .. } => Command::TakeAsset { seat, kind },
-            Phase::DiscardAsset { .. } => Command::DiscardAsset { seat, kind },
-            _ => {
-                let r = game.bid_range(seat).unwrap();
-                let amount = if r.min == 1 { 1 } else { u64::from(seat.0) + 2 };
-                Command::Bid { seat, amount }
-            }
-        };
-        game.apply(cmd).unwrap();
-    }
+            .unwrap()
+    });
+    assert!(game.is_over());
     assert_eq!(game.pile_remaining(AssetKind::Gold), 0);
     assert!(game.pile_remaining(AssetKind::Oil) > 0);
     game
