@@ -901,6 +901,74 @@ fn r_vis_6_hidden_from_all() {
 }
 
 #[test]
+fn r_vis_6_deck_and_pile_orders_and_set_aside_token_look_the_same_to_every_seat() {
+    // Twins of a 3-player Commodities game: one with the unrevealed deck and every pile in
+    // reverse order, one with seat 2's industry token swapped with the set-aside one. Until the
+    // game ends, every seat (but seat 2 for the swap: its own token differs, R-VIS-2) and a
+    // spectator get the same views and events from both, through the first auction's bids and
+    // the taker's choice; at the end the difference is revealed (R-VIS-7).
+    let rules = Rules::commodities(3).unwrap();
+    let s = Setup::seeded(&rules, 7);
+    let piles = |setup: &Setup, reverse: bool| {
+        [AssetKind::Gold, AssetKind::Oil, AssetKind::Crypto].map(|k| {
+            let mut p = setup.pile(k).to_vec();
+            if reverse {
+                p.reverse();
+            }
+            p
+        })
+    };
+    let twin = |industries: &[Industry], deck: &[TileId], piles: &[Vec<TokenId>; 3]| {
+        let piles = [&piles[0][..], &piles[1][..], &piles[2][..]];
+        Setup::new(&rules, Some(s.nations()), industries, deck, piles).unwrap()
+    };
+    let mut deck = s.deck().to_vec();
+    deck[1..].reverse();
+    let reordered = twin(s.industries(), &deck, &piles(&s, true));
+    let mut industries = s.industries().to_vec();
+    industries[2] = s.set_aside().unwrap();
+    let swapped = twin(&industries, s.deck(), &piles(&s, false));
+    assert_ne!(reordered.deck(), s.deck());
+    assert!(AssetKind::ALL
+        .iter()
+        .all(|&k| reordered.pile(k) != s.pile(k)));
+    assert_ne!(swapped.set_aside(), s.set_aside());
+
+    for (other, viewers) in [
+        (
+            reordered,
+            &[Some(Seat(0)), Some(Seat(1)), Some(Seat(2)), None][..],
+        ),
+        (swapped, &[Some(Seat(0)), Some(Seat(1)), None][..]),
+    ] {
+        let mut a = Match::with_setup(rules, s).unwrap();
+        let mut b = Match::with_setup(rules, other).unwrap();
+        let same = |a: &Match, b: &Match| {
+            for &viewer in viewers {
+                assert_eq!(a.view(viewer), b.view(viewer), "{viewer:?}");
+                assert!(a.events_as_seen(viewer).eq(b.events_as_seen(viewer)));
+            }
+        };
+        same(&a, &b);
+        for (seat, amount) in [(0, 1), (1, 3), (2, 2)] {
+            let bid = Command::Bid {
+                seat: Seat(seat),
+                amount,
+            };
+            a.apply(bid).unwrap();
+            b.apply(bid).unwrap();
+            same(&a, &b);
+        }
+        assert!(matches!(a.game().phase(), Phase::TakeAsset { .. }));
+        let mut ga = *a.game();
+        let mut gb = *b.game();
+        finish(&mut ga);
+        finish(&mut gb);
+        assert_ne!(ga.view(Seat(0)), gb.view(Seat(0)));
+    }
+}
+
+#[test]
 fn r_vis_7_everything_revealed_at_game_end() {
     let mut game = commodities(4);
     finish(&mut game);
