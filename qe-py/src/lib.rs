@@ -1523,7 +1523,7 @@ impl PyGame {
         let g = self.game();
         Ok(match g.outcome() {
             None => vec![0.0; g.players() as usize],
-            Some(o) => (0..g.players()).map(|s| reward.of(&o, Seat(s))).collect(),
+            Some(o) => returns(reward, &o),
         })
     }
 
@@ -1655,6 +1655,13 @@ pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
             Reward::NAMES.join(", ")
         ))
     })
+}
+
+/// Every seat's reward in `outcome`, in seat order (`qe.Game.returns`, `VectorEnv.last_returns`).
+pub(crate) fn returns(reward: Reward, outcome: &qe_core::Outcome) -> Vec<f64> {
+    (0..outcome.seats().len())
+        .map(|s| reward.of(outcome, Seat(s as u8)))
+        .collect()
 }
 
 /// The observation blocks: a list of `(name, offset, length)`.

@@ -1,12 +1,12 @@
 //! [`VectorEnv`]: many games stepped in one call, with the GIL released.
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use qe_core::bots::{by_name_with, BoxedBot, NAMES};
 use qe_core::encoding::{ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
-use qe_core::{mix_seed, Game, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Game, Outcome, Rules, Seat, MAX_SEATS};
 
 use crate::{args, command_error, random_seed, rules, PyBidLadder};
 
@@ -40,6 +40,8 @@ struct Core {
     games: Vec<ObservedGame>,
     /// How many games each env has started (for seeding).
     started: Vec<u64>,
+    /// The outcome of the last game each env finished since it was made or reset.
+    finished: Vec<Option<Outcome>>,
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
     opponents: Option<String>,
     bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
@@ -153,14 +155,13 @@ impl Core {
         }
     }
 
-    fn rewards(&self, e: usize, out: &mut Out<'_>) {
+    fn rewards(&self, e: usize, outcome: &Outcome, out: &mut Out<'_>) {
         let rows = self.rows();
-        let outcome = self.games[e].game().outcome().expect("game over");
         if self.opponents.is_some() {
-            out.reward[e] = self.reward.of(&outcome, self.learner) as f32;
+            out.reward[e] = self.reward.of(outcome, self.learner) as f32;
         } else {
             self.reward
-                .write(&outcome, &mut out.reward[e * rows..(e + 1) * rows]);
+                .write(outcome, &mut out.reward[e * rows..(e + 1) * rows]);
         }
     }
 
@@ -171,6 +172,7 @@ impl Core {
         }
         out.reward.fill(0.0);
         out.done.fill(false);
+        self.finished.fill(None);
     }
 
     /// The commands of `self.actions` (`[num_envs, players]`, or `[num_envs]` with opponents) for
@@ -230,10 +232,11 @@ impl Core {
             if self.opponents.is_some() {
                 self.run_bots(e);
             }
-            let over = self.games[e].game().is_over();
-            out.done[e] = over;
-            if over {
-                self.rewards(e, out);
+            let outcome = self.games[e].game().outcome();
+            out.done[e] = outcome.is_some();
+            if let Some(outcome) = outcome {
+                self.rewards(e, &outcome, out);
+                self.finished[e] = Some(outcome);
                 self.episodes += 1;
                 self.new_game(e);
             }
@@ -524,6 +527,7 @@ impl VectorEnv {
                 seed: seed.unwrap_or_else(random_seed),
                 games: try_vec(num_envs, ObservedGame::new(Game::seeded(r, 0)))?,
                 started: try_vec(num_envs, 0)?,
+                finished: try_vec(num_envs, None)?,
                 opponents,
                 bots: {
                     let mut bots = Vec::new();
@@ -616,6 +620,25 @@ impl VectorEnv {
         }
         self.with_out(py, Core::reset_all)?;
         Ok(self.outputs(py))
+    }
+
+    /// Every seat's reward (the env's `reward`, as `qe.Game.returns` gives it) in the last game
+    /// env `env` finished since the `VectorEnv` was made or reset, that is at the last step whose
+    /// `terminated[env]` was true; `None` before one has finished. With opponents, the learner's
+    /// is `[seat]` (the step's reward) and the others are the bots'.
+    fn last_returns(&self, env: &Bound<'_, PyAny>) -> PyResult<Option<Vec<f64>>> {
+        let n = self.core.games.len();
+        let out_of_range = |got: &dyn core::fmt::Display| {
+            PyIndexError::new_err(format!("env {got} out of range 0..{n}"))
+        };
+        let e = args::int_or::<i128>(env, "env", |q| out_of_range(&q))?;
+        let finished = usize::try_from(e)
+            .ok()
+            .and_then(|e| self.core.finished.get(e))
+            .ok_or_else(|| out_of_range(&e))?;
+        Ok(finished
+            .as_ref()
+            .map(|o| crate::returns(self.core.reward, o)))
     }
 
     /// The current `(obs, masks)` (the same arrays `step` returns).

@@ -131,6 +131,66 @@ def test_pettingzoo_rewards_at_the_end() -> None:
         e.step(0)  # the opening bid must be at least 1
 
 
+def test_pettingzoo_idle_agents_get_masks_of_their_own() -> None:
+    """Each observation's mask is its own array: a caller that edits one in place changes no other
+    agent's mask, now or at the next step (the env keeps its wait mask as it was)."""
+    import qe.pettingzoo as qp
+
+    env = qp.parallel_env(players=4)
+    obs, _ = env.reset(seed=0)
+    idle = [a for a in env.agents if obs[a]["action_mask"][env.wait_action] == 1]
+    assert len(idle) >= 2
+    obs[idle[0]]["action_mask"][:] = 0
+    assert obs[idle[1]]["action_mask"][env.wait_action] == 1
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if a not in idle else env.wait_action for a in env.agents}
+    obs, _, _, _, _ = env.step(actions)
+    assert all(obs[a]["action_mask"].sum() >= 1 for a in env.agents)
+
+
+@pytest.mark.parametrize("reward", ["win", "score"])
+def test_pettingzoo_final_rewards_are_the_games_returns(reward: str) -> None:
+    """Both envs pay each agent, at the end, the game's return of its seat for the env's reward."""
+    import qe.pettingzoo as qp
+
+    rng = np.random.default_rng(4)
+    par = qp.parallel_env(players=3, reward=reward)
+    obs, _ = par.reset(seed=1)
+    total = {a: 0.0 for a in par.possible_agents}
+    while par.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in par.agents}
+        obs, rew, _, _, _ = par.step(actions)
+        for a, r in rew.items():
+            total[a] += r
+    expected = par.game.returns(reward)
+    assert [total[f"seat_{s}"] for s in range(3)] == pytest.approx(expected)
+    assert expected != par.game.returns("score" if reward == "win" else "win")
+    aec = qp.env(players=3, reward=reward)
+    aec.reset(seed=1)
+    got = {a: 0.0 for a in aec.possible_agents}
+    for agent in aec.agent_iter():
+        ob, r, term, trunc, _ = aec.last()
+        got[agent] += r
+        aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+    assert [got[f"seat_{s}"] for s in range(3)] == pytest.approx(aec.unwrapped.game.returns(reward))
+
+
+def test_pettingzoo_aec_selects_the_lowest_seat_that_must_act() -> None:
+    """As documented: when several seats bid at once, ``agent_selection`` is the lowest of them."""
+    import qe.pettingzoo as qp
+
+    e = qp.raw_env(players=4)
+    e.reset(seed=0)
+    seen = 0
+    while not e.game.is_over:
+        acting = e.game.to_act
+        if len(acting) > 1:
+            seen += 1
+        assert e.agent_selection == f"seat_{min(acting)}"
+        ob = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(ob["action_mask"])[0]))
+    assert seen > 10
+
+
 def _peek_action(mask: np.ndarray, ladder_len: int) -> Optional[int]:
     """The first legal peek action of a mask row (actions past the ladder and the 3 piles)."""
     peeks = np.flatnonzero(mask[ladder_len + 3 :])
@@ -291,6 +351,26 @@ def test_openspiel_information_state_has_perfect_recall() -> None:
     assert len(a.information_state_tensor(1)) == qe.INFO_STATE_SIZE == qe.OBS_SIZE + qe.HISTORY_SIZE
     assert game.information_state_tensor_shape() == [qe.INFO_STATE_SIZE]
     assert game.observation_tensor_shape() == [qe.OBS_SIZE]
+
+
+def test_openspiel_default_observer_is_the_observation() -> None:
+    """OpenSpiel's ``make_observation`` without a type gets the current view (the observation
+    tensor), not the perfect-recall information state; asking for perfect recall gets that."""
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe")
+    default = make_observation(game)
+    assert default.tensor.shape == (qe.OBS_SIZE,)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.tensor.shape == (qe.INFO_STATE_SIZE,)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    default.set_from(state, 1)
+    assert list(default.tensor) == state.observation_tensor(1)
 
 
 def test_openspiel_outcome_sampling_mccfr_runs() -> None:
@@ -532,6 +612,57 @@ def test_vector_env_with_peeks() -> None:
                 if 15 <= acts[e, s] < 31 and before[e, s, :-1].any() and not done[e]:
                     assert masks[e, s, :-1].any()  # the peeker still has to act
     assert peeks > 0 and env.episodes > 0
+
+
+def test_vector_env_reset_with_a_seed_starts_the_same_games_again() -> None:
+    env = qe.VectorEnv(2, seed=5)
+    first = env.observe()[0].copy()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        env.step(_random_actions(env.observe()[1], rng))
+    assert np.array_equal(env.reset(5)[0], first)
+    seven = env.reset(7)[0].copy()
+    assert not np.array_equal(seven, first)
+    assert np.array_equal(env.reset(7)[0], seven)
+    assert not np.array_equal(env.reset()[0], seven)  # no seed: the next games
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_vector_env_with_opponents_rewards_the_learners_seat(seat: int) -> None:
+    """The reward of a finished game is ``last_returns(e)[seat]``, the learner's; the bots'
+    returns are there too, and differ from it in some games."""
+    env = qe.VectorEnv(8, players=3, seed=0, opponents="value", seat=seat, reward="score")
+    assert all(env.last_returns(e) is None for e in range(8))
+    rng = np.random.default_rng(1)
+    masks = env.observe()[1]
+    finished = differ = 0
+    while finished < 40:
+        _, masks, rewards, done = env.step(_random_actions(masks, rng))
+        for e in np.flatnonzero(done):
+            returns = env.last_returns(int(e))
+            assert returns is not None and len(returns) == 3
+            assert rewards[e] == np.float32(returns[seat])
+            differ += any(r != returns[seat] for r in returns)
+            finished += 1
+    assert differ > finished // 2
+    env.reset()
+    assert env.last_returns(0) is None
+    for bad in (8, -1, 2**70):
+        with pytest.raises(IndexError, match=f"env {bad} out of range 0..8"):
+            env.last_returns(bad)
+
+
+def test_vector_env_last_returns_are_every_seats_reward() -> None:
+    env = qe.VectorEnv(4, players=4, seed=3)
+    rng = np.random.default_rng(2)
+    masks = env.observe()[1]
+    finished = 0
+    while finished < 10:
+        _, masks, rewards, done = env.step(_random_actions(masks, rng))
+        for e in np.flatnonzero(done):
+            assert list(rewards[e]) == pytest.approx(env.last_returns(int(e)))
+            assert sum(env.last_returns(int(e))) == pytest.approx(1.0)
+            finished += 1
 
 
 @pytest.mark.parametrize("opponents", ["random", "miser", "value"])

@@ -101,3 +101,32 @@ def test_search_plays_a_seat_deterministically() -> None:
                 assert bots[s].play(g, s)
         records.append(g.record())
     assert records[0] == records[1]
+
+
+def test_play_out_gives_seat_s_the_seed_plus_s() -> None:
+    """As documented: seat ``s`` is played by ``Bot(name, seed + s)``."""
+    g = qe.Game(4, seed=2)
+    qe.bots.play_out(g, "random", seed=10)
+    h = qe.Game(4, seed=2)
+    bots = [qe.bots.Bot("random", 10 + s) for s in range(4)]
+    while not h.is_over:
+        for s in h.to_act:
+            assert bots[s].play(h, s)
+    assert g.commands() == h.commands()
+    k = qe.Game(4, seed=2)
+    qe.bots.play_out(k, "random", seed=11)
+    assert k.commands() != g.commands()
+
+
+def test_an_off_ladder_bid_halfway_between_two_rungs_takes_the_lower() -> None:
+    """In this game the value bot opens turn 1 at 3 for seat 1; on the ladder 0, 2, 4, ... both
+    2 and 4 are one away, and the tie goes to the lower rung (documented)."""
+    ladder = qe.BidLadder.linear(2, 12)
+    g = qe.Game(4, seed=0, ladder=ladder)
+    while g.turn < 1:
+        for s in g.to_act:
+            qe.bots.Bot("value", 0).play(g, s)
+    assert g.to_act == [1]
+    assert qe.bots.Bot("value", 0).command(g, 1) == {"bid": 3, "seat": 1}
+    assert {ladder.index_of(2), ladder.index_of(4)} <= set(g.legal_actions(1))
+    assert qe.bots.Bot("value", 0).action(g, 1) == ladder.index_of(2)

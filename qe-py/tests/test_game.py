@@ -563,6 +563,34 @@ def test_observe_into_checks_buffers_and_phase_is_interned() -> None:
     assert g.phase == "bidding"
 
 
+def test_buffers_that_touch_without_overlapping_are_accepted() -> None:
+    """``obs`` and ``mask`` side by side in one byte buffer share no byte: both are written (an
+    overlap is refused, see above)."""
+    g = qe.Game(4, seed=1)
+    n = 4 * qe.OBS_SIZE * 4
+    for mask_first in (False, True):
+        buf = np.zeros(n + 4 * g.num_actions, np.uint8)
+        if mask_first:
+            mask = buf[: 4 * g.num_actions].view(np.int8).reshape(4, g.num_actions)
+            obs = buf[4 * g.num_actions :].view(np.float32).reshape(4, qe.OBS_SIZE)
+        else:
+            obs = buf[:n].view(np.float32).reshape(4, qe.OBS_SIZE)
+            mask = buf[n:].view(np.int8).reshape(4, g.num_actions)
+        g.observe_into(obs, mask)
+        assert np.array_equal(obs[0], g.observation(0)) and np.array_equal(mask[0], g.action_mask(0))
+
+
+def test_a_ladder_topped_by_the_largest_bid_offers_it() -> None:
+    """A rung of 2**64 - 1, the largest bid, is legal when any bid from it up is: the list of legal
+    actions and the mask agree on it."""
+    g = qe.Game(4, seed=1, ladder=qe.BidLadder([0, 2**64 - 1]))
+    s = g.to_act[0]
+    assert g.legal_actions(s) == [1] == list(np.flatnonzero(g.action_mask(s)))
+    g.apply_action(s, 1)
+    for s in g.to_act:  # the opening amount is forbidden to the others (R-AUC-3)
+        assert g.legal_actions(s) == [0] == list(np.flatnonzero(g.action_mask(s)))
+
+
 def test_a_key_given_twice_is_rejected_by_name() -> None:
     """Records and commands with a repeated key are rejected (another reader could keep the other
     value); the game is unchanged."""

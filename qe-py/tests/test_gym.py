@@ -86,3 +86,22 @@ def test_vector_env_follows_the_gymnasium_vector_api() -> None:
         assert (rewards[~terms] == 0).all() and not truncs.any()
         episodes += int(terms.sum())
     assert episodes > 0
+
+
+@pytest.mark.parametrize("seat", [4, -1])
+def test_single_agent_env_rejects_a_seat_of_no_game(seat: int) -> None:
+    import qe.gym
+
+    with pytest.raises(ValueError, match=f"seat must be from 0 to 3, got {seat}"):
+        qe.gym.QeEnv(players=4, seat=seat)
+    assert qe.gym.QeEnv(players=4, seat=3).reset(seed=1)[0].shape == (qe.OBS_SIZE,)
+
+
+def test_vector_env_seeds_every_game_from_the_first_of_a_seed_list() -> None:
+    """Gymnasium's per-env seed list: the native env takes one seed, the first (documented)."""
+    import qe.gym
+
+    listed, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=[3, 4])
+    first, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=3)
+    last, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=4)
+    assert np.array_equal(listed, first) and not np.array_equal(listed, last)

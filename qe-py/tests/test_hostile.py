@@ -919,6 +919,15 @@ def test_openspiel_joint_actions_are_one_per_player_and_idle_seats_pass_or_peek(
                     who = p
                 else:
                     actions.append(rng.choice([a for a in legal if a not in peeks]))
+            if who is not None:
+                # All or nothing: with a seat that must act given an action out of range, the
+                # peek is not played either.
+                commands, history = state.qe.commands(), state.history()
+                bad = list(actions)
+                bad[acting[0]] = game.num_distinct_actions() + 5
+                with pytest.raises(ValueError, match="out of range"):
+                    state.apply_actions(bad)
+                assert state.qe.commands() == commands and state.history() == history
             state.apply_actions(actions)
         if who is not None:
             break
