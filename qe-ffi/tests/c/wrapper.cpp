@@ -1,7 +1,8 @@
 // The C++ wrapper qe.hpp beyond the example (the test command builds it with -Werror and runs it
 // under valgrind): both seeded overloads take the header's constants, a player count is checked by
 // the library (not cut to a byte), an error carries its rule ID, a string with a NUL inside is
-// refused, and with_options makes a game whose chance the caller supplies.
+// refused, a moved-from Game or Bot is empty, the command builders fill their fields, and
+// with_options makes a game whose chance the caller supplies.
 //
 // Usage: wrapper
 #include <cstdio>
@@ -52,6 +53,8 @@ int main() {
         check(false, "seat 1 may not open");
     } catch (const qe::Error &e) {
         check(e.status() == QE_ERR_NOT_AUCTIONEER && e.rule() == "R-AUC-2", "rule R-AUC-2");
+        const std::string message = e.what();
+        check(message.rfind("R-AUC-2: ", 0) == 0 && message.size() > 9, "the message after its rule");
     }
     try {
         none.apply_json("{");
@@ -66,6 +69,32 @@ int main() {
           "a bot kind with a NUL");
     check(refused([] { qe::Game::from_record(std::string("{\0}", 3)); }), "a record with a NUL");
     check(none.state().turn == 0 && none.legal(0).bid.can_bid, "the game is unchanged");
+    // A moved-from Game or Bot holds no handle: using it is a null-pointer error, never a use of
+    // the handle its new owner has.
+    qe::Game moved = qe::Game::seeded(4, 0, 1);
+    qe::Game owner = std::move(moved);
+    check(moved.get() == nullptr && owner.get() != nullptr, "a moved Game gives up its handle");
+    check(status_of([&] { moved.apply(qe::bid(0, 5)); }) == QE_ERR_NULL_POINTER, "a moved Game");
+    check(owner.state().phase == QE_PHASE_OPENING_BID, "the new owner's game is untouched");
+    qe::Game assigned = qe::Game::seeded(3, 0, 2);
+    assigned = std::move(owner);
+    check(owner.get() == nullptr && assigned.state().players == 4, "a move-assigned Game");
+    qe::Bot bot("value", 0, 1);
+    qe::Bot bot_owner = std::move(bot);
+    check(status_of([&] { bot.decide(assigned, 0); }) == QE_ERR_NULL_POINTER, "a moved Bot");
+    qe::Bot bot_assigned("random", 0, 2);
+    bot_assigned = std::move(bot_owner);
+    check(status_of([&] { bot_owner.decide(assigned, 0); }) == QE_ERR_NULL_POINTER &&
+              bot_assigned.decide(assigned, 0).kind == QE_COMMAND_BID,
+          "a move-assigned Bot");
+    // The command builders fill the kind and the field of each command.
+    const QeCommand b = qe::bid(1, 7), t = qe::take_asset(2, QE_PILE_OIL),
+                    d = qe::discard_asset(3, QE_PILE_CRYPTO), p = qe::peek(4, 9);
+    check(b.kind == QE_COMMAND_BID && b.seat == 1 && b.amount == 7, "bid");
+    check(t.kind == QE_COMMAND_TAKE_ASSET && t.seat == 2 && t.pile == QE_PILE_OIL, "take_asset");
+    check(d.kind == QE_COMMAND_DISCARD_ASSET && d.seat == 3 && d.pile == QE_PILE_CRYPTO,
+          "discard_asset");
+    check(p.kind == QE_COMMAND_PEEK && p.seat == 4 && p.turn == 9, "peek");
     // External chance: the game waits for its deal, which the caller applies.
     QeGameOptions options;
     qe_game_options_init(&options);

@@ -1,7 +1,8 @@
 // Checks of the C# binding Qe.cs beyond the demo (the test command builds it with mcs and runs it
 // with mono): a string the library would read cut short, or cannot read, is refused before the
 // call; a missing argument is an ArgumentNullException; a QeException carries the rule ID the
-// library reports; WithOptions makes a game whose chance the caller supplies. Usage: mono
+// library reports; names, the bool Seeded, per-viewer events and disposal behave as documented;
+// WithOptions makes a game whose chance the caller supplies. Usage: mono
 // checks.exe (with libqe_ffi on the library path).
 using System;
 using Qe;
@@ -49,8 +50,50 @@ static class Checks
         failures++;
     }
 
+    static void Check(bool ok, string what)
+    {
+        if (!ok)
+        {
+            Console.Error.WriteLine("FAILED: {0}", what);
+            failures++;
+        }
+    }
+
     static int Main()
     {
+        // Names are the name's bytes only; the bool overload of Seeded is Commodities when true.
+        Check(Native.Name(Native.QE_NAME_NATION, 0) == "US", "nation 0 is \"US\"");
+        using (Game with = Game.Seeded(4, true, 1))
+        using (Game without = Game.Seeded(4, false, 1))
+        using (Game flags = Game.Seeded(4, Native.QE_EXPANSION_COMMODITIES, 1))
+        {
+            Check(with.State.Commodities == 1 && without.State.Commodities == 0, "Seeded(4, true/false)");
+            Check(with.RecordJson() == flags.RecordJson(), "Seeded(4, true) is Seeded(4, COMMODITIES)");
+        }
+        // Events: each viewer's own, each read once; seat 0 sees its industry token, the
+        // spectator does not.
+        using (Game game = Game.Seeded(4, false, 3))
+        {
+            QeEvent[] mine = game.Events(0);
+            QeEvent[] again = game.Events(0);
+            QeEvent[] spectator = game.Events(Native.QE_SPECTATOR);
+            Check(Array.Exists(mine, e => e.Kind == Native.QE_EVENT_DEALT && e.Seat == 0 && e.Industry != Native.QE_NONE),
+                "seat 0 sees its own industry token");
+            Check(again.Length == 0, "events are read once");
+            Check(spectator.Length == mine.Length && Array.TrueForAll(spectator, e => e.Kind != Native.QE_EVENT_DEALT || e.Industry == Native.QE_NONE),
+                "the spectator has its own events, without the tokens");
+        }
+        // A disposed Game or Bot is ObjectDisposedException, and disposing twice is harmless.
+        Game disposed = Game.Seeded(4, false, 1);
+        disposed.Dispose();
+        disposed.Dispose();
+        Expect<ObjectDisposedException>(() => { QeState s = disposed.State; }, "a disposed Game");
+        Bot gone = new Bot("value", 0, 1);
+        gone.Dispose();
+        gone.Dispose();
+        using (Game game = Game.Seeded(4, false, 1))
+            Expect<ObjectDisposedException>(() => gone.Decide(game, 0), "a disposed Bot");
+
         using (Game game = Game.Seeded(4, false, 1))
         {
             string before = game.RecordJson();
