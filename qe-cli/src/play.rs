@@ -623,6 +623,10 @@ mod tests {
                 amount: u64::MAX
             }))
         );
+        assert_eq!(
+            parse_line("+5", s, &l),
+            Ok(Input::Command(Command::Bid { seat: s, amount: 5 }))
+        );
         assert_eq!(parse_line("", s, &l), Ok(Input::Nothing));
         assert_eq!(parse_line("help", s, &l), Ok(Input::Help));
         assert_eq!(
@@ -647,6 +651,16 @@ mod tests {
                 kind: AssetKind::Gold
             }))
         );
+    }
+
+    #[test]
+    fn the_peek_hint_lists_the_turns_that_may_be_peeked_at() {
+        // R-VIS-5: turns count from 0, as in `peek T` and on the screen.
+        let game = qe_core::Game::seeded(qe_core::Rules::base(5).unwrap(), 1);
+        let mut view = game.view(Seat(0));
+        view.legal.peek = 0b1000_0000_0000_0011;
+        let text = ask(&view);
+        assert!(text.ends_with("turns: 0, 1, 15)"), "{text}");
     }
 
     #[test]

@@ -478,6 +478,51 @@ mod tests {
         }
     }
 
+    /// Seat 0's view at the start of a seeded 5-player Commodities game.
+    fn start() -> (SeatView, Rules) {
+        let rules = Rules::commodities(5).unwrap();
+        (qe_core::Game::seeded(rules, 1).view(Seat(0)), rules)
+    }
+
+    #[test]
+    fn the_screen_names_each_pile_with_its_count() {
+        let (mut view, rules) = start();
+        view.piles_remaining = [6, 3, 4];
+        let text = screen(&view, &rules, &Deduction::from_view(&view));
+        assert!(text.contains("piles: gold 6, oil 3, crypto 4"), "{text}");
+    }
+
+    #[test]
+    fn zero_bid_marks_are_shown_by_round_from_0() {
+        // R-SCO-5: a mark per round; rounds count from 0, as on the screen's turn lines.
+        let (mut view, rules) = start();
+        view.seats[1].zero_marks = 0b101;
+        let text = screen(&view, &rules, &Deduction::from_view(&view));
+        assert!(text.contains("zero-bid marks: rounds 0,2"), "{text}");
+    }
+
+    #[test]
+    fn only_a_third_tie_win_is_called_one() {
+        let (view, rules) = start();
+        let awarded = |third_tie| Event::Awarded {
+            turn: 0,
+            tile: view.tile.unwrap(),
+            winner: Some(Seat(1)),
+            price: Some(4),
+            third_tie,
+            seen_by: SeatSet::EMPTY,
+            third_tie_seen_by: SeatSet::EMPTY,
+        };
+        let line = |third_tie| event_line(&view, &rules, &awarded(third_tie)).unwrap();
+        assert!(line(Some(true)).contains("(third tie: highest unique bid, R-AUC-7)"));
+        for unseen_or_not in [Some(false), None] {
+            assert!(
+                !line(unseen_or_not).contains("third tie"),
+                "{unseen_or_not:?}"
+            );
+        }
+    }
+
     #[test]
     fn only_meaningful_spend_bounds_are_shown() {
         let max = i128::from(u64::MAX);

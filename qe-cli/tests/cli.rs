@@ -111,8 +111,19 @@ fn check_case(path: &Path) -> Result<(), String> {
                 return Err(format!("exit {code:?}: {err}"));
             }
             let got: Value = serde_json::from_str(&out).map_err(|e| format!("{e}: {out}"))?;
-            if got["pending"]["to_act"].as_array().is_none() {
-                return Err(format!("not a pending report: {got}"));
+            // The report is the replayed game's: its turn, tile, phase and seats to act.
+            let text = std::fs::read_to_string(path).unwrap();
+            let m = Record::from_json(&text).unwrap().replay().unwrap();
+            let g = m.game();
+            let to_act: Vec<u8> = g.to_act().iter().map(|s| s.0).collect();
+            let want = serde_json::json!({
+                "turn": g.turn(),
+                "tile": g.current_tile().map(|t| t.to_string()),
+                "phase": g.phase(),
+                "to_act": to_act,
+            });
+            if got["pending"] != want {
+                return Err(format!("pending report {got}, want {want}"));
             }
         }
         "bad" => {
@@ -463,6 +474,15 @@ fn scripted_play(
     assert!(out.contains("error: `-3` is not a bid"), "{out}");
     assert!(out.contains("game over: everything is revealed"), "{out}");
     assert!(out.contains("winner: "), "{out}");
+    // Each event is narrated once: every turn's tile is put up for auction in one line.
+    for turn in 0..rules.turns() {
+        let start = format!("· turn {turn}: ");
+        let lines = out
+            .lines()
+            .filter(|l| l.starts_with(&start) && l.contains("is up for auction"))
+            .count();
+        assert_eq!(lines, 1, "turn {turn} narrated {lines} times in\n{out}");
+    }
     // The saved record is the game we expect, move for move, with the same outcome.
     let record = Record::from_json(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
     let commands: Vec<_> = record
@@ -792,6 +812,54 @@ fn hot_seat_hides_the_screen_between_seats() {
     );
 }
 
+#[test]
+fn hot_seat_end_of_input_saves_the_record() {
+    // The input ends while the screen is hidden for the next seat: exit 4, the game so far saved.
+    let path = tmp("hot-seat-abandoned.json");
+    let o = run(
+        &[
+            "play",
+            "--seed",
+            "4",
+            "--humans",
+            "0,2",
+            "--bots",
+            "miser",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "\n5\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let m = record.replay().unwrap();
+    assert!(!m.game().is_over() && !m.commands().is_empty());
+}
+
+#[test]
+fn bots_may_name_one_bot_per_bot_seat() {
+    // As many bots as bot seats is allowed (one more is a usage error), and a hot-seat game
+    // without bot seats takes the default one.
+    let o = run(
+        &["play", "--players", "3", "--bots", "value,random"],
+        "quit\n",
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stdout(&o).contains("random bot"), "{}", stdout(&o));
+    let o = run(
+        &["play", "--players", "3", "--bots", "value,random,miser"],
+        "quit\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--bots lists 3 bots for 2 bot seats"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["play", "--players", "3", "--humans", "0,1,2"], "\nquit\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+}
+
 // ----- simulate ----------------------------------------------------------------------------------
 
 /// The row of `agent` in a `qe simulate --json` result.
@@ -969,6 +1037,33 @@ fn simulate_runs_the_python_example_agent() {
     assert_eq!(row["seats_played"], 12);
     for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
         assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
+}
+
+/// Each `act` carries a spend bound per seat, and each event once: an agent that checks both
+/// (and answers illegally when either is broken) gives no illegal answer.
+#[test]
+fn an_agent_gets_every_seats_bounds_and_each_event_once() {
+    let agent = format!(
+        "exec:python3 {}/tests/agents/strict.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (lineup, extra) in [
+        (format!("value,miser,{agent},value"), None),
+        (format!("value,{agent},random"), None),
+        (
+            format!("value,value,{agent},random,miser"),
+            Some("--commodities"),
+        ),
+    ] {
+        let mut args = vec!["simulate", "--games", "5", "--bots", &lineup, "--json"];
+        args.extend(extra);
+        let v = simulate_json(&args);
+        let row = agent_row(&v, &agent);
+        assert_eq!(row["seats_played"], 5, "{lineup}: {row}");
+        for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+            assert_eq!(row[fault], 0, "{lineup}: {fault}: {row}");
+        }
     }
 }
 
@@ -1968,6 +2063,27 @@ fn replay_refuses_an_endless_input() {
         assert!(
             stderr(&o).contains("is at most 1048576 bytes, and this input is longer"),
             "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn replay_reads_a_record_of_exactly_the_size_limit() {
+    // A record padded with spaces (JSON whitespace) to the limit replays; a byte more is refused.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/named");
+    let text = std::fs::read_to_string(root.join("gold-crash.json")).unwrap();
+    let max = qe_core::MAX_RECORD_BYTES;
+    let mut padded = text.trim_end().to_owned();
+    padded.push_str(&" ".repeat(max - padded.len()));
+    for (extra, code) in [("", 0), (" ", 3)] {
+        let input = format!("{padded}{extra}");
+        let o = run(&["replay", "-"], &input);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{} bytes: {}",
+            input.len(),
             stderr(&o)
         );
     }
