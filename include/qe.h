@@ -1205,7 +1205,8 @@ QeStatus qe_game_new(uint8_t players,
  * Errors: `QE_ERR_INVALID_UTF8`, `QE_ERR_INVALID_JSON` (not JSON at all), 200–299 for a
  * malformed record (no command has run), or 100–199 when command K of the record is illegal: then
  * `*failed_index` receives K (it receives `SIZE_MAX` on every other outcome), and the message reads
- * `"command K: R-...: ..."`. `failed_index` may be NULL.
+ * `"command K: R-...: ..."`. `failed_index` may be NULL. A record longer than 1,048,576 bytes
+ * (`qe_core::MAX_RECORD_BYTES`) is `QE_ERR_RECORD` whatever it holds: it is not parsed.
  *
  * # Safety
  * `json` must be NULL (an error) or a NUL-terminated string; `failed_index` must be NULL or valid
@@ -1251,7 +1252,8 @@ QeStatus qe_game_apply(struct QeGame *game,
  * Applies a command given as JSON in the record format: `{"seat":0,"bid":5}`,
  * `{"seat":1,"take_asset":"gold"}`, `{"seat":0,"discard_asset":"oil"}`, `{"seat":3,"peek":2}`.
  * On error the game is unchanged; a well-formed JSON value that is not a command gives
- * `QE_ERR_MALFORMED_COMMAND` (118) or `QE_ERR_BID_OUT_OF_RANGE` (107).
+ * `QE_ERR_MALFORMED_COMMAND` (118) or `QE_ERR_BID_OUT_OF_RANGE` (107), and so does a text longer
+ * than 4,096 bytes (`qe_core::MAX_COMMAND_BYTES`), whatever it holds: it is not parsed.
  *
  * # Safety
  * `game` as in `qe_game_apply`; `json` must be NULL (an error) or a NUL-terminated string.

@@ -530,7 +530,8 @@ pub unsafe extern "C" fn qe_game_new(
 /// Errors: `QE_ERR_INVALID_UTF8`, `QE_ERR_INVALID_JSON` (not JSON at all), 200–299 for a
 /// malformed record (no command has run), or 100–199 when command K of the record is illegal: then
 /// `*failed_index` receives K (it receives `SIZE_MAX` on every other outcome), and the message reads
-/// `"command K: R-...: ..."`. `failed_index` may be NULL.
+/// `"command K: R-...: ..."`. `failed_index` may be NULL. A record longer than 1,048,576 bytes
+/// (`qe_core::MAX_RECORD_BYTES`) is `QE_ERR_RECORD` whatever it holds: it is not parsed.
 ///
 /// # Safety
 /// `json` must be NULL (an error) or a NUL-terminated string; `failed_index` must be NULL or valid
@@ -627,7 +628,8 @@ pub unsafe extern "C" fn qe_game_apply(game: *mut QeGame, command: QeCommand) ->
 /// Applies a command given as JSON in the record format: `{"seat":0,"bid":5}`,
 /// `{"seat":1,"take_asset":"gold"}`, `{"seat":0,"discard_asset":"oil"}`, `{"seat":3,"peek":2}`.
 /// On error the game is unchanged; a well-formed JSON value that is not a command gives
-/// `QE_ERR_MALFORMED_COMMAND` (118) or `QE_ERR_BID_OUT_OF_RANGE` (107).
+/// `QE_ERR_MALFORMED_COMMAND` (118) or `QE_ERR_BID_OUT_OF_RANGE` (107), and so does a text longer
+/// than 4,096 bytes (`qe_core::MAX_COMMAND_BYTES`), whatever it holds: it is not parsed.
 ///
 /// # Safety
 /// `game` as in `qe_game_apply`; `json` must be NULL (an error) or a NUL-terminated string.
@@ -1239,10 +1241,14 @@ pub unsafe extern "C" fn qe_bot_free(bot: *mut QeBot) -> QeStatus {
 }
 
 /// For tests of the panic boundary only (not part of the C ABI): runs a panicking closure behind
-/// the same guard as every entry point.
+/// the same guard as every entry point. Its payload is a `&'static str`, or with `number` a
+/// `String` (a message formatted with that number).
 #[doc(hidden)]
-pub fn __test_panic_boundary() -> QeStatus {
-    status::guard(|| panic!("deliberate test panic"))
+pub fn __test_panic_boundary(number: Option<u32>) -> QeStatus {
+    status::guard(|| match number {
+        None => panic!("deliberate test panic"),
+        Some(n) => panic!("deliberate test panic number {n}"),
+    })
 }
 
 const _: () = assert!(CURSORS == qe_core::MAX_SEATS + 1);

@@ -133,6 +133,69 @@ fn decisions_match_the_rust_bots_and_are_deterministic() {
     assert_eq!(a, m.record().unwrap().to_json());
 }
 
+/// At every decision of several games, a new bot of each kind decides through the handle what
+/// qe-core's bot of that name and seed decides from the seat's view and bid history (R-VIS-8),
+/// for the game's manifest: also in a game whose manifest is not the default one.
+#[test]
+fn every_decision_is_qe_cores_for_the_games_manifest() {
+    let _pool = pool_shared();
+    let tiles =
+        qe_core::Manifest::default()
+            .tile_values()
+            .map(|v| if v <= 1 { v } else { (v * 7).min(99) });
+    let custom =
+        qe_core::Manifest::new(tiles, [&[6; 4], &[4; 4], &[0, 1, 2, 3, 8, 9, 9, 9, 9, 9]]).unwrap();
+    let with_custom = qe_core::RulesBuilder::new(4)
+        .expansions(qe_core::Rules::commodities(4).unwrap().expansions())
+        .manifest(custom)
+        .build()
+        .unwrap();
+    let mut compared = 0;
+    for (rules, seed) in [
+        (with_custom, 1),
+        (qe_core::Rules::base(4).unwrap(), 1),
+        (qe_core::Rules::base(5).unwrap(), 2),
+        (qe_core::Rules::commodities(3).unwrap(), 3),
+    ] {
+        let start = qe_core::Match::seeded(rules, seed)
+            .record()
+            .unwrap()
+            .to_json();
+        let (st, _, g) = from_record(&start);
+        assert_eq!(st, QE_OK, "{}", last_message());
+        let mut rng = Lcg(seed);
+        loop {
+            let m = qe_core::Record::from_json(&record(g))
+                .unwrap()
+                .replay()
+                .unwrap();
+            let Some(seat) = m.game().to_act().first() else {
+                break;
+            };
+            for name in ["search:easy", "value", "miser", "random"] {
+                let mut core = qe_core::bots::by_name_with(name, seed, *rules.manifest()).unwrap();
+                let want = core.act_with_history(&m.view(Some(seat))).unwrap();
+                let b = new_bot(name, 0, seed).unwrap();
+                let got = decide(b, g, seat.0);
+                free_bot(b);
+                assert_eq!(
+                    got,
+                    Ok(QeCommand::from(want)),
+                    "{name}, {} players, seed {seed}, turn {}",
+                    rules.players(),
+                    m.game().turn()
+                );
+                compared += 1;
+            }
+            // The game goes on by the test policy, so the bids differ from the bots' own.
+            let c = policy(&legal(g, seat.0), seat.0, &mut rng).unwrap();
+            assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
+        }
+        free(g);
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
 #[test]
 fn bot_names_and_levels() {
     let _pool = pool_shared();

@@ -261,15 +261,33 @@ fn invalid_utf8_and_invalid_json() {
         "{}",
         last_message()
     );
-    let huge = format!("[{}0]", "0,".repeat(qe_core::MAX_RECORD_BYTES / 2));
-    let (st, _, out) = from_record(&huge);
-    assert_eq!(st, QE_ERR_RECORD);
-    assert!(out.is_null());
-    assert!(
-        last_message().contains("at most 1048576 bytes"),
-        "{}",
-        last_message()
+    // Past the size limits the size is the error, whatever the text holds (JSON or not): it is
+    // not parsed.
+    let huge_json = format!("[{}0]", "0,".repeat(qe_core::MAX_RECORD_BYTES / 2));
+    let huge_text = "x".repeat(qe_core::MAX_RECORD_BYTES + 1);
+    for huge in [huge_json, huge_text] {
+        let (st, _, out) = from_record(&huge);
+        assert_eq!(st, QE_ERR_RECORD);
+        assert!(out.is_null());
+        assert!(
+            last_message().contains("at most 1048576 bytes"),
+            "{}",
+            last_message()
+        );
+    }
+    let long_json = format!(
+        r#"{{"seat":0,"bid":5,"x":"{}"}}"#,
+        "y".repeat(qe_core::MAX_COMMAND_BYTES)
     );
+    let long_text = "x".repeat(qe_core::MAX_COMMAND_BYTES + 1);
+    for long in [long_json, long_text] {
+        assert_eq!(apply_json(g, &long), QE_ERR_MALFORMED_COMMAND);
+        assert!(
+            last_message().contains("at most 4096 bytes"),
+            "{}",
+            last_message()
+        );
+    }
     assert_eq!(record(g), before, "the game is unchanged");
     free(g);
 }
@@ -376,13 +394,25 @@ fn illegal_commands_name_their_rule_and_change_nothing() {
             reserved: 1,
             ..bid(1, 3)
         },
-        QeCommand {
-            kind: QE_COMMAND_DISCARD_ASSET,
-            pile: 3,
-            ..bid(1, 0)
-        },
-    ] {
-        assert_eq!(unsafe { qe_game_apply(g, c) }, QE_ERR_INVALID_ARGUMENT);
+    ]
+    .into_iter()
+    .chain(
+        // No pile past the three (QE_PILE_*), for either kind that names one.
+        [QE_COMMAND_TAKE_ASSET, QE_COMMAND_DISCARD_ASSET]
+            .into_iter()
+            .flat_map(|kind| {
+                [3, 4, 7, 255].map(|pile| QeCommand {
+                    kind,
+                    pile,
+                    ..bid(1, 0)
+                })
+            }),
+    ) {
+        assert_eq!(
+            unsafe { qe_game_apply(g, c) },
+            QE_ERR_INVALID_ARGUMENT,
+            "{c:?}"
+        );
     }
     assert_eq!(snapshot(g), before, "no rejected command changed anything");
     free(g);
@@ -441,6 +471,11 @@ fn bad_arguments() {
     assert_eq!(
         last_message(),
         "R-AUC-12: seat 7 is not a seat of this game (`viewer (a seat, or QE_SPECTATOR)`)"
+    );
+    // The first viewer past the last seat (a 4-player game: viewer 4) is one the game lacks.
+    assert_eq!(
+        unsafe { qe_game_seat_info(g, 4, 0, &mut si) },
+        QE_ERR_SEAT_OUT_OF_RANGE
     );
     assert_eq!(
         unsafe { qe_game_seat_info(g, 0, 4, &mut si) },
@@ -547,6 +582,14 @@ fn message_buffer_sizes() {
         unsafe { qe_last_error_message(buf.as_mut_ptr(), 0, ptr::null_mut()) },
         QE_ERR_BUFFER_TOO_SMALL
     );
+    // One byte short (room for the text but not its NUL): truncated by one, NUL-terminated.
+    let mut short = vec![0x7f as c_char; full.len()];
+    assert_eq!(
+        unsafe { qe_last_error_message(short.as_mut_ptr(), short.len(), ptr::null_mut()) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    let got = unsafe { CStr::from_ptr(short.as_ptr()) }.to_str().unwrap();
+    assert_eq!(got, &full[..full.len() - 1]);
     // Exactly enough.
     let mut exact = vec![0 as c_char; full.len() + 1];
     assert_eq!(
@@ -707,10 +750,21 @@ fn panics_are_caught_at_the_boundary() {
     let _pool = pool_shared();
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let st = qe_ffi::__test_panic_boundary();
+    let literal = qe_ffi::__test_panic_boundary(None);
+    let literal_message = last_message();
+    let formatted = qe_ffi::__test_panic_boundary(Some(42));
+    let formatted_message = last_message();
     std::panic::set_hook(prev);
-    assert_eq!(st, QE_ERR_PANIC);
-    assert!(last_message().contains("deliberate test panic"));
+    // The message says what the panic said, whether its payload was a literal or formatted.
+    assert_eq!((literal, formatted), (QE_ERR_PANIC, QE_ERR_PANIC));
+    assert!(
+        literal_message.contains("deliberate test panic"),
+        "{literal_message}"
+    );
+    assert!(
+        formatted_message.contains("deliberate test panic number 42"),
+        "{formatted_message}"
+    );
 }
 
 /// Every `#define NAME VALUE` of the committed header whose name starts with `prefix`.
@@ -887,21 +941,46 @@ fn bad_game_options_are_errors_that_create_nothing() {
             QE_ERR_INVALID_ARGUMENT,
             "flags 0x2",
         ),
-        (
+    ];
+    // Every reserved field must be 0.
+    let mut cases = cases;
+    for i in 0..4 {
+        let mut reserved = [0; 4];
+        reserved[i] = 7;
+        cases.push((
             QeGameOptions {
-                reserved: [0, 0, 7, 0],
+                reserved,
                 ..options(4, 0, 1)
             },
             QE_ERR_INVALID_ARGUMENT,
             "reserved",
-        ),
-    ];
+        ));
+    }
     for (o, code, needle) in cases {
         let mut g = ptr::null_mut();
         assert_eq!(unsafe { qe_game_new_with(&o, &mut g) }, code, "{o:?}");
         assert!(g.is_null());
         assert!(last_message().contains(needle), "{}", last_message());
     }
+    // A larger struct (a later version's) is not one this library knows either.
+    #[repr(C)]
+    struct Larger {
+        options: QeGameOptions,
+        extra: u64,
+    }
+    let larger = Larger {
+        options: QeGameOptions {
+            struct_size: std::mem::size_of::<Larger>() as u32,
+            ..options(4, 0, 1)
+        },
+        extra: 0,
+    };
+    let mut g = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_game_new_with(&larger.options, &mut g) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(g.is_null() && last_message().contains("struct_size"));
     let words = [0u64; 8];
     let misaligned = (words.as_ptr() as usize + 4) as *const QeGameOptions;
     let mut g = ptr::null_mut();

@@ -439,72 +439,214 @@ fn a_third_tie_is_qe_none_in_the_flat_auction_of_a_seat_that_may_not_see_it() {
     free(g);
 }
 
-#[test]
-fn flat_views_agree_with_json_views() {
-    let g = new_game(5, true, 3);
-    let mut rng = Lcg(5);
-    for _ in 0..25 {
-        let s = state(g);
-        let seat = s.to_act.trailing_zeros() as u8;
-        let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
-        assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
-    }
-    let mut assets = 0;
-    for viewer in (0..5).chain([QE_SPECTATOR]) {
+/// What [`assert_flat_equals_json`] has seen, so a test can require that its cases came up.
+#[derive(Default, Debug)]
+struct Seen {
+    /// Views compared.
+    views: u32,
+    /// Asset tokens held.
+    assets: u32,
+    /// Seats that have bid a hidden amount (`has_bid` without `bid_known`).
+    hidden_bids: u32,
+    /// Auctions whose opening bid is known and price is not.
+    opening_only: u32,
+    /// Auctions whose asset was taken, and whose token was discarded.
+    taken: u32,
+    discarded: u32,
+    /// Spend bounds past 2^64.
+    upper_past_64_bits: u32,
+    /// States in each phase that names a seat: opening bid, take, discard.
+    phase_seats: [u32; 3],
+}
+
+fn i128_of(v: QeI128) -> i128 {
+    i128::from(v.hi) << 64 | i128::from(v.lo)
+}
+
+/// Every field of the flat structs (`QeState`, and for every viewer `QeSeatInfo`, `QeAuction`,
+/// `QeSpendBounds`) against the viewer's JSON view, as `qe.h` defines each field.
+fn assert_flat_equals_json(g: *mut QeGame, seen: &mut Seen) {
+    let s = state(g);
+    let players = s.players;
+    let none_or = |x: Option<u8>| x.unwrap_or(QE_NONE);
+    for viewer in (0..players).chain([QE_SPECTATOR]) {
         let (v, bounds) = typed_view(&view(g, viewer));
-        for seat in 0..5u8 {
+        seen.views += 1;
+        // QeState: public, the same for every viewer.
+        let (phase_seat, tie) = match v.phase {
+            qe_core::Phase::OpeningBid { auctioneer } => (auctioneer.0, 0),
+            qe_core::Phase::TakeAsset { seat } | qe_core::Phase::DiscardAsset { seat } => {
+                (seat.0, 0)
+            }
+            qe_core::Phase::Rebid { tie } | qe_core::Phase::AssetRebid { tie } => (QE_NONE, tie),
+            _ => (QE_NONE, 0),
+        };
+        assert_eq!(s.phase as usize, v.phase.index());
+        assert_eq!((s.phase_seat, s.tie), (phase_seat, tie), "{:?}", v.phase);
+        assert_eq!((s.players, s.turn, s.turns), (v.players, v.turn, v.turns));
+        assert_eq!(s.commodities, u8::from(v.commodities));
+        assert_eq!(s.to_act, v.to_act.bits());
+        assert_eq!(s.game_over, u8::from(v.phase == qe_core::Phase::GameOver));
+        assert_eq!(s.auctioneer, none_or(v.auctioneer.map(|a| a.0)));
+        assert_eq!(s.tile, none_or(v.tile.map(|t| t.index() as u8)));
+        assert_eq!(s.deck_remaining, v.deck_remaining);
+        let piles = [s.gold_remaining, s.oil_remaining, s.crypto_remaining];
+        assert_eq!(piles, v.piles_remaining);
+        if viewer == QE_SPECTATOR {
+            for (k, code) in [
+                QE_PHASE_OPENING_BID,
+                QE_PHASE_TAKE_ASSET,
+                QE_PHASE_DISCARD_ASSET,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                seen.phase_seats[k] += u32::from(s.phase == code);
+            }
+        }
+        for seat in 0..players {
             let mut si = QeSeatInfo::default();
             assert_eq!(
                 unsafe { qe_game_seat_info(g, viewer, seat, &mut si) },
                 QE_OK
             );
             let j = &v.seats[seat as usize];
+            let bid = v.bids[seat as usize];
+            assert_eq!(si.seat, seat);
             assert_eq!(si.tiles, j.tiles);
             assert_eq!(si.spent_known, u8::from(j.spent.is_some()));
-            if let Some(spent) = j.spent {
-                assert_eq!(i128::from(si.spent_i64), spent);
-            }
-            assert_eq!(si.industry == QE_NONE, j.industry.is_none());
-            assert_eq!(si.bid_known, u8::from(v.bids[seat as usize].is_some()));
-            assert_eq!(si.seat, seat);
+            assert_eq!(i128_of(si.spent), j.spent.unwrap_or(0));
+            let clamped = j.spent.unwrap_or(0).clamp(i64::MIN.into(), i64::MAX.into());
+            assert_eq!(i128::from(si.spent_i64), clamped);
             assert_eq!(
-                (si.nation != QE_NONE).then(|| name_of(QE_NAME_NATION, u32::from(si.nation))),
-                j.nation.map(|n| n.name().to_owned())
+                (si.bid_known, si.bid),
+                (u8::from(bid.is_some()), bid.unwrap_or(0))
             );
+            let has_bid = v.has_bid.contains(Seat(seat));
+            assert_eq!(
+                si.has_bid,
+                u8::from(has_bid),
+                "seat {seat}: has_bid is public"
+            );
+            seen.hidden_bids += u32::from(has_bid && bid.is_none());
+            assert_eq!(si.nation, none_or(j.nation.map(|n| n.index() as u8)));
+            assert_eq!(si.industry, none_or(j.industry.map(|i| i.index() as u8)));
             assert_eq!([si.gold, si.oil, si.crypto], j.assets, "seat {seat}");
-            assets += j.assets.iter().map(|&n| u32::from(n)).sum::<u32>();
+            seen.assets += j.assets.iter().map(|&n| u32::from(n)).sum::<u32>();
             assert_eq!(si.zero_marks, j.zero_marks);
-            assert_eq!(si.peeked, j.peeked.unwrap_or(QE_NONE));
-            // The deduction aid: flat and JSON agree, and contain the seat's true total.
+            assert_eq!(si.peeked, none_or(j.peeked));
+            // The deduction aid, which contains the seat's true total.
             let mut b = QeSpendBounds::default();
             assert_eq!(
                 unsafe { qe_game_spend_bounds(g, viewer, seat, &mut b) },
                 QE_OK
             );
             let jb = &bounds[seat as usize];
-            let lower = i128::from(b.lower.hi) << 64 | i128::from(b.lower.lo);
-            assert_eq!(jb.lower, lower);
-            assert_eq!(b.won, jb.won);
-            if si.spent_known == 1 {
-                assert_eq!(b.exact, 1);
-                assert_eq!(lower, i128::from(si.spent_i64));
+            assert_eq!((i128_of(b.lower), i128_of(b.upper)), (jb.lower, jb.upper));
+            assert_eq!(
+                (b.won, b.known_prices, b.seat),
+                (jb.won, jb.known_prices, seat)
+            );
+            assert_eq!(b.exact, u8::from(jb.lower == jb.upper));
+            seen.upper_past_64_bits += u32::from(jb.upper > i128::from(u64::MAX));
+            if let Some(spent) = j.spent {
+                assert_eq!((b.exact, jb.lower), (1, spent));
             }
         }
-        let s = state(g);
-        for turn in 0..=s.turn {
+        for turn in 0..=s.turn.min(s.turns - 1) {
             let mut a = QeAuction::default();
             assert_eq!(unsafe { qe_game_auction(g, viewer, turn, &mut a) }, QE_OK);
-            let j = &v.auctions[turn as usize];
-            assert_eq!(a.price_known, u8::from(j.price.is_some()));
-            assert_eq!(a.winner == QE_NONE, j.winner.is_none());
+            let Some(j) = v.auctions.get(turn as usize) else {
+                assert_eq!(a.tile, QE_NONE, "turn {turn} has not started");
+                continue;
+            };
+            assert_eq!(a.turn, turn);
+            assert_eq!(a.tile, none_or(j.tile.map(|t| t.index() as u8)));
+            assert_eq!(a.auctioneer, none_or(j.auctioneer.map(|s| s.0)));
+            assert_eq!(a.winner, none_or(j.winner.map(|s| s.0)));
             assert_eq!(a.awarded, u8::from(j.awarded));
+            let opening = (a.opening_known, a.opening);
+            assert_eq!(
+                opening,
+                (u8::from(j.opening.is_some()), j.opening.unwrap_or(0))
+            );
+            let price = (a.price_known, a.price);
+            assert_eq!(price, (u8::from(j.price.is_some()), j.price.unwrap_or(0)));
+            seen.opening_only += u32::from(j.opening.is_some() && j.price.is_none());
+            let third_tie = j.third_tie.map_or(QE_NONE, u8::from);
+            assert_eq!(a.third_tie, third_tie);
+            assert_eq!(a.zero_bids, j.zero_bids.bits());
+            assert_eq!([a.tie1, a.tie2, a.tie3], j.ties.map(qe_core::SeatSet::bits));
+            let asset = &j.asset;
+            let state = match (asset.taken, asset.discarded) {
+                (true, _) => 1,
+                (false, true) => 2,
+                (false, false) => 0,
+            };
+            assert_eq!(a.asset_state, state, "turn {turn}: 1 taken, 2 discarded");
+            seen.taken += u32::from(asset.taken);
+            seen.discarded += u32::from(asset.discarded);
+            assert_eq!(a.asset_seat, none_or(asset.seat.map(|s| s.0)));
+            assert_eq!(a.asset_pile, none_or(asset.kind.map(|k| k.index() as u8)));
+            assert_eq!(
+                a.asset_token,
+                none_or(asset.token.map(qe_core::TokenId::number))
+            );
+            assert_eq!(a.asset_value, none_or(asset.value));
+            let asset_price = (a.asset_price_known, a.asset_price);
+            assert_eq!(
+                asset_price,
+                (u8::from(asset.price.is_some()), asset.price.unwrap_or(0))
+            );
+        }
+    }
+}
+
+#[test]
+fn flat_views_agree_with_json_views() {
+    // Games played by the test policy, every viewer compared after every command.
+    let mut seen = Seen::default();
+    for (players, commodities, seed) in [(5, true, 3), (4, false, 2), (3, true, 7), (4, true, 9)] {
+        let g = new_game(players, commodities, seed);
+        let mut rng = Lcg(seed + 2);
+        loop {
+            assert_flat_equals_json(g, &mut seen);
+            let s = state(g);
+            if s.game_over == 1 {
+                break;
+            }
+            let seat = s.to_act.trailing_zeros() as u8;
+            let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
+            assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
+        }
+        free(g);
+    }
+    // Every prefix of conformance games in which a token is discarded (R-COM-7).
+    for case in ["named/no-taker-discard", "named/asset-third-tie-no-taker"] {
+        let path = format!("{}/../conformance/{case}.json", env!("CARGO_MANIFEST_DIR"));
+        let mut record: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let commands = record["commands"].as_array().unwrap().clone();
+        for k in 0..=commands.len() {
+            record["commands"] = Value::Array(commands[..k].to_vec());
+            let (st, _, g) = from_record(&record.to_string());
+            if st != QE_OK {
+                break; // the case's own illegal last command, if any
+            }
+            assert_flat_equals_json(g, &mut seen);
+            free(g);
         }
     }
     assert!(
-        assets > 0,
-        "no seat took an asset: the asset counts were not compared"
+        seen.assets > 0
+            && seen.hidden_bids > 0
+            && seen.opening_only > 0
+            && seen.taken > 0
+            && seen.discarded > 0
+            && seen.upper_past_64_bits > 0
+            && seen.phase_seats.iter().all(|&n| n > 0),
+        "a case never came up, so its fields were not compared: {seen:?}"
     );
-    free(g);
 }
 
 #[test]
@@ -670,7 +812,11 @@ fn external_chance_games_match_qe_core() {
                 let mut s = ptr::null_mut();
                 assert_eq!(unsafe { qe_game_chance_json(g, i, &mut s) }, QE_OK);
                 let want = Command::Chance(outcomes[i]);
-                assert_eq!(Command::from_json(&take(s)).unwrap(), want);
+                // The text is the record's (a deal names one token per seat, the set-aside one
+                // not), which reads back as the same outcome.
+                let text = take(s);
+                assert_eq!(text, want.to_json_for(players as u8));
+                assert_eq!(Command::from_json(&text).unwrap(), want);
                 // Past the end: an error, and nothing changes.
                 assert_eq!(
                     unsafe { qe_game_apply_chance(g, n) },
