@@ -969,6 +969,65 @@ fn r_vis_6_deck_and_pile_orders_and_set_aside_token_look_the_same_to_every_seat(
 }
 
 #[test]
+fn r_vis_8_every_seat_of_an_events_audience_sees_it_whole() {
+    // `Event::audience` is the seats that see an event in full: each of them gets the event
+    // itself while the game runs, and a seat outside it gets a redacted copy (R-VIS-1…5). Bot
+    // games with every kind of event: 3–5 players, base and Commodities, 5-player peeks.
+    let (mut partial, mut redacted) = (0, 0);
+    for players in 3..=5u8 {
+        for rules in [Rules::base(players), Rules::commodities(players)].map(Result::unwrap) {
+            let mut m = Match::seeded(rules, u64::from(players));
+            let mut bots: Vec<_> = (0..players)
+                .map(|s| qe_core::bots::by_name("random", u64::from(s)).unwrap())
+                .collect();
+            while !m.game().is_over() {
+                let seat = m.game().to_act().first().unwrap();
+                let command = bots[seat.index()].act(&m.game().view(seat)).unwrap();
+                m.apply(command).unwrap();
+            }
+            for e in m.events() {
+                let audience = e.audience(players);
+                partial += u32::from(audience != SeatSet::all(players));
+                for s in (0..players).map(Seat) {
+                    if audience.contains(s) {
+                        assert_eq!(e.visible_to(s), *e, "{s:?} is in the audience of {e:?}");
+                    } else {
+                        redacted += u32::from(e.visible_to(s) != *e);
+                    }
+                }
+            }
+        }
+    }
+    assert!(partial > 100 && redacted > 100, "{partial} {redacted}");
+}
+
+#[test]
+fn r_set_2_explicit_nations_are_recorded_and_replay() {
+    // R-SET-1, R-SET-2: a set-up with nations other than the default ones is kept by the record.
+    let rules = Rules::base(4).unwrap();
+    let s = Setup::seeded(&rules, 5);
+    let nations = [Nation::JP, Nation::CN, Nation::EU, Nation::US];
+    let setup = Setup::new(&rules, Some(&nations), s.industries(), s.deck(), [&[]; 3]).unwrap();
+    let mut m = Match::with_setup(rules, setup).unwrap();
+    m.apply(Command::Bid {
+        seat: Seat(0),
+        amount: 3,
+    })
+    .unwrap();
+    let record = m.record().unwrap();
+    assert_eq!(record.nations.as_deref(), Some(&nations[..]));
+    let replayed = qe_core::Record::from_json(&record.to_json())
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(replayed.game(), m.game());
+    assert_eq!(
+        replayed.game().view(Seat(0)).seats[0].nation,
+        Some(Nation::JP)
+    );
+}
+
+#[test]
 fn r_vis_7_everything_revealed_at_game_end() {
     let mut game = commodities(4);
     finish(&mut game);

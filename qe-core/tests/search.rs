@@ -151,3 +151,34 @@ fn plays_legal_commands_everywhere_and_is_deterministic() {
         }
     }
 }
+
+/// The search bot's 5-player peek (R-VIS-5) waits until a third of the game has passed (its
+/// documented policy), then is used: along games of value bots, at every decision of a seat that
+/// may peek, the bot peeks only from then on, and does peek there.
+#[test]
+fn the_search_bot_peeks_only_once_a_third_of_the_game_has_passed() {
+    let (mut early, mut late_peeks) = (0, 0);
+    for seed in 1..4u64 {
+        let mut m = Match::seeded(qe_core::Rules::base(5).unwrap(), seed);
+        let mut bots: Vec<_> = (0..5)
+            .map(|s| by_name("value", seed + s).unwrap())
+            .collect();
+        while !m.game().is_over() && m.game().turn() < 8 {
+            let seat = m.game().to_act().first().unwrap();
+            let view = m.view(Some(seat));
+            if view.view.legal.peek != 0 {
+                let choice = SearchBot::new(Level::Easy, seed).decide(&view);
+                let peeks = matches!(choice, Some(Command::Peek { .. }));
+                if u32::from(view.view.turn) * 3 < u32::from(view.view.turns) {
+                    assert!(!peeks, "seed {seed}, turn {}: {choice:?}", view.view.turn);
+                    early += 1;
+                } else {
+                    late_peeks += u32::from(peeks);
+                }
+            }
+            let command = bots[seat.index()].act(&m.game().view(seat)).unwrap();
+            m.apply(command).unwrap();
+        }
+    }
+    assert!(early > 10 && late_peeks > 0, "{early} {late_peeks}");
+}

@@ -1252,4 +1252,75 @@ mod tests {
         }
         assert!(checked > 1000);
     }
+
+    /// Draws `n` worlds for the seat to act at the start of a seeded 4-player game.
+    fn worlds(seed: u64, n: usize) -> (SeatView, Vec<super::World>) {
+        let rules = Rules::base(4).unwrap();
+        let m = Match::seeded(rules, seed);
+        let seat = m.game().to_act().first().unwrap();
+        let mv = m.view(Some(seat));
+        let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
+        let mut rng = Mix(seed + 4);
+        let drawn = (0..n)
+            .filter_map(|_| know.sample(&mut rng, 5).ok())
+            .collect();
+        (mv.view, drawn)
+    }
+
+    /// The candidate bids go one above each rival's modelled standing amount, whichever seat
+    /// the rival is (here seat 1, when seat 2 searches).
+    #[test]
+    fn candidate_bids_answer_every_rival() {
+        let rules = Rules::base(4).unwrap();
+        let mut m = Match::seeded(rules, 1);
+        let opening = crate::command::Command::Bid {
+            seat: crate::seat::Seat(0),
+            amount: 3,
+        };
+        m.apply(opening).unwrap();
+        let me = crate::seat::Seat(2);
+        let mv = m.view(Some(me));
+        let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
+        let mut world = know.sample(&mut Mix(5), 5).unwrap();
+        world.standing = [None; crate::seat::MAX_SEATS];
+        world.standing[1] = Some(50);
+        let range = mv.view.legal.bid.unwrap();
+        let start = super::super::Choice::Bid(range.min);
+        let candidates = super::super::bid_candidates(&[world], me, range, start, 12, false);
+        assert!(
+            candidates.contains(&super::super::Choice::Bid(51)),
+            "{candidates:?}"
+        );
+    }
+
+    /// The hidden facts are drawn over every possibility, not a fixed part of them (R-VIS-6,
+    /// R-CMP-6): the next tile varies from world to world, and each other seat is dealt each of
+    /// the tokens the searcher does not hold in some world (a shuffle that never leaves an item
+    /// in place, or that skips the first unrevealed tile, keeps every world consistent but not
+    /// these).
+    #[test]
+    fn worlds_draw_the_next_tile_and_the_others_tokens_over_every_possibility() {
+        let (view, drawn) = worlds(3, 200);
+        assert!(drawn.len() > 150);
+        let me = view.seat.unwrap();
+        let shown = view.turns_started as usize;
+        let mut next: Vec<_> = drawn
+            .iter()
+            .map(|w| w.game.setup_ref().deck()[shown])
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        assert!(next.len() > 3, "{next:?}");
+        let mine = view.seats[me.index()].industry.unwrap();
+        for s in (0..4).filter(|&s| s != me.index()) {
+            for t in crate::setup::deal_tokens(4).iter().filter(|&&t| t != mine) {
+                assert!(
+                    drawn
+                        .iter()
+                        .any(|w| w.game.setup_ref().industries()[s] == *t),
+                    "seat {s} is never dealt {t:?}"
+                );
+            }
+        }
+    }
 }
