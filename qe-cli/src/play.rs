@@ -482,12 +482,8 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         // Bots act first; their bids are sealed, so the order does not matter (R-AUC-3).
         if let Some(seat) = to_act.iter().find(|s| bots[s.index()].is_some()) {
             let (name, bot) = bots[seat.index()].as_mut().expect("a bot seat");
-            let command = if bot.uses_history() {
-                bot.act_with_history(&m.view(Some(seat)))
-            } else {
-                bot.act(&m.game().view(seat))
-            }
-            .expect("a bot acts when it must");
+            let command =
+                qe_core::bots::decide(&mut **bot, &m, seat, true).expect("a bot acts when it must");
             if let Err(e) = m.apply(command) {
                 panic!("{name} bot played an illegal command: {}: {e}", e.rule());
             }

@@ -266,14 +266,8 @@ impl Tournament<'_> {
             let seat = m.game().to_act().first().expect("someone must act");
             let started = Instant::now();
             let command = match &mut seats[seat.index()] {
-                Player::Bot(bot) => {
-                    let c = if bot.uses_history() {
-                        bot.act_with_history(&m.view(Some(seat)))
-                    } else {
-                        bot.act(&m.game().view(seat))
-                    };
-                    c.expect("a bot acts when it must")
-                }
+                Player::Bot(bot) => qe_core::bots::decide(&mut **bot, &m, seat, true)
+                    .expect("a bot acts when it must"),
                 Player::Exec(e, fallback) => e.decide(&m, index, seat, fallback),
             };
             let a = agent[seat.index()] as usize;

@@ -34,7 +34,9 @@ use crate::seat::{Seat, MAX_SEATS};
 use crate::session::MatchView;
 use crate::view::{SeatInfo, SeatView};
 
+mod named;
 pub mod search;
+pub use named::{decide, NamedBot};
 pub use search::{Level, SearchBot, SearchConfig, SearchStats};
 
 /// A policy for one seat.

@@ -65,11 +65,32 @@ impl Reward {
         }
     }
 
-    /// The rewards of every seat in `outcome` as `f32`, written into `out` (one per seat of the
-    /// game; extra entries are left as they were).
+    /// Every seat's reward in `outcome`, by seat ([`Reward::of`] of each).
+    ///
+    /// ```
+    /// # use qe_core::reward::Reward;
+    /// # use qe_core::{Command, Game, Rules};
+    /// # let mut game = Game::seeded(Rules::base(4).unwrap(), 3);
+    /// # while !game.is_over() {
+    /// #     let seat = game.to_act().first().unwrap();
+    /// #     let range = game.bid_range(seat).unwrap();
+    /// #     let amount = if range.allows(range.min) { range.min } else { range.min + 1 };
+    /// #     game.play(Command::Bid { seat, amount }).unwrap();
+    /// # }
+    /// let outcome = game.outcome().unwrap();
+    /// let scores: Vec<f64> = Reward::Score.returns(&outcome).collect();
+    /// assert_eq!(scores.len(), 4);
+    /// assert_eq!(scores[2], f64::from(outcome.seats()[2].total) / 100.0);
+    /// ```
+    pub fn returns(self, outcome: &Outcome) -> impl ExactSizeIterator<Item = f64> + '_ {
+        (0..outcome.seats().len()).map(move |s| self.of(outcome, Seat(s as u8)))
+    }
+
+    /// The rewards of every seat in `outcome` ([`Reward::returns`]) as `f32`, written into `out`
+    /// (one per seat of the game; extra entries are left as they were).
     pub fn write(self, outcome: &Outcome, out: &mut [f32]) {
-        for (i, r) in out.iter_mut().take(outcome.seats().len()).enumerate() {
-            *r = self.of(outcome, Seat(i as u8)) as f32;
+        for (r, value) in out.iter_mut().zip(self.returns(outcome)) {
+            *r = value as f32;
         }
     }
 }

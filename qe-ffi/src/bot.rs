@@ -3,8 +3,7 @@
 
 use std::sync::Mutex;
 
-use qe_core::bots::{by_name_with, BoxedBot};
-use qe_core::Manifest;
+use qe_core::bots::NamedBot;
 
 use crate::handle::{Cell, Handle};
 
@@ -19,46 +18,14 @@ use crate::handle::{Cell, Handle};
 /// time; a freed handle, a double free, or a `QeGame` passed as a `QeBot` gives
 /// `QE_ERR_INVALID_HANDLE`).
 pub struct QeBot {
-    cell: Cell<BotState>,
-}
-
-/// What a live bot handle holds.
-pub(crate) struct BotState {
-    /// The name in `qe_core::bots::NAMES`.
-    pub name: String,
-    pub seed: u64,
-    /// The manifest the bot was built for (the game's, from its first decision on).
-    pub manifest: Manifest,
-    pub bot: BoxedBot,
-}
-
-impl BotState {
-    pub fn new(name: &str, seed: u64) -> Option<BotState> {
-        let manifest = Manifest::default();
-        Some(BotState {
-            name: name.to_owned(),
-            seed,
-            manifest,
-            bot: by_name_with(name, seed, manifest)?,
-        })
-    }
-
-    /// Rebuilds the bot for a game played with another manifest (the values are public, R-VIS-1).
-    pub fn use_manifest(&mut self, manifest: Manifest) {
-        if manifest != self.manifest {
-            if let Some(bot) = by_name_with(&self.name, self.seed, manifest) {
-                self.bot = bot;
-                self.manifest = manifest;
-            }
-        }
-    }
+    cell: Cell<NamedBot>,
 }
 
 /// Cells of freed bots.
 static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
 impl Handle for QeBot {
-    type State = BotState;
+    type State = NamedBot;
     const NAME: &'static str = "QeBot";
     const ARGUMENT: &'static str = "bot";
     const MAGIC_LIVE: u64 = 0x5145_5f42_4f54_2121; // "QE_BOT!!"
@@ -68,11 +35,11 @@ impl Handle for QeBot {
         &POOL
     }
 
-    fn wrap(cell: Cell<BotState>) -> QeBot {
+    fn wrap(cell: Cell<NamedBot>) -> QeBot {
         QeBot { cell }
     }
 
-    unsafe fn cell(ptr: *mut QeBot) -> *mut Cell<BotState> {
+    unsafe fn cell(ptr: *mut QeBot) -> *mut Cell<NamedBot> {
         // SAFETY: the caller's contract (aligned, as large as a `QeBot`); no read.
         unsafe { &raw mut (*ptr).cell }
     }

@@ -1167,7 +1167,7 @@ pub unsafe extern "C" fn qe_bot_new(
                 )))
             }
         };
-        let state = bot::BotState::new(&name, seed)
+        let state = qe_core::bots::NamedBot::new(&name, seed)
             .ok_or_else(|| Error::invalid(format!("unknown bot `{name}` (bots: {names})")))?;
         out.set(handle::allocate::<QeBot>(state));
         Ok(())
@@ -1211,13 +1211,7 @@ pub unsafe extern "C" fn qe_bot_decide(
         if !m.game().to_act().contains(seat) {
             return Err(not_to_act());
         }
-        bot.use_manifest(*m.game().rules().manifest());
-        let command = if bot.bot.uses_history() {
-            bot.bot.act_with_history(&m.view(Some(seat)))
-        } else {
-            bot.bot.act(&m.game().view(seat))
-        }
-        .ok_or_else(not_to_act)?;
+        let command = bot.decide(m, seat, true).ok_or_else(not_to_act)?;
         out.set(QeCommand::from(command));
         Ok(())
     })

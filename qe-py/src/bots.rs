@@ -2,19 +2,18 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use qe_core::bots::{by_name, BoxedBot, NAMES};
+use qe_core::bots::{NamedBot, NAMES};
 use qe_core::{Command, Seat};
 
 use crate::vector::Exclusive;
 use crate::{args, command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
 
-/// A bot of `qe_core::bots` (built by `qe_core::bots::by_name`, so every name the core knows
-/// works). It decides from the seat's view only.
+/// A bot of `qe_core::bots` (a `qe_core::bots::NamedBot`, so every name the core knows works):
+/// it decides from the seat's view and, for the bots that read it, its bid history, and follows
+/// the game's manifest, as in the `qe` command and the C ABI.
 #[pyclass(module = "qe._qe", name = "Bot")]
 pub struct PyBot {
-    name: String,
-    seed: u64,
-    bot: Exclusive<BoxedBot>,
+    bot: Exclusive<NamedBot>,
 }
 
 impl PyBot {
@@ -22,14 +21,11 @@ impl PyBot {
     /// actions in the game's action space, the bot is not offered a peek (so every command it
     /// gives is an action of the space).
     fn decide(&mut self, game: &PyGame, seat: Seat, peeks: bool) -> Option<Command> {
-        let mut view = game.game().view(seat);
-        if !peeks {
-            view.legal.peek = 0;
-        }
-        if !view.legal.must_act() && view.legal.peek == 0 {
-            return None;
-        }
-        self.bot.get_mut().act(&view)
+        self.bot.get_mut().decide(&game.m, seat, peeks)
+    }
+
+    fn get(&mut self) -> &NamedBot {
+        self.bot.get_mut()
     }
 }
 
@@ -43,31 +39,28 @@ impl PyBot {
         #[pyo3(from_py_with = args::text)] name: String,
         #[pyo3(from_py_with = args::seed)] seed: u64,
     ) -> PyResult<Self> {
-        let name = name.as_str();
-        let bot = by_name(name, seed).ok_or_else(|| {
+        let bot = NamedBot::new(&name, seed).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown bot \"{}\": expected a bot name of qe_core::bots ({})",
-                qe_core::shown(name),
+                qe_core::shown(&name),
                 NAMES.join(", ")
             ))
         })?;
         Ok(PyBot {
-            name: name.to_owned(),
-            seed,
             bot: Exclusive::new(bot),
         })
     }
 
     /// The name it was built from.
     #[getter]
-    fn name(&self) -> &str {
-        &self.name
+    fn name(&mut self) -> String {
+        self.get().name().to_owned()
     }
 
     /// The seed it was built with.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
+    fn seed(&mut self) -> u64 {
+        self.get().seed()
     }
 
     /// Its command for `seat` now in record form (`{"seat": 1, "bid": 7}`), or `None` when the
@@ -125,7 +118,7 @@ impl PyBot {
         let Command::Bid { amount, .. } = c else {
             return Err(PyValueError::new_err(format!(
                 "bot {:?} chose {}, which is not an action of this game",
-                self.name,
+                self.get().name(),
                 c.to_json()
             )));
         };
@@ -139,13 +132,15 @@ impl PyBot {
         nearest.map(Some).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "bot {:?} bid {amount}, and no rung of the ladder {:?} is legal for seat {seat}",
-                self.name, ladder
+                self.get().name(),
+                ladder
             ))
         })
     }
 
-    fn __repr__(&self) -> String {
-        format!("Bot({:?}, seed={})", self.name, self.seed)
+    fn __repr__(&mut self) -> String {
+        let bot = self.get();
+        format!("Bot({:?}, seed={})", bot.name(), bot.seed())
     }
 }
 

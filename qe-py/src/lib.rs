@@ -1523,7 +1523,7 @@ impl PyGame {
         let g = self.game();
         Ok(match g.outcome() {
             None => vec![0.0; g.players() as usize],
-            Some(o) => returns(reward, &o),
+            Some(o) => reward.returns(&o).collect(),
         })
     }
 
@@ -1655,13 +1655,6 @@ pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
             Reward::NAMES.join(", ")
         ))
     })
-}
-
-/// Every seat's reward in `outcome`, in seat order (`qe.Game.returns`, `VectorEnv.last_returns`).
-pub(crate) fn returns(reward: Reward, outcome: &qe_core::Outcome) -> Vec<f64> {
-    (0..outcome.seats().len())
-        .map(|s| reward.of(outcome, Seat(s as u8)))
-        .collect()
 }
 
 /// The observation blocks: a list of `(name, offset, length)`.

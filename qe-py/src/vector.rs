@@ -3,10 +3,10 @@
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use qe_core::bots::{by_name_with, BoxedBot, NAMES};
-use qe_core::encoding::{ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
+use qe_core::bots::{by_name_with, decide, BoxedBot, NAMES};
+use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
-use qe_core::{mix_seed, Game, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Game, Match, Outcome, Rules, Seat, MAX_SEATS};
 
 use crate::{args, command_error, random_seed, rules, PyBidLadder};
 
@@ -40,11 +40,14 @@ struct Core {
     games: Vec<ObservedGame>,
     /// How many games each env has started (for seeding).
     started: Vec<u64>,
-    /// The outcome of the last game each env finished since it was made or reset.
-    finished: Vec<Option<Outcome>>,
+    /// The last game each env finished since it was made or reset, as it ended.
+    finished: Vec<Option<Game>>,
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
     opponents: Option<String>,
     bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
+    /// Each env's game again with its history, for opponents that read their bid history
+    /// (`Bot::uses_history`: the search bots); empty for the others, which need only the view.
+    matches: Vec<Match>,
     /// The commands of the step being applied, per env and seat (from [`Core::decode`]).
     pending: Vec<[Option<qe_core::Command>; MAX_SEATS]>,
     /// The actions of the step being applied (reused between steps).
@@ -85,6 +88,9 @@ impl Core {
         self.started[e] += 1;
         let game_seed = mix_seed(self.seed ^ mix_seed(((e as u64) << 32) ^ k));
         self.games[e].reset(Game::seeded(self.rules, game_seed));
+        if let Some(m) = self.matches.get_mut(e) {
+            *m = Match::seeded(self.rules, game_seed);
+        }
         if let Some(name) = &self.opponents {
             let manifest = *self.rules.manifest();
             for s in 0..self.players() {
@@ -112,7 +118,17 @@ impl Core {
                 .as_mut()
                 .expect("every other seat has a bot")
                 .get_mut();
-            let command = bot.act(&game.view(seat)).expect("a bot that must act acts");
+            let command = match self.matches.get_mut(e) {
+                Some(m) => {
+                    let c = decide(&mut **bot, m, seat, true);
+                    if let Some(c) = c {
+                        m.play(c).expect("bots play legal commands");
+                    }
+                    c
+                }
+                None => bot.act(&game.view(seat)),
+            }
+            .expect("a bot that must act acts");
             observed.play(command).expect("bots play legal commands");
         }
     }
@@ -227,6 +243,9 @@ impl Core {
             let game = &mut self.games[e];
             for c in self.pending[e].iter().flatten() {
                 game.play(*c).expect("validated");
+                if let Some(m) = self.matches.get_mut(e) {
+                    m.play(*c).expect("validated");
+                }
                 self.decisions += 1;
             }
             if self.opponents.is_some() {
@@ -236,7 +255,7 @@ impl Core {
             out.done[e] = outcome.is_some();
             if let Some(outcome) = outcome {
                 self.rewards(e, &outcome, out);
-                self.finished[e] = Some(outcome);
+                self.finished[e] = Some(*self.games[e].game());
                 self.episodes += 1;
                 self.new_game(e);
             }
@@ -447,6 +466,21 @@ impl VectorEnv {
     fn outputs<'py>(&self, py: Python<'py>) -> (Bound<'py, PyAny>, Bound<'py, PyAny>) {
         (self.obs.bind(py).clone(), self.mask.bind(py).clone())
     }
+
+    /// The last game env `env` (a Python int) finished, if any; an `IndexError` naming `env`
+    /// when there is no such env.
+    fn finished(&self, env: &Bound<'_, PyAny>) -> PyResult<Option<&Game>> {
+        let n = self.core.games.len();
+        let out_of_range = |got: &dyn core::fmt::Display| {
+            PyIndexError::new_err(format!("env {got} out of range 0..{n}"))
+        };
+        let e = args::int_or::<i128>(env, "env", |q| out_of_range(&q))?;
+        let finished = usize::try_from(e)
+            .ok()
+            .and_then(|e| self.core.finished.get(e))
+            .ok_or_else(|| out_of_range(&e))?;
+        Ok(finished.as_ref())
+    }
 }
 
 #[pymethods]
@@ -485,14 +519,16 @@ impl VectorEnv {
             .filter(|n| (1..=MAX_ENVS).contains(n))
             .ok_or_else(|| bad_count(&num_envs))?;
         let r = rules(py, players, commodities, expansions)?;
+        let mut with_history = false;
         if let Some(name) = &opponents {
-            if by_name_with(name.as_str(), 0, *r.manifest()).is_none() {
+            let Some(bot) = by_name_with(name.as_str(), 0, *r.manifest()) else {
                 return Err(PyValueError::new_err(format!(
                     "unknown opponents \"{}\": expected a bot name of qe_core::bots ({})",
                     qe_core::shown(name),
                     NAMES.join(", ")
                 )));
-            }
+            };
+            with_history = bot.uses_history();
         }
         let seat = seat
             .map_err(|quoted| crate::seat_range_error(players, quoted))
@@ -536,6 +572,11 @@ impl VectorEnv {
                     })?;
                     bots.resize_with(num_envs, Default::default);
                     bots
+                },
+                matches: if with_history {
+                    try_vec(num_envs, Match::seeded(r, 0))?
+                } else {
+                    Vec::new()
                 },
                 pending: try_vec(num_envs, [None; MAX_SEATS])?,
                 actions: Vec::new(),
@@ -627,18 +668,44 @@ impl VectorEnv {
     /// `terminated[env]` was true; `None` before one has finished. With opponents, the learner's
     /// is `[seat]` (the step's reward) and the others are the bots'.
     fn last_returns(&self, env: &Bound<'_, PyAny>) -> PyResult<Option<Vec<f64>>> {
-        let n = self.core.games.len();
-        let out_of_range = |got: &dyn core::fmt::Display| {
-            PyIndexError::new_err(format!("env {got} out of range 0..{n}"))
+        Ok(self.finished(env)?.map(|game| {
+            let outcome = game.outcome().expect("a finished game has an outcome");
+            self.core.reward.returns(&outcome).collect()
+        }))
+    }
+
+    /// The observation of the last game env `env` finished (as `last_returns`), as it ended:
+    /// the learner's row (`[obs_size]` float32) with opponents, else every seat's (`[players,
+    /// obs_size]`); `None` before one has finished. `step` returns the first observation of the
+    /// next game in its place.
+    fn last_observation<'py>(
+        &self,
+        py: Python<'py>,
+        env: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArrayDyn<f32>>>> {
+        let Some(game) = self.finished(env)? else {
+            return Ok(None);
         };
-        let e = args::int_or::<i128>(env, "env", |q| out_of_range(&q))?;
-        let finished = usize::try_from(e)
-            .ok()
-            .and_then(|e| self.core.finished.get(e))
-            .ok_or_else(|| out_of_range(&e))?;
-        Ok(finished
-            .as_ref()
-            .map(|o| crate::returns(self.core.reward, o)))
+        let rows = self.core.rows();
+        let shape: &[usize] = if self.core.opponents.is_some() {
+            &[OBS_SIZE]
+        } else {
+            &[rows, OBS_SIZE]
+        };
+        let arr = PyArrayDyn::<f32>::zeros(py, shape, false);
+        {
+            let mut rw = arr.readwrite();
+            let obs = rw.as_slice_mut().expect("a new array is contiguous");
+            for (r, row) in obs.chunks_exact_mut(OBS_SIZE).enumerate() {
+                let seat = if self.core.opponents.is_some() {
+                    self.core.learner
+                } else {
+                    Seat(r as u8)
+                };
+                observe_seat(game, seat, row);
+            }
+        }
+        Ok(Some(arr))
     }
 
     /// The current `(obs, masks)` (the same arrays `step` returns).

@@ -701,3 +701,135 @@ def test_vector_env_takes_every_bot_name_of_the_core(opponents: str) -> None:
     for _ in range(3):
         obs, masks, _, _ = env.step(_random_actions(masks, rng))
     assert masks[:, :-1].any(axis=1).all()
+
+
+def test_vector_env_search_opponents_play_whole_games_with_their_history() -> None:
+    """Search opponents read their seats' bid history, kept in step with every command (the
+    learner's bids, takes, discards and peeks too): whole 5-player Commodities games end, each
+    with its returns."""
+    env = qe.VectorEnv(2, players=5, commodities=True, seed=3, opponents="search:easy", seat=2, peeks=True)
+    obs, masks = env.reset()
+    rng = np.random.default_rng(5)
+    peek = env.num_actions - 1 - 16  # the first peek action
+    finished = peeked = 0
+    while finished < 2:
+        actions = _random_actions(masks, rng)
+        for e in range(2):  # peek whenever offered, so peeks are played too
+            offered = np.flatnonzero(masks[e, peek : peek + 16])
+            if offered.size:
+                actions[e] = peek + offered[0]
+                peeked += 1
+        obs, masks, rewards, done = env.step(actions)
+        for e in np.flatnonzero(done):
+            finished += 1
+            returns = env.last_returns(int(e))
+            assert rewards[e] == pytest.approx(returns[2]) and sum(returns) in (0.0, pytest.approx(1.0))
+    assert env.episodes == finished and peeked >= 2
+
+
+def test_pettingzoo_the_wait_action_of_a_seat_that_must_act_is_made_legal() -> None:
+    """With ``illegal="nearest"`` (the default) the wait action given to a seat that must act is
+    a masked-out action like any other: the nearest legal one is played and only that agent's
+    info says so (``"raise"`` makes it an error, tested elsewhere)."""
+    import qe.pettingzoo as qp
+
+    aec = qp.env(players=4)
+    aec.reset(seed=1)
+    raw = aec.unwrapped
+    seat = raw.game.to_act[0]
+    aec.step(raw.wait_action)
+    assert len(raw.game.commands()) == 1 and raw.game.commands()[0]["seat"] == seat
+    assert raw.infos[f"seat_{seat}"].get("illegal_action") is True
+    par = qp.parallel_env(players=4)
+    par.reset(seed=1)
+    seat = par.game.to_act[0]
+    _, _, _, _, infos = par.step({a: par.wait_action for a in par.agents})
+    assert len(par.game.commands()) == 1
+    assert {a for a, i in infos.items() if i.get("illegal_action")} == {f"seat_{seat}"}
+
+
+def test_pettingzoo_seeds_zero_and_none() -> None:
+    """``reset(seed=0)`` is a seed like any other (the same game twice); no seed draws a new
+    game from the env's own generator, which differs between envs."""
+    import qe.pettingzoo as qp
+
+    for make in (qp.env, qp.parallel_env):
+        a, b = make(players=3), make(players=3)
+        a.reset(seed=0)
+        b.reset(seed=0)
+        assert a.unwrapped.game.seed == b.unwrapped.game.seed
+        a.reset(seed=0)
+        assert a.unwrapped.game.seed == b.unwrapped.game.seed
+        seeds = set()
+        for _ in range(3):
+            e = make(players=3)
+            e.reset()
+            seeds.add(e.unwrapped.game.seed)
+        assert len(seeds) == 3
+
+
+def test_pettingzoo_games_end_by_termination_never_truncation() -> None:
+    import qe.pettingzoo as qp
+
+    rng = np.random.default_rng(1)
+    par = qp.parallel_env(players=3)
+    obs, _ = par.reset(seed=2)
+    while par.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in par.agents}
+        obs, _, terms, truncs, _ = par.step(actions)
+        assert not any(truncs.values())
+        assert all(terms.values()) == (not par.agents)
+    assert all(terms.values()) and len(terms) == 3
+    aec = qp.env(players=3)
+    aec.reset(seed=2)
+    for agent in aec.agent_iter():
+        ob, _, term, trunc, _ = aec.last()
+        assert not trunc
+        if term:
+            aec.step(None)
+            continue
+        aec.step(int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+    # After the end every agent of the game can still be observed (its wait-only mask).
+    raw = aec.unwrapped
+    for agent in raw.possible_agents:
+        assert raw.observe(agent)["action_mask"][raw.wait_action] == 1
+
+
+@pytest.mark.parametrize("ladder", ["0:5:10", "0,2,7,100"])
+def test_openspiel_bid_actions_name_their_amounts(ladder: str) -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3, "ladder": ladder})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    amounts = [int(x) for x in ladder.replace(":", ",").split(",")]
+    for i, amount in enumerate(amounts):
+        assert state.action_to_string(0, i) == f"bid:{amount}"
+
+
+@pytest.mark.parametrize("player", [1, 2])
+def test_spiel_bots_decide_as_the_bot_of_their_name_and_seed(player: int) -> None:
+    """Both ways of making a ``pyspiel.Bot`` decide exactly as ``qe.bots.Bot(name, seed)``."""
+    import pyspiel
+
+    import qe.bots
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    while player not in state.qe.to_act:
+        if state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([state.legal_actions(p)[0] for p in range(3)])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    for seed in range(8):
+        want = qe.bots.Bot("random", seed).action(state.qe, player)
+        assert qe.bots.spiel_bot(game, player, "random", seed).step(state) == want
+        assert qe.bots.Bot("random", seed).spiel_bot(game, player).step(state) == want

@@ -130,3 +130,37 @@ def test_an_off_ladder_bid_halfway_between_two_rungs_takes_the_lower() -> None:
     assert qe.bots.Bot("value", 0).command(g, 1) == {"bid": 3, "seat": 1}
     assert {ladder.index_of(2), ladder.index_of(4)} <= set(g.legal_actions(1))
     assert qe.bots.Bot("value", 0).action(g, 1) == ladder.index_of(2)
+
+
+def test_the_search_bot_reads_its_own_losing_bids_as_in_the_core() -> None:
+    """A bot decides from its seat's view and, for the search bots, the seat's bid history, as in
+    ``qe simulate`` and the C ABI. Twin games differ only in a losing secret bid of seat 3 in the
+    first auction (3 or 50, against a winning 60), which seat 3's view no longer shows: the
+    search bot tells them apart, the value bot (view only) cannot."""
+    twins = []
+    for mine in (3, 50):
+        g = qe.Game(4, seed=8)
+        auctioneer = g.auctioneer
+        winner = next(s for s in range(4) if s not in (auctioneer, 3))
+        while g.turn == 0:
+            s = g.to_act[0]
+            g.bid(s, mine if s == 3 else 60 if s == winner else g.bid_range(s).min)
+        twins.append(g)
+    a, b = twins
+    # The table as seat 3 sees it (its observation) is the same; its bid history is not.
+    assert (a.observation(3) == b.observation(3)).all()
+    assert a.view(3).bid_history != b.view(3).bid_history
+    differ = 0
+    for _ in range(6):
+        while 3 not in a.to_act:
+            s = a.to_act[0]
+            c = qe.bots.Bot("miser").command(a, s)
+            a.apply(c)
+            b.apply(c)
+        assert (a.observation(3) == b.observation(3)).all()
+        x, y = (qe.bots.Bot("search:easy", seed=1).command(g, 3) for g in (a, b))
+        differ += x != y
+        assert qe.bots.Bot("value", seed=1).command(a, 3) == qe.bots.Bot("value", seed=1).command(b, 3)
+        a.apply(x)
+        b.apply(x)
+    assert differ > 0, "the search bot decided alike in every twin position"

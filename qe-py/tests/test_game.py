@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import qe
+import qe.bots
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "conformance"
 
@@ -653,3 +654,70 @@ def test_the_shared_bad_commands_name_their_rule_and_code() -> None:
             g.apply(case["command"])
         assert (info.value.rule, info.value.code) == (case["rule"], case["code"]), case
         assert g.record() == before
+
+
+def test_views_number_their_seats_and_show_each_started_auction() -> None:
+    """``view.seats[i]`` is seat ``i``, for a seat's view and the spectator's; while the game runs
+    ``view.auctions`` holds every auction started, the current one last."""
+    g = qe.Game(4, seed=1)
+    bots = [qe.bots.Bot("value", seed=s) for s in range(4)]
+    while not g.is_over:
+        for viewer in (0, 3, None):
+            v = g.public_view() if viewer is None else g.view(viewer)
+            assert [s.seat for s in v.seats] == [0, 1, 2, 3]
+            assert len(v.auctions) == g.turn + 1 and v.auctions[-1].tile == v.tile
+        s = g.to_act[0]
+        bots[s].play(g, s)
+    assert len(g.public_view().auctions) == g.public_view().turns
+
+
+def test_a_seat_must_act_exactly_when_it_is_to_act() -> None:
+    """``Legal.must_act`` (a bid, a take or a discard) agrees with ``to_act`` at every step of
+    Commodities games, discards included."""
+    discards = 0
+    for seed in range(6):
+        g = qe.Game(4, True, seed)
+        bots = [qe.bots.Bot("value", seed=s) for s in range(4)]
+        while not g.is_over:
+            for s in range(4):
+                legal = g.legal(s)
+                assert legal.must_act == (s in g.to_act)
+                discards += bool(legal.discard)
+            s = g.to_act[0]
+            bots[s].play(g, s)
+    assert discards > 0
+
+
+def test_deepcopy_copies_a_subclass_s_own_attributes() -> None:
+    class Noted(qe.Game):
+        pass
+
+    g = Noted(3, seed=1)
+    g.notes = ["a"]
+    h = copy.deepcopy(g)
+    h.notes.append("b")
+    assert g.notes == ["a"] and h.notes == ["a", "b"] and type(h) is Noted
+
+
+_CALLS: list = []
+
+
+class _Logged(qe.Game):
+    """A subclass with its own ``bid_all`` (module level, so it pickles)."""
+
+    def bid_all(self, amounts):  # type: ignore[no-untyped-def]
+        _CALLS.append(list(amounts))
+        return super().bid_all(amounts)
+
+
+def test_a_subclass_s_own_methods_are_called() -> None:
+    """The hot methods are bound from the extension onto each instance, but never over a
+    subclass's own method: a fresh, copied or unpickled instance calls the override."""
+    g = _Logged(3, seed=1)
+    for h in (g, copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        _CALLS.clear()
+        amounts = [1 if s in h.to_act else 0 for s in range(3)]
+        h.bid_all(amounts)
+        assert _CALLS == [amounts] and h.turn == 0 and len(h.commands()) == 1
+        assert "bid_all" not in vars(h) and "step" in vars(h)  # the others stay bound
+    assert "bid_all" in vars(qe.Game(3, seed=1))

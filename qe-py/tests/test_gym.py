@@ -105,3 +105,135 @@ def test_vector_env_seeds_every_game_from_the_first_of_a_seed_list() -> None:
     first, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=3)
     last, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=4)
     assert np.array_equal(listed, first) and not np.array_equal(listed, last)
+
+
+def _game_over(obs: np.ndarray) -> bool:
+    """Whether an observation's ``game_over`` block is set."""
+    offset, length = next((o, n) for name, o, n in qe.observation_blocks() if name == "game_over")
+    return bool(obs[offset : offset + length].any())
+
+
+def test_single_agent_env_gives_every_seats_returns_at_the_end() -> None:
+    import qe.gym
+
+    env = qe.gym.QeEnv(players=3, seat=2, opponents=["value", "random"], reward="score")
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while True:
+        obs, r, term, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term:
+            break
+        assert "returns" not in info
+    assert info["returns"].tolist() == env.game.returns("score") and r == info["returns"][2]
+    assert _game_over(obs) and not info["action_mask"].any()
+
+
+def test_vector_env_keeps_the_final_observation_and_info_as_gymnasiums_own_vector_envs() -> None:
+    """SAME_STEP autoreset as ``SyncVectorEnv`` of ``QeEnv`` does it: the same info keys, masks,
+    shapes and dtypes; each finished env's ``final_obs`` is its game's last observation (game
+    over) and its ``final_info`` QeEnv's last info, whose returns give the step's reward."""
+    import gymnasium
+
+    import qe.gym
+
+    n = 6
+    native = qe.gym.QeVectorEnv(n, players=4, seat=1, opponents="random", reward="score", seed=0)
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: qe.gym.QeEnv(players=4, seat=1, opponents="random", reward="score")] * n,
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+
+    def layout(infos: dict) -> dict:
+        return {
+            k: layout(v) if isinstance(v, dict) else (v.shape, v.dtype) for k, v in infos.items()
+        }
+
+    rng = np.random.default_rng(7)
+    envs = {"native": native, "sync": sync}
+    seen: dict = {name: {} for name in envs}
+    state = {name: env.reset(seed=2) for name, env in envs.items()}
+    finished = 0
+    for _ in range(120):
+        for name, env in envs.items():
+            infos = state[name][1]
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+            obs, rewards, terms, _, infos = env.step(actions)
+            state[name] = (obs, infos)
+            if not terms.any():
+                assert "final_obs" not in infos and "final_info" not in infos
+                continue
+            seen[name] = layout(infos)
+            assert np.array_equal(infos["_final_obs"], terms)
+            assert np.array_equal(infos["_final_info"], terms)
+            final = infos["final_info"]
+            for e in np.flatnonzero(terms):
+                assert _game_over(infos["final_obs"][e]) and not _game_over(obs[e])
+                assert infos["final_obs"][e].dtype == np.float32
+                # The native env's rewards are float32 (QeEnv's, float64).
+                assert rewards.dtype.type(final["returns"][e][1]) == rewards[e]
+                if name == "native":
+                    finished += 1
+                    assert np.array_equal(infos["final_obs"][e], native._env.last_observation(int(e)))
+                    assert final["returns"][e].tolist() == native._env.last_returns(int(e))
+            for e in np.flatnonzero(terms):
+                # QeEnv's last info: the game is over, nothing is legal.
+                assert not final["action_mask"][e].any()
+            for e in np.flatnonzero(~terms):
+                assert infos["final_obs"][e] is None and (final["returns"][e] == 0).all()
+    assert finished >= n and seen["native"] and seen["native"] == seen["sync"]
+
+
+def test_vector_env_last_observation_is_the_finished_games_for_every_seat() -> None:
+    env = qe.VectorEnv(4, players=3, seed=1, all_seats=True)
+    assert all(env.last_observation(e) is None for e in range(4))
+    with pytest.raises(IndexError, match="env 4 out of range 0..4"):
+        env.last_observation(4)
+    obs, masks = env.observe()
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended < 8:
+        before = obs.copy()
+        actions = np.array([[rng.choice(np.flatnonzero(m)) for m in env_masks] for env_masks in masks])
+        obs, masks, _, done = env.step(actions)
+        for e in np.flatnonzero(done):
+            ended += 1
+            last = env.last_observation(int(e))
+            assert last.shape == (3, qe.OBS_SIZE) and last.dtype == np.float32
+            for s in range(3):
+                assert _game_over(last[s]) and not _game_over(before[e, s])
+            # Each seat's row is its own view: the seats' rows differ.
+            assert not np.array_equal(last[0], last[1])
+    env.reset()
+    assert env.last_observation(0) is None
+
+
+def test_vector_env_arrays_are_the_callers_to_keep() -> None:
+    """The native env reuses its buffers; the gymnasium form hands out copies, so what a caller
+    kept from one call is not changed by the next."""
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(2, players=3, opponents="random", seed=1)
+    obs, infos = env.reset(seed=1)
+    kept = (obs.copy(), infos["action_mask"].copy())
+    rng = np.random.default_rng(0)
+    changed = 0
+    while changed < 2:  # until a later step's observation and mask both differ from the kept ones
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+        later, later_infos = env.step(actions)[::4]
+        changed = int(not np.array_equal(later, kept[0])) + int(
+            not np.array_equal(later_infos["action_mask"], kept[1])
+        )
+    assert np.array_equal(obs, kept[0]) and np.array_equal(infos["action_mask"], kept[1])
+
+
+def test_single_agent_env_keeps_its_options_across_resets() -> None:
+    import qe.gym
+
+    ladder = qe.BidLadder([0, 3, 9, 27])
+    env = qe.gym.QeEnv(players=5, seat=4, peeks=True, ladder=ladder, expansions=("commodities",))
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        g = env.game
+        assert g.peeks and g.ladder == ladder and list(g.expansions) == ["commodities"]
+        assert len(env.action_masks()) == env.action_space.n == g.num_actions

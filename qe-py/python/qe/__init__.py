@@ -407,6 +407,17 @@ _BOUND = (
     "observation_into",
     "bid_all",
 )
+_BOUND_BY_CLASS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _bound_names(cls: type) -> Tuple[str, ...]:
+    """The names of ``_BOUND`` that ``cls`` (``Game`` or a subclass) does not override: a
+    subclass's own method is called, never shadowed by the bound extension method."""
+    names = _BOUND_BY_CLASS.get(cls)
+    if names is None:
+        names = tuple(n for n in _BOUND if getattr(cls, n) is getattr(Game, n))
+        _BOUND_BY_CLASS[cls] = names
+    return names
 
 
 def _native(name: str) -> Any:
@@ -458,13 +469,13 @@ class Game:
             )
         self._g = g
         d = self.__dict__
-        for name in _BOUND:
+        for name in _bound_names(type(self)):
             d[name] = getattr(g, name)
 
     def _bind(self) -> None:
         g = self._g
         d = self.__dict__
-        for name in _BOUND:
+        for name in _bound_names(type(self)):
             d[name] = getattr(g, name)
 
     @classmethod

@@ -1,9 +1,11 @@
 """The baseline bots of ``qe_core::bots`` for any seat of a :class:`qe.Game`, and as OpenSpiel bots.
 
-Bots are built by name through the core (``qe_core::bots::by_name``), so every name the core
-knows works here, the same as in ``qe simulate --bots`` and ``VectorEnv(opponents=...)``; the
-documented names are :data:`NAMES`. A bot decides from its seat's view only (never hidden
-information) and is deterministic for its seed.
+Bots are built by name through the core (``qe_core::bots::NamedBot``), so every name the core
+knows works here, and each decides as in ``qe simulate --bots``, the C ABI and
+``VectorEnv(opponents=...)``; the documented names are :data:`NAMES`. A bot decides from what
+its seat may know only (never hidden information): its view, and for the search bots the seat's
+bid history (its own past bids, which the view forgets). It follows the game's manifest and is
+deterministic for its seed.
 
 ```python
 import qe, qe.bots

@@ -7,7 +7,8 @@
   learner always has something to do when it is asked, so there is no wait action);
   :meth:`QeEnv.action_masks` gives the legal actions (the method sb3-contrib's ``MaskablePPO``
   reads), also in ``info["action_mask"]``. Rewards come at the end, by ``qe_core::reward``
-  (``"win"`` or ``"score"``). A masked-out action is replaced by the nearest legal one (the
+  (``"win"`` or ``"score"``); the last step's ``info["returns"]`` holds every seat's (the bots'
+  too). A masked-out action is replaced by the nearest legal one (the
   lowest legal action above it, else the highest) and ``info["illegal_action"]`` is set, or
   raises :class:`qe.IllegalCommand` with ``illegal="raise"``. An action that is not an int (numpy
   integers are) is a ``TypeError`` naming it, never truncated.
@@ -16,9 +17,11 @@
   returns ``(obs, infos)``, ``step(actions)`` returns ``(obs, rewards, terminations,
   truncations, infos)``; ``single_observation_space`` / ``single_action_space`` are the per-env
   spaces and ``infos["action_mask"]`` (also :meth:`QeVectorEnv.action_masks`) the ``[num_envs,
-  num_actions]`` masks. Autoreset is ``SAME_STEP``: an env whose game ends is reset in the same
-  step, and the observation returned for it is the first of its next game (no final observation
-  is kept: an episode ends only by termination, which needs none).
+  num_actions]`` masks. Autoreset is ``SAME_STEP``, as in gymnasium's own vector envs: an env
+  whose game ends is reset in the same step, the observation returned for it is the first of its
+  next game, and ``infos["final_obs"]`` / ``infos["final_info"]`` (with their ``_final_obs`` /
+  ``_final_info`` masks) hold the finished game's last observation and :class:`QeEnv`'s last
+  info, whose ``"returns"`` are every seat's rewards.
 """
 
 from __future__ import annotations
@@ -128,10 +131,14 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         g.apply_action(self.seat, a)  # illegal="raise": IllegalCommand, or ValueError off the space
         self._run_bots()
         over = g.is_over
-        reward = g.returns(self.reward)[self.seat] if over else 0.0
         obs, info = self._obs()
         info.update(extra)
-        return obs, float(reward), over, False, info
+        reward = 0.0
+        if over:
+            returns = np.asarray(g.returns(self.reward))
+            info["returns"] = returns  # every seat's, the bots' too
+            reward = float(returns[self.seat])
+        return obs, reward, over, False, info
 
     def render(self) -> Optional[str]:
         if self.render_mode is None:
@@ -184,10 +191,12 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.observation_space = spaces.Box(-1.0, 1.0, (num_envs, OBS_SIZE), np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n))
         self._masks = np.zeros((num_envs, n), bool)
+        self._every = np.ones(num_envs, bool)
 
     def _out(self, obs: np.ndarray, masks: np.ndarray) -> Tuple[np.ndarray, Dict[str, Any]]:
         np.not_equal(masks[:, :-1], 0, out=self._masks)
-        return obs.copy(), {"action_mask": self._masks.copy()}
+        # Every env has a mask: gymnasium's "_key" flags of which envs hold "key".
+        return obs.copy(), {"action_mask": self._masks.copy(), "_action_mask": self._every.copy()}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env now (bool, ``[num_envs, num_actions]``)."""
@@ -217,6 +226,19 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         # The native env reads any integer sequence or array, and names what is wrong with one.
         obs, masks, rewards, done = self._env.step(actions)
         out, info = self._out(obs, masks)
+        if done.any():
+            # As gymnasium's own vector envs do in SAME_STEP mode: each finished env's last
+            # observation and info (QeEnv's at the end) under "final_obs" and "final_info".
+            for e in np.flatnonzero(done).tolist():
+                returns = self._env.last_returns(e)
+                final = {
+                    "final_obs": self._env.last_observation(e),
+                    "final_info": {
+                        "action_mask": np.zeros(self.single_action_space.n, bool),
+                        "returns": np.asarray(returns),
+                    },
+                }
+                info = self._add_info(info, final, e)
         return out, rewards.copy(), done.copy(), np.zeros(self.num_envs, bool), info
 
     def close_extras(self, **kwargs: Any) -> None:

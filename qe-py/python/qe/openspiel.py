@@ -308,7 +308,8 @@ class QeObserver:
 
 class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
     """A bot of ``qe_core::bots`` (any name :class:`qe.bots.Bot` takes) as a ``pyspiel.Bot`` for
-    one player of ``python_qe``: it decides from that seat's view only; a bid off the ladder
+    one player of ``python_qe``: it decides from what that seat may know only (its view and, for
+    the search bots, its bid history); a bid off the ladder
     becomes the nearest legal rung. At a simultaneous node where its seat has nothing to do it
     plays ``PASS``."""
 
