@@ -237,3 +237,29 @@ def test_single_agent_env_keeps_its_options_across_resets() -> None:
         g = env.game
         assert g.peeks and g.ladder == ladder and list(g.expansions) == ["commodities"]
         assert len(env.action_masks()) == env.action_space.n == g.num_actions
+
+
+def test_the_learner_is_asked_after_every_bot_that_must_act() -> None:
+    """QeEnv and QeVectorEnv alike: when the learner is asked, every other seat that had to act
+    has acted, so the learner is the only seat to act (its observation's ``to_act`` block)."""
+    import qe.gym
+
+    offset, length = next((o, n) for name, o, n in qe.observation_blocks() if name == "to_act")
+    seat = 1
+    only_learner = np.zeros(length, np.float32)
+    only_learner[seat] = 1
+    rng = np.random.default_rng(3)
+    single = qe.gym.QeEnv(players=4, seat=seat, opponents="random")
+    obs, info = single.reset(seed=5)
+    vector = qe.gym.QeVectorEnv(3, players=4, seat=seat, opponents="random", seed=5)
+    vobs, vinfos = vector.reset(seed=5)
+    for _ in range(60):
+        assert np.array_equal(obs[offset : offset + length], only_learner)
+        assert single.game.to_act == [seat]
+        for row in vobs:
+            assert np.array_equal(row[offset : offset + length], only_learner)
+        obs, _, term, _, info = single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term:
+            obs, info = single.reset()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vinfos["action_mask"]])
+        vobs, _, _, _, vinfos = vector.step(actions)

@@ -1036,3 +1036,28 @@ def test_gym_vector_actions_are_read_by_the_native_env() -> None:
         env.step([[1], [1, 2]])
     with pytest.raises(TypeError, match=r"argument 'record': must be a str, got int 5$"):
         qe._qe.Game.from_record(5)
+
+
+def test_openspiel_masks_of_a_player_at_a_chance_node_do_not_corrupt_memory() -> None:
+    """pyspiel's own ``legal_actions_mask(player)`` at a chance node of a Python game writes the
+    chance outcomes past the end of a ``num_distinct_actions`` mask (a heap overflow: a crash
+    soon after). The state's mask is all zeros there: the player has nothing to do. Run in a
+    child process, so a regression is a failure, not a crashed test run."""
+    script = """
+import pyspiel, qe.openspiel
+g = pyspiel.load_game("python_qe", {"players": 5})
+s = g.new_initial_state()
+assert s.is_chance_node() and len(s.legal_actions(0)) > g.num_distinct_actions()
+for _ in range(300):
+    m = s.legal_actions_mask(0)
+    junk = [list(range(50)) for _ in range(50)]
+assert m == [0] * g.num_distinct_actions(), m
+assert sum(s.legal_actions_mask(pyspiel.PlayerId.CHANCE)) == len(s.legal_actions())
+while s.is_chance_node():
+    s.apply_action(s.legal_actions()[0])
+p = s.current_player()
+assert s.legal_actions_mask(p) == [int(a in s.legal_actions(p)) for a in range(g.num_distinct_actions())]
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])

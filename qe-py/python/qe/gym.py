@@ -2,7 +2,8 @@
 
 * :class:`QeEnv` (``gymnasium.Env``): one game, the learner at seat ``seat``, every other seat
   played by a bot of ``qe_core::bots`` (:mod:`qe.bots`, by name: ``opponents="value"`` for all,
-  or one name per other seat). Observations are the seat's float32 view encoding
+  or one name per other seat), which act before the learner is asked (so it is then the only seat
+  to act; their sealed bids stay hidden from it). Observations are the seat's float32 view encoding
   (``qe.OBS_SIZE``); actions are ``Discrete(num_actions)`` of :class:`qe.Game`'s action space (the
   learner always has something to do when it is asked, so there is no wait action);
   :meth:`QeEnv.action_masks` gives the legal actions (the method sb3-contrib's ``MaskablePPO``
@@ -93,9 +94,15 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         self._bots: List[Optional[Bot]] = []
 
     def _run_bots(self) -> None:
+        # Every bot that must act acts before the learner is asked (its sealed bid hidden from
+        # the learner, R-AUC-3), as in the native VectorEnv: the learner is then the only seat
+        # to act.
         g = self.game
-        while not g.is_over and not g.to_act_mask >> self.seat & 1:
-            s = g.to_act[0]
+        while not g.is_over:
+            others = g.to_act_mask & ~(1 << self.seat)
+            if not others:
+                break
+            s = (others & -others).bit_length() - 1
             bot = self._bots[s]
             assert bot is not None
             bot.play(g, s)
@@ -234,7 +241,7 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 final = {
                     "final_obs": self._env.last_observation(e),
                     "final_info": {
-                        "action_mask": np.zeros(self.single_action_space.n, bool),
+                        "action_mask": np.zeros(self._masks.shape[1], np.bool_),
                         "returns": np.asarray(returns),
                     },
                 }

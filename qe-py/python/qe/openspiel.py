@@ -166,6 +166,7 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.qe = game._new_qe()
         self._pass = game.pass_action
+        self._game_actions = game.num_distinct_actions()
 
     def current_player(self) -> int:
         g = self.qe
@@ -177,6 +178,17 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         if len(acting) > 1:
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return acting[0]
+
+    def legal_actions_mask(self, player: Optional[int] = None) -> List[int]:
+        """As ``pyspiel.State.legal_actions_mask``, except for a player at a chance node: all
+        zeros (the player has nothing to do), where pyspiel's own writes the chance outcomes
+        (``legal_actions(player)`` of a Python game there) past the end of its mask and corrupts
+        the heap."""
+        if player is None:
+            player = self.current_player()
+        if player >= 0 and self.is_chance_node():
+            return [0] * self._game_actions
+        return list(super().legal_actions_mask(player))
 
     def _legal_actions(self, player: int) -> List[int]:
         if player < 0 and self.is_simultaneous_node():
