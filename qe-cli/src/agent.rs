@@ -13,7 +13,7 @@ use std::process::{Child, Command as Process, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::time::{Duration, Instant};
 
-use qe_core::bots::{Bot, ValueBot};
+use qe_core::bots::ValueBot;
 use qe_core::{AssetKind, Command, Manifest, Match, Seat};
 
 use crate::lines::Line;
@@ -425,9 +425,7 @@ impl ExecSeat {
             }
         }
         self.faults.fallback_moves += 1;
-        fallback
-            .act(&m.game().view(seat))
-            .expect("the value bot acts when it must")
+        qe_core::bots::decide(fallback, m, seat, true).expect("the value bot acts when it must")
     }
 
     /// Ends the game: sends `end` with the last events and the outcome.

@@ -393,34 +393,31 @@ fn line_command(line: &str, seat: Seat, legal: &Legal) -> Option<qe_core::Comman
 /// Drives the same seeded game as `qe play --seed SEED --bots BOT` with the human at `human`
 /// consuming the script: returns the commands it must have played and the end state.
 fn expected_game(rules: Rules, seed: u64, bot: &str, human: Seat) -> (Vec<qe_core::Command>, Game) {
-    let mut game = Game::seeded(rules, seed);
+    let mut m = qe_core::Match::seeded(rules, seed);
     let mut bots: Vec<Option<BoxedBot>> = (0..rules.players())
         .map(|s| (Seat(s) != human).then(|| by_name(bot, bot_seed(seed, s)).unwrap()))
         .collect();
     let mut commands = Vec::new();
     let mut line = 0usize;
-    while !game.is_over() {
-        let to_act = game.to_act();
+    while !m.game().is_over() {
+        let to_act = m.game().to_act();
         if let Some(s) = to_act.iter().find(|s| bots[s.index()].is_some()) {
-            let c = bots[s.index()]
-                .as_mut()
-                .unwrap()
-                .act(&game.view(s))
-                .unwrap();
-            game.apply(c).unwrap();
+            let bot = bots[s.index()].as_mut().unwrap();
+            let c = qe_core::bots::decide(&mut **bot, &m, s, true).unwrap();
+            m.play(c).unwrap();
             commands.push(c);
             continue;
         }
-        let legal = game.legal(human);
+        let legal = m.game().legal(human);
         let text = SCRIPT[line % SCRIPT.len()];
         line += 1;
         if let Some(c) = line_command(text, human, &legal) {
-            if game.apply(c).is_ok() {
+            if m.play(c).is_ok() {
                 commands.push(c);
             }
         }
     }
-    (commands, game)
+    (commands, *m.game())
 }
 
 /// Plays a scripted game through `qe play`, checks it, and returns the human seat's commands.

@@ -99,11 +99,7 @@ fn main() {
                                 c
                             } else {
                                 let bot = &mut others[s.index()];
-                                if bot.uses_history() {
-                                    bot.act_with_history(&m.view(Some(s))).unwrap()
-                                } else {
-                                    bot.act(&m.game().view(s)).unwrap()
-                                }
+                                qe_core::bots::decide(&mut **bot, &m, s, true).unwrap()
                             };
                             m.apply(c).unwrap();
                         }

@@ -70,6 +70,55 @@ struct Out<'a> {
 }
 
 impl Core {
+    /// `num_envs` games, not started yet ([`Core::reset_all`] starts them); `opponents` is
+    /// checked by the caller.
+    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+    fn new(
+        rules: Rules,
+        space: ActionSpace,
+        seed: u64,
+        num_envs: usize,
+        opponents: Option<String>,
+        learner: Seat,
+        reward: Reward,
+        all_seats: bool,
+        zero_others: bool,
+    ) -> PyResult<Core> {
+        let with_history = opponents.as_deref().is_some_and(|name| {
+            by_name_with(name, 0, *rules.manifest()).is_some_and(|bot| bot.uses_history())
+        });
+        Ok(Core {
+            rules,
+            space,
+            seed,
+            games: try_vec(num_envs, ObservedGame::new(Game::seeded(rules, 0)))?,
+            started: try_vec(num_envs, 0)?,
+            finished: try_vec(num_envs, None)?,
+            opponents,
+            bots: {
+                let mut bots = Vec::new();
+                bots.try_reserve_exact(num_envs).map_err(|_| {
+                    PyMemoryError::new_err(format!("VectorEnv({num_envs}): out of memory"))
+                })?;
+                bots.resize_with(num_envs, Default::default);
+                bots
+            },
+            matches: if with_history {
+                try_vec(num_envs, Match::seeded(rules, 0))?
+            } else {
+                Vec::new()
+            },
+            pending: try_vec(num_envs, [None; MAX_SEATS])?,
+            actions: Vec::new(),
+            learner,
+            reward,
+            all_seats,
+            zero_others,
+            decisions: 0,
+            episodes: 0,
+        })
+    }
+
     fn players(&self) -> usize {
         self.rules.players() as usize
     }
@@ -83,10 +132,20 @@ impl Core {
         }
     }
 
+    /// The seed of the `k`-th game (from 0) of env `e`.
+    fn game_seed(&self, e: usize, k: u64) -> u64 {
+        mix_seed(self.seed ^ mix_seed(((e as u64) << 32) ^ k))
+    }
+
+    /// The seed of the bot at `seat` in the game of `game_seed`.
+    fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+        mix_seed(game_seed ^ (seat as u64 + 1))
+    }
+
     fn new_game(&mut self, e: usize) {
         let k = self.started[e];
         self.started[e] += 1;
-        let game_seed = mix_seed(self.seed ^ mix_seed(((e as u64) << 32) ^ k));
+        let game_seed = self.game_seed(e, k);
         self.games[e].reset(Game::seeded(self.rules, game_seed));
         if let Some(m) = self.matches.get_mut(e) {
             *m = Match::seeded(self.rules, game_seed);
@@ -96,7 +155,7 @@ impl Core {
             for s in 0..self.players() {
                 self.bots[e][s] = (s != self.learner.index()).then(|| {
                     Exclusive::new(
-                        by_name_with(name, mix_seed(game_seed ^ (s as u64 + 1)), manifest)
+                        by_name_with(name, Core::bot_seed(game_seed, s), manifest)
                             .expect("checked by new"),
                     )
                 });
@@ -519,16 +578,14 @@ impl VectorEnv {
             .filter(|n| (1..=MAX_ENVS).contains(n))
             .ok_or_else(|| bad_count(&num_envs))?;
         let r = rules(py, players, commodities, expansions)?;
-        let mut with_history = false;
         if let Some(name) = &opponents {
-            let Some(bot) = by_name_with(name.as_str(), 0, *r.manifest()) else {
+            if by_name_with(name.as_str(), 0, *r.manifest()).is_none() {
                 return Err(PyValueError::new_err(format!(
                     "unknown opponents \"{}\": expected a bot name of qe_core::bots ({})",
                     qe_core::shown(name),
                     NAMES.join(", ")
                 )));
-            };
-            with_history = bot.uses_history();
+            }
         }
         let seat = seat
             .map_err(|quoted| crate::seat_range_error(players, quoted))
@@ -557,36 +614,17 @@ impl VectorEnv {
         };
         let done = zeros(py, &[num_envs], "bool_")?;
         let mut env = VectorEnv {
-            core: Core {
-                rules: r,
+            core: Core::new(
+                r,
                 space,
-                seed: seed.unwrap_or_else(random_seed),
-                games: try_vec(num_envs, ObservedGame::new(Game::seeded(r, 0)))?,
-                started: try_vec(num_envs, 0)?,
-                finished: try_vec(num_envs, None)?,
+                seed.unwrap_or_else(random_seed),
+                num_envs,
                 opponents,
-                bots: {
-                    let mut bots = Vec::new();
-                    bots.try_reserve_exact(num_envs).map_err(|_| {
-                        PyMemoryError::new_err(format!("VectorEnv({num_envs}): out of memory"))
-                    })?;
-                    bots.resize_with(num_envs, Default::default);
-                    bots
-                },
-                matches: if with_history {
-                    try_vec(num_envs, Match::seeded(r, 0))?
-                } else {
-                    Vec::new()
-                },
-                pending: try_vec(num_envs, [None; MAX_SEATS])?,
-                actions: Vec::new(),
-                learner: Seat(seat),
+                Seat(seat),
                 reward,
                 all_seats,
                 zero_others,
-                decisions: 0,
-                episodes: 0,
-            },
+            )?,
             obs,
             mask,
             reward: rew,
@@ -754,5 +792,97 @@ impl VectorEnv {
             self.reward.bind(py).clone(),
             self.done.bind(py).clone(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qe_core::bots::MiserBot;
+
+    /// A 3-player batch of `n` envs against `opponents`, the learner at seat 1, started.
+    fn started(n: usize, opponents: &str) -> (Core, [Vec<f32>; 2], Vec<i8>, Vec<bool>) {
+        let mut core = Core::new(
+            Rules::base(3).unwrap(),
+            ActionSpace::new(BidLadder::default(), false),
+            7,
+            n,
+            Some(opponents.to_owned()),
+            Seat(1),
+            Reward::Win,
+            false,
+            true,
+        )
+        .unwrap();
+        let mut bufs = [vec![0.0; n * OBS_SIZE], vec![0.0; n]];
+        let mut mask = vec![0; n * core.actions()];
+        let mut done = vec![false; n];
+        let [obs, reward] = &mut bufs;
+        core.reset_all(&mut Out {
+            obs,
+            mask: &mut mask,
+            reward,
+            done: &mut done,
+        });
+        (core, bufs, mask, done)
+    }
+
+    #[test]
+    fn search_opponents_decide_with_their_seats_bid_history() {
+        let (mut core, mut bufs, mut mask, mut done) = started(2, "search:easy");
+        assert_eq!(core.matches.len(), 2);
+        for _ in 0..10 {
+            for e in 0..2 {
+                let learner = core.learner;
+                core.pending[e] = [None; MAX_SEATS];
+                core.pending[e][learner.index()] =
+                    decide(&mut MiserBot, &core.matches[e], learner, false);
+            }
+            let [obs, reward] = &mut bufs;
+            core.step(&mut Out {
+                obs,
+                mask: &mut mask,
+                reward,
+                done: &mut done,
+            });
+        }
+        // Each env's game so far, replayed: every bot command is what a bot of its seat's seed
+        // decides with the seat's bid history (the view alone decides otherwise, see qe-core's
+        // twin test).
+        let mut checked = 0;
+        for e in 0..2 {
+            let m = &core.matches[e];
+            assert_eq!(m.game(), core.games[e].game());
+            let game_seed = core.game_seed(e, core.started[e] - 1);
+            let mut replay = Match::seeded(core.rules, game_seed);
+            let mut bots: Vec<BoxedBot> = (0..3)
+                .map(|s| {
+                    by_name_with(
+                        "search:easy",
+                        Core::bot_seed(game_seed, s),
+                        *core.rules.manifest(),
+                    )
+                    .unwrap()
+                })
+                .collect();
+            for &c in m.commands() {
+                let seat = c.seat().unwrap();
+                if seat != core.learner {
+                    assert_eq!(
+                        decide(&mut *bots[seat.index()], &replay, seat, true),
+                        Some(c)
+                    );
+                    checked += 1;
+                }
+                replay.play(c).unwrap();
+            }
+        }
+        assert!(checked >= 20, "{checked} bot commands checked");
+    }
+
+    #[test]
+    fn opponents_that_read_the_view_only_keep_no_history() {
+        let (core, ..) = started(2, "value");
+        assert!(core.matches.is_empty());
     }
 }

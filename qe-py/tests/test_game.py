@@ -721,3 +721,12 @@ def test_a_subclass_s_own_methods_are_called() -> None:
         assert _CALLS == [amounts] and h.turn == 0 and len(h.commands()) == 1
         assert "bid_all" not in vars(h) and "step" in vars(h)  # the others stay bound
     assert "bid_all" in vars(qe.Game(3, seed=1))
+    # A method patched onto the class after its first instance is called on later ones.
+    calls = []
+    _Logged.step = lambda self, actions: calls.append(actions)  # type: ignore[method-assign]
+    try:
+        h = _Logged(3, seed=2)
+        h.step([1, 0, 0])
+        assert calls == [[1, 0, 0]] and "step" not in vars(h)
+    finally:
+        del _Logged.step

@@ -37,14 +37,20 @@ pub fn decide<B: Bot + ?Sized>(
         if !offer_peek {
             legal.peek = 0;
         }
-        legal.must_act() || legal.peek != 0
     };
+    let mut legal = m.game().legal(seat);
+    offered(&mut legal);
+    if !legal.must_act() && legal.peek == 0 {
+        return None; // nothing to do: no view built
+    }
     if bot.uses_history() {
         let mut view = m.view(Some(seat));
-        offered(&mut view.view.legal).then(|| bot.act_with_history(&view))?
+        offered(&mut view.view.legal);
+        bot.act_with_history(&view)
     } else {
         let mut view = m.game().view(seat);
-        offered(&mut view.legal).then(|| bot.act(&view))?
+        offered(&mut view.legal);
+        bot.act(&view)
     }
 }
 
@@ -122,6 +128,7 @@ mod tests {
     use super::*;
     use crate::bots::by_name;
     use crate::rules::{Rules, RulesBuilder};
+    use alloc::vec::Vec;
 
     /// Plays `m` on by `n` commands of random bots that never peek.
     fn advance(m: &mut Match, n: usize) {
@@ -135,8 +142,44 @@ mod tests {
         }
     }
 
+    /// A bot that says which of its two methods was called.
+    struct Probe {
+        reads_history: bool,
+        called: Vec<&'static str>,
+    }
+
+    impl Bot for Probe {
+        fn act(&mut self, view: &crate::view::SeatView) -> Option<Command> {
+            self.called.push("act");
+            crate::bots::MiserBot.act(view)
+        }
+        fn act_with_history(&mut self, view: &crate::session::MatchView) -> Option<Command> {
+            self.called.push("act_with_history");
+            crate::bots::MiserBot.act(&view.view)
+        }
+        fn uses_history(&self) -> bool {
+            self.reads_history
+        }
+    }
+
     #[test]
-    fn decide_hands_the_history_only_to_the_bots_that_read_it() {
+    fn decide_asks_for_the_history_only_of_the_bots_that_read_it_and_only_when_there_is_a_move() {
+        let m = Match::seeded(Rules::base(4).unwrap(), 11);
+        let seat = m.game().to_act().first().unwrap();
+        let idle = (0..4).map(Seat).find(|&s| s != seat).unwrap();
+        for (reads_history, method) in [(false, "act"), (true, "act_with_history")] {
+            let mut probe = Probe {
+                reads_history,
+                called: Vec::new(),
+            };
+            assert!(decide(&mut probe, &m, seat, true).is_some());
+            assert_eq!(decide(&mut probe, &m, idle, true), None);
+            assert_eq!(probe.called, [method]);
+        }
+    }
+
+    #[test]
+    fn decide_gives_what_the_bot_itself_decides() {
         let mut m = Match::seeded(Rules::base(4).unwrap(), 11);
         for step in 0..12 {
             let seat = m.game().to_act().first().unwrap();

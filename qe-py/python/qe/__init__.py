@@ -407,17 +407,15 @@ _BOUND = (
     "observation_into",
     "bid_all",
 )
-_BOUND_BY_CLASS: Dict[type, Tuple[str, ...]] = {}
 
 
 def _bound_names(cls: type) -> Tuple[str, ...]:
-    """The names of ``_BOUND`` that ``cls`` (``Game`` or a subclass) does not override: a
-    subclass's own method is called, never shadowed by the bound extension method."""
-    names = _BOUND_BY_CLASS.get(cls)
-    if names is None:
-        names = tuple(n for n in _BOUND if getattr(cls, n) is getattr(Game, n))
-        _BOUND_BY_CLASS[cls] = names
-    return names
+    """The names of ``_BOUND`` that ``cls`` (``Game`` or a subclass) does not override, read as
+    the class is now (a method patched onto it later counts): a subclass's own method is called,
+    never shadowed by the bound extension method."""
+    if cls is Game:
+        return _BOUND
+    return tuple(n for n in _BOUND if getattr(cls, n) is getattr(Game, n))
 
 
 def _native(name: str) -> Any:
