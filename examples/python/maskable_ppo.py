@@ -1,6 +1,7 @@
 """MaskablePPO (sb3-contrib) learning one seat of QE against bots, with the legal-action masks.
 
-    pip install "qe-engine[gym]" sb3-contrib      # sb3-contrib brings stable-baselines3 and torch
+    ./scripts/build-wheel                         # qe-engine is not on the package index yet
+    pip install "$(ls target/wheels/qe_engine-*.whl)[gym]" sb3-contrib   # brings torch
     python examples/python/maskable_ppo.py --steps 4096
 
 ``qe.gym.QeEnv`` has ``action_masks()``, which MaskablePPO reads at every step, so the policy only

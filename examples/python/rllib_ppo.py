@@ -1,6 +1,7 @@
 """RLlib multi-agent PPO: one policy shared by every seat, trained by self-play for a few iterations.
 
-    pip install "qe-engine[pettingzoo]" "ray[rllib]" torch
+    ./scripts/build-wheel                         # qe-engine is not on the package index yet
+    pip install "$(ls target/wheels/qe_engine-*.whl)[pettingzoo]" "ray[rllib]" torch
     python examples/python/rllib_ppo.py --iterations 3
 
 The env is RLlib's ``ParallelPettingZooEnv`` over ``qe.pettingzoo.parallel_env``; every agent maps

@@ -220,6 +220,15 @@ def test_tampered_pickle_state_is_rejected_not_coerced(field: str, value: object
         h.__setstate__({"game": json.dumps(state)})
 
 
+@pytest.mark.parametrize("game", [5, None, b"{}", ["{}"]])
+def test_a_pickled_game_field_that_is_not_text_is_named(game: object) -> None:
+    h = qe.Game(players=3, seed=1)
+    before = h.record()
+    with pytest.raises(ValueError, match=f"'game' must be a string, got {type(game).__name__}"):
+        h.__setstate__({"game": game})
+    assert h.record() == before
+
+
 def test_pickle_keeps_instance_attributes() -> None:
     t = Tagged(players=3, seed=2)
     t.label = "table 7"  # type: ignore[attr-defined]

@@ -734,6 +734,11 @@ class Game:
                 f"bad pickled qe.Game state: 'attrs' must be a dict, got {type(attrs).__name__} "
                 f"{_qe.quote(attrs)}"
             )
+        if not isinstance(state["game"], str):
+            raise ValueError(
+                f"bad pickled qe.Game state: 'game' must be a string, got "
+                f"{type(state['game']).__name__} {_qe.quote(state['game'])}"
+            )
         unknown = [k for k in state if k not in ("game", "attrs")]
         if unknown:
             raise ValueError(f"bad pickled qe.Game state: unknown key {_qe.quote(unknown[0])}")

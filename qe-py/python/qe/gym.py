@@ -9,10 +9,11 @@
   :meth:`QeEnv.action_masks` gives the legal actions (the method sb3-contrib's ``MaskablePPO``
   reads), also in ``info["action_mask"]``. Rewards come at the end, by ``qe_core::reward``
   (``"win"`` or ``"score"``); the last step's ``info["returns"]`` holds every seat's (the bots'
-  too). A masked-out action is replaced by the nearest legal one (the
-  lowest legal action above it, else the highest) and ``info["illegal_action"]`` is set, or
-  raises :class:`qe.IllegalCommand` with ``illegal="raise"``. An action that is not an int (numpy
-  integers are) is a ``TypeError`` naming it, never truncated.
+  too). A masked-out action, or an int outside the action space, is replaced by the nearest
+  legal one (the lowest legal action above it, else the highest) and ``info["illegal_action"]``
+  is set; with ``illegal="raise"`` a masked-out action raises :class:`qe.IllegalCommand` (one
+  outside the space a ``ValueError``). An action that is not an int (numpy integers are) is a
+  ``TypeError`` naming it, never truncated. :class:`QeVectorEnv` refuses any illegal action.
 * :class:`QeVectorEnv` (``gymnasium.vector.VectorEnv``): ``num_envs`` such games stepped in one
   native call (:class:`qe.VectorEnv` with ``opponents``, the GIL released). ``reset(seed=)``
   returns ``(obs, infos)``, ``step(actions)`` returns ``(obs, rewards, terminations,

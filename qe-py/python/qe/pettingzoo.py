@@ -20,11 +20,15 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
 * **Rewards** are 0 until the game ends; then, with ``reward="win"`` (default) each of the ``k``
   winners gets ``1/k`` and everyone else 0 (all 0 when every seat is eliminated); with
   ``reward="score"`` each seat gets its total VP / 100 (``qe_core::reward``).
-* **Illegal actions** (masked out): with ``illegal="nearest"`` (default) the action is replaced by
-  the nearest legal one (the lowest legal index above it, else the highest legal index) and the
-  agent's info gets ``"illegal_action": True``; with ``illegal="raise"`` it raises
-  :class:`qe.IllegalCommand` and the game is unchanged. An action that is not an int (numpy
-  integers are) is a ``TypeError`` naming it, never truncated; a Parallel ``step`` whose dict has
+* **Illegal actions** (masked out, or an int outside the action space): with
+  ``illegal="nearest"`` (default) the action is replaced by the nearest legal one (the lowest
+  legal index above it, else the highest legal index) and the agent's info gets
+  ``"illegal_action": True``; with ``illegal="raise"`` a masked-out action raises
+  :class:`qe.IllegalCommand` (one outside the space a ``ValueError``) and the game is unchanged.
+  An action that is not an int (numpy integers are) is a ``TypeError`` naming it, never
+  truncated. :func:`env` is wrapped as PettingZoo's own envs are, so there an action outside the
+  action space (a non-int included) is first refused by ``AssertOutOfBoundsWrapper`` with an
+  ``AssertionError``; a Parallel ``step`` whose dict has
   no entry for an agent that must act is a ``KeyError`` naming the agent, and ``observe`` of an
   agent the env does not have a ``ValueError`` naming it.
 * **AEC**: ``agent_selection`` is the lowest seat that must act (sealed bids are collected one seat
