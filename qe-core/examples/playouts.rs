@@ -47,7 +47,10 @@ fn main() {
                 &mut buffer,
                 &mut mask,
             );
-            checksum = checksum.wrapping_add(buffer[7].to_bits().into());
+            // The last observation written, whole: it is not all zero.
+            checksum = buffer
+                .iter()
+                .fold(checksum, |c, x| c.wrapping_add(x.to_bits().into()));
         } else if !views {
             play_out(&mut game, &mut rng);
         }
@@ -70,7 +73,9 @@ fn main() {
     println!(
         "{games} games ({players} players{}{}) in {secs:.3} s: {:.0} games/s ({winners} winners, {checksum})",
         if commodities { ", commodities" } else { "" },
-        if views {
+        if obs {
+            ", a view and an observation per command"
+        } else if views {
             ", a view per command"
         } else if steps {
             ", observations and masks per step"

@@ -263,3 +263,51 @@ def test_the_learner_is_asked_after_every_bot_that_must_act() -> None:
             obs, info = single.reset()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in vinfos["action_mask"]])
         vobs, _, _, _, vinfos = vector.step(actions)
+
+
+def test_the_maskable_ppo_example_counts_a_shared_win_as_its_share() -> None:
+    """``examples/python/maskable_ppo.py``'s ``win_rate`` (what it prints for the trained and the
+    random policy) is the mean of the games' ``"win"`` returns: a win shared by ``k`` seats
+    counts ``1/k``. Its training needs torch; this part does not."""
+    import importlib.util
+    import pathlib
+
+    import qe.gym
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("maskable_ppo_example", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+
+    rng = np.random.default_rng(0)
+
+    def random_legal(obs: object, mask: np.ndarray) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    env = qe.gym.QeEnv(players=4, seat=0, opponents="random")
+    games = 400
+    rate = example.win_rate(env, random_legal, games, 50)
+    rng = np.random.default_rng(0)  # the same choices again
+    returns = []
+    for g in range(games):
+        env.reset(seed=50 + g)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(random_legal(None, env.action_masks()))
+        returns.append(info["returns"][0])
+    assert rate == pytest.approx(sum(returns) / games) and 0 < rate < 1
+
+    class SharedWins:
+        """Every game ends at its first step, won by three seats (shared wins are rare in play)."""
+
+        def reset(self, seed: int) -> tuple:
+            return np.zeros(qe.OBS_SIZE, np.float32), {}
+
+        def action_masks(self) -> np.ndarray:
+            return np.ones(4, bool)
+
+        def step(self, action: int) -> tuple:
+            return np.zeros(qe.OBS_SIZE, np.float32), 1 / 3, True, False, {}
+
+    assert example.win_rate(SharedWins(), random_legal, 9, 0) == pytest.approx(1 / 3)

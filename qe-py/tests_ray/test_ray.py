@@ -90,6 +90,33 @@ def test_tournament_as_ray_tasks_matches_a_local_run(local_ray: Any) -> None:
     results = ex.tournament(lineup, games=60, chunk=16)
     assert results["value"]["games"] == 120 and results["random"]["games"] == 60
     assert sum(r["win_rate"] * r["games"] for r in results.values()) <= 60 + 1e-9
+    # The same 60 games (seeds 0..59, the seat order rotating through the lineup's orders),
+    # counted here without Ray: every field of every bot agrees.
+    import itertools
+
+    import qe.bots
+
+    orders = list(itertools.permutations(range(4)))
+    want = {n: [0.0, 0.0, 0.0, 0.0] for n in lineup}
+    for seed in range(60):
+        names = [lineup[k] for k in orders[seed % len(orders)]]
+        g = qe.Game(4, seed=seed)
+        qe.bots.play_out(g, names, seed=seed)
+        outcome = g.outcome()
+        assert outcome is not None
+        for s, name in enumerate(names):
+            w = want[name]
+            w[0] += 1
+            w[1] += g.returns("win")[s]
+            w[2] += outcome.seats[s].total
+            w[3] += outcome.seats[s].eliminated
+    for name, (games, wins, score, eliminated) in want.items():
+        r = results[name]
+        assert r["games"] == games
+        assert r["win_rate"] == pytest.approx(wins / games)
+        assert r["mean_score"] == pytest.approx(score / games)
+        assert r["elimination_rate"] == pytest.approx(eliminated / games)
+    assert want["miser"][1] < want["value"][1] and want["random"][3] > 0  # the bots differ
     # The same games played in this process give the same counts (seeds fixed by chunk).
     local = local_ray.get(ex.play_games.remote(lineup, 0, 16, []))
     again = local_ray.get(ex.play_games.remote(lineup, 0, 16, []))
@@ -106,6 +133,18 @@ def test_rollouts_as_ray_tasks(local_ray: Any) -> None:
     chosen = np.take_along_axis(batch["masks"], batch["actions"][..., None], axis=-1)
     assert (chosen == 1).all()
     assert batch["dones"].sum() > 0
+    # Each worker's transitions, replayed on a VectorEnv of its seed with the recorded actions:
+    # every observation and mask is the one its action was chosen from, every reward and end the
+    # one that action led to.
+    for w in range(2):
+        env = qe.VectorEnv(8, players=4, seed=w, opponents="random")
+        obs, masks = env.reset()
+        part = slice(8 * w, 8 * (w + 1))
+        for t in range(40):
+            assert np.array_equal(batch["obs"][t, part], obs) and np.array_equal(batch["masks"][t, part], masks)
+            obs, masks, rewards, dones = env.step(batch["actions"][t, part])
+            assert np.array_equal(batch["rewards"][t, part], rewards)
+            assert np.array_equal(batch["dones"][t, part], dones)
 
 
 def test_example_main_runs(local_ray: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,4 +153,11 @@ def test_example_main_runs(local_ray: Any, capsys: pytest.CaptureFixture[str]) -
     ex.main(["--num-cpus", "2", "--games", "40", "--rollout-steps", "20"])
     out = capsys.readouterr().out
     assert "win rate" in out and "rollouts:" in out
+    # The summary line is the rollouts' own: the mean reward of the steps that ended a game.
+    local_ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    batch = ex.collect_rollouts(2, steps=20, players=4)
+    final = batch["rewards"][batch["dones"]]
+    assert f"{int(batch['dones'].sum())} finished games, mean final reward {final.mean():.3f}" in out
+    assert final.mean() != pytest.approx(batch["rewards"].mean())
+    local_ray.shutdown()
     local_ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
