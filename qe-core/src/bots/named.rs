@@ -33,23 +33,23 @@ pub fn decide<B: Bot + ?Sized>(
     seat: Seat,
     offer_peek: bool,
 ) -> Option<Command> {
-    let offered = |legal: &mut Legal| {
+    let withhold_peek = |legal: &mut Legal| {
         if !offer_peek {
             legal.peek = 0;
         }
     };
     let mut legal = m.game().legal(seat);
-    offered(&mut legal);
+    withhold_peek(&mut legal);
     if !legal.must_act() && legal.peek == 0 {
         return None; // nothing to do: no view built
     }
     if bot.uses_history() {
         let mut view = m.view(Some(seat));
-        offered(&mut view.view.legal);
+        withhold_peek(&mut view.view.legal);
         bot.act_with_history(&view)
     } else {
         let mut view = m.game().view(seat);
-        offered(&mut view.legal);
+        withhold_peek(&mut view.legal);
         bot.act(&view)
     }
 }
