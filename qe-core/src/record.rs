@@ -190,7 +190,10 @@ mod json {
     /// An object of a record, or why not (`what` names it in the message).
     fn object<'a>(raw: &'a RawValue, what: &str) -> Result<Members<'a>, SetupError> {
         Members::of(raw).map_err(|e| match e {
-            None => bad(format!("{what} must be an object")),
+            None => bad(format!(
+                "{what} must be an object, got `{}`",
+                shown(raw.get())
+            )),
             Some(m) => bad(format!("{what}: {m}")),
         })
     }
@@ -202,7 +205,9 @@ mod json {
         cap: usize,
     ) -> Result<Vec<&'a RawValue>, SetupError> {
         json::list(raw, cap).map_err(|e| match e {
-            ListError::NotAList => bad(format!("{what} must be a list")),
+            ListError::NotAList => {
+                bad(format!("{what} must be a list, got `{}`", shown(raw.get())))
+            }
             ListError::TooLong => bad(format!("{what} has more than {cap} entries")),
             ListError::Syntax(m) => bad(format!("{what}: {m}")),
         })
@@ -218,7 +223,12 @@ mod json {
             .into_iter()
             .map(|x| {
                 json::string(x)
-                    .ok_or_else(|| bad(format!("`{field}` must be a list of names")))?
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "`{field}` must be a list of names, got `{}` in it",
+                            shown(x.get())
+                        ))
+                    })?
                     .parse()
             })
             .collect()
@@ -233,8 +243,17 @@ mod json {
     /// record holds none (its deck and piles say what chance dealt).
     pub(crate) fn command(text: &str, chance: bool) -> Result<Command, CommandError> {
         let obj = Members::parse(text).map_err(|e| match e {
-            None => malformed("a command is a JSON object".into(), "R-AUC-12"),
-            Some(m) => malformed(format!("a command is a JSON object: {m}"), "R-AUC-12"),
+            None => malformed(
+                format!("a command is a JSON object, got `{}`", shown(text.trim())),
+                "R-AUC-12",
+            ),
+            Some(m) => malformed(
+                format!(
+                    "a command is a JSON object, got `{}`: {m}",
+                    shown(text.trim())
+                ),
+                "R-AUC-12",
+            ),
         })?;
         if let (true, Some(c)) = (chance, obj.get("chance")) {
             if obj.len() != 1 {
@@ -299,7 +318,12 @@ mod json {
     /// A chance outcome: `{"deal": [industry, ...]}`, `{"reveal": tile}` or `{"draw": token}`.
     fn chance_outcome(raw: &RawValue) -> Result<ChanceOutcome, CommandError> {
         let bad = |what: &str| malformed(format!("bad chance outcome: {what}"), "R-SET-3");
-        let obj = Members::of(raw).map_err(|_| bad("a chance outcome is an object"))?;
+        let obj = Members::of(raw).map_err(|_| {
+            bad(&format!(
+                "a chance outcome is an object, got `{}`",
+                shown(raw.get())
+            ))
+        })?;
         let [(name, value)] = obj.0.as_slice() else {
             return Err(bad("expected exactly one of deal, reveal or draw"));
         };
@@ -507,8 +531,8 @@ mod json {
                     text.len()
                 )));
             }
-            let raw: &RawValue =
-                serde_json::from_str(text).map_err(|e| bad(format!("invalid JSON: {e}")))?;
+            let raw: &RawValue = serde_json::from_str(text)
+                .map_err(|e| bad(format!("invalid JSON, got `{}`: {e}", shown(text.trim()))))?;
             manifest(raw)
         }
     }
@@ -536,8 +560,11 @@ mod json {
                 )));
             }
             let obj = Members::parse(text).map_err(|e| match e {
-                None => bad("a record is a JSON object"),
-                Some(m) => bad(format!("invalid JSON: {m}")),
+                None => bad(format!(
+                    "a record is a JSON object, got `{}`",
+                    shown(text.trim())
+                )),
+                Some(m) => bad(format!("invalid JSON, got `{}`: {m}", shown(text.trim()))),
             })?;
             const FIELDS: [&str; 10] = [
                 "format",
@@ -558,9 +585,15 @@ mod json {
                 obj.get(k)
                     .ok_or_else(|| bad(format!("missing field `{k}`")))
             };
-            match json::string(need("format")?).as_deref() {
+            let format_v = need("format")?;
+            match json::string(format_v).as_deref() {
                 Some(FORMAT) => {}
-                _ => return Err(bad(format!("`format` must be \"{FORMAT}\""))),
+                _ => {
+                    return Err(bad(format!(
+                        "`format` must be \"{FORMAT}\", not {}",
+                        shown(format_v.get())
+                    )))
+                }
             }
             let players_v = need("players")?;
             let Whole::Fits(players) = json::whole(players_v) else {
@@ -641,9 +674,13 @@ mod json {
                 None => None,
             };
             let cap = Rules::max_commands_of(players);
-            let commands = json::list(need("commands")?, cap)
+            let raw_commands = need("commands")?;
+            let commands = json::list(raw_commands, cap)
                 .map_err(|e| match e {
-                    ListError::NotAList => bad("`commands` must be a list"),
+                    ListError::NotAList => bad(format!(
+                        "`commands` must be a list, got `{}`",
+                        shown(raw_commands.get())
+                    )),
                     ListError::TooLong => bad(format!(
                         "`commands` has more than {cap} commands, the most a legal \
                          {players}-player game can have"

@@ -586,3 +586,79 @@ fn a_records_seed_must_be_a_64_bit_whole_number() {
     let max = text.replacen(r#""seed":7"#, r#""seed":18446744073709551615"#, 1);
     assert_eq!(Record::from_json(&max).unwrap().seed, Some(u64::MAX));
 }
+
+#[test]
+fn a_command_or_record_that_is_not_an_object_is_quoted() {
+    let huge = format!("\"{}\"", "y".repeat(1_000));
+    // (text, as quoted, whether it is JSON at all)
+    for (text, shown, json) in [
+        ("3.5", "`3.5`".to_string(), true),
+        (" [1, 2] ", "`[1, 2]`".to_string(), true),
+        ("bid 5", "`bid 5`".to_string(), false),
+        ("\"\u{7}\"", r#"`"\u{7}"`"#.to_string(), false),
+        (
+            huge.as_str(),
+            format!("`\"{}...`", "y".repeat(qe_core::SHOWN_MAX - 1)),
+            true,
+        ),
+    ] {
+        let e = Command::from_json(text).unwrap_err();
+        let message = e.to_string();
+        assert!(matches!(e, CommandError::Malformed { .. }), "{message}");
+        assert!(
+            message.contains(&format!("a command is a JSON object, got {shown}")),
+            "{message}"
+        );
+        if json {
+            let e = Record::from_json(text).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("a record is a JSON object, got {shown}")),
+                "{e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_record_field_of_the_wrong_shape_is_quoted() {
+    let text = record_text(4);
+    for (from, to, expected) in [
+        (
+            r#""format":"qe-record/1""#,
+            r#""format":"qe-record/2""#,
+            r#"`format` must be "qe-record/1", not "qe-record/2""#,
+        ),
+        (
+            r#""commands":[{"seat":0,"bid":3}]"#,
+            r#""commands":{"a":1}"#,
+            r#"`commands` must be a list, got `{"a":1}`"#,
+        ),
+        (
+            r#""deck":[""#,
+            r#""deck":[17,""#,
+            "`deck` must be a list of names, got `17` in it",
+        ),
+        (
+            r#""nations":["US","EU","CN","JP"]"#,
+            r#""nations":"US""#,
+            r#"`nations` must be a list, got `"US"`"#,
+        ),
+    ] {
+        assert!(text.contains(from), "{text}");
+        let e = Record::from_json(&text.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+    let e = qe_core::Manifest::from_json("[1]").unwrap_err().to_string();
+    assert!(e.contains("`manifest` must be an object, got `[1]`"), "{e}");
+    let e = qe_core::Manifest::from_json("{x").unwrap_err().to_string();
+    assert!(e.contains("invalid JSON, got `{x`"), "{e}");
+    let e = Command::from_json(r#"{"chance":[1]}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("a chance outcome is an object, got `[1]`"),
+        "{e}"
+    );
+}

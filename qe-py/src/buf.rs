@@ -75,7 +75,7 @@ impl<T: Element + 'static> Buffer<T> {
                 let want = T::get_dtype(arr.py());
                 let got = match arr.getattr("dtype") {
                     Ok(d) if arr.cast::<numpy::PyUntypedArray>().is_ok() => d.str()?.to_string(),
-                    _ => format!("a {}", arr.get_type().name()?),
+                    _ => format!("{} {}", args::type_name(arr), args::quote(arr)),
                 };
                 return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                     "{name} must be a numpy array of {}, got {got}",

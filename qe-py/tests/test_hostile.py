@@ -74,6 +74,14 @@ def test_messages_name_the_value_given() -> None:
     mask = np.zeros((4, g.num_actions), dtype=np.int8)
     with pytest.raises(TypeError, match="obs must be a numpy array of float32, got float64"):
         g.observe_into(obs, mask)
+    with pytest.raises(TypeError, match="obs must be a numpy array of float32, got str 'x'$"):
+        g.observe_into("x", mask)
+    with pytest.raises(TypeError, match=r"out must be a numpy array of float32, got list \[1, 2\]$"):
+        g.observation_into(0, [1, 2])
+    with pytest.raises(qe.IllegalCommand, match="a command is a JSON object, got `3.5`$"):
+        g.apply(3.5)  # type: ignore[arg-type]
+    with pytest.raises(qe.SetupError, match="a record is a JSON object, got `null`$"):
+        qe.Game.from_record(None)  # type: ignore[arg-type]
     strided = np.zeros((4, 2 * qe.OBS_SIZE), dtype=np.float32)[:, ::2]
     with pytest.raises(ValueError, match="obs must be .* C-contiguous array, got one that is not C-contiguous$"):
         g.observe_into(strided, mask)
