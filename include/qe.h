@@ -205,7 +205,7 @@
 #define QE_BOT_LEVEL_EASY 1
 
 /**
- * `qe_bot_new` level: `search` with the default budget (about 6 ms a decision, median).
+ * `qe_bot_new` level: `search` with the default budget (a few ms a decision; see PERF.md).
  */
 #define QE_BOT_LEVEL_MEDIUM 2
 

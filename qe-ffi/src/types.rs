@@ -87,7 +87,7 @@ pub const QE_EVENT_OTHER: u32 = 255;
 pub const QE_BOT_LEVEL_DEFAULT: u32 = 0;
 /// `qe_bot_new` level: `search` with a small budget.
 pub const QE_BOT_LEVEL_EASY: u32 = 1;
-/// `qe_bot_new` level: `search` with the default budget (about 6 ms a decision, median).
+/// `qe_bot_new` level: `search` with the default budget (a few ms a decision; see PERF.md).
 pub const QE_BOT_LEVEL_MEDIUM: u32 = 2;
 /// `qe_bot_new` level: `search` with four times the medium budget.
 pub const QE_BOT_LEVEL_HARD: u32 = 3;

@@ -58,12 +58,13 @@ use world::{Knowledge, World};
 /// bots of [`super::by_name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// A fifth of the medium budget: about 2 ms a decision on one core (median), weaker.
+    /// A fifth of the medium budget: faster and weaker (time per decision of each level:
+    /// PERF.md, "The search bot").
     Easy,
-    /// The default (`search`): about 6 ms a decision on one core (median; the 99th percentile
-    /// stays under 20 ms), measured on the 2-core development machine, release build (PERF.md).
+    /// The default (`search`): a few milliseconds a decision on one core, release build, short
+    /// enough for a frame budget (PERF.md).
     Medium,
-    /// Four times the medium budget: about 25 ms a decision (median).
+    /// Four times the medium budget: about four times as long a decision.
     Hard,
 }
 
