@@ -209,21 +209,13 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
         for _ in 0..games {
             state = qe_core::mix_seed(state);
             let i = ((u128::from(state) * u128::from(games)) >> 64) as u64;
-            drawn[ends.partition_point(|&end| end <= i)] += 1;
+            drawn[pattern_of(&ends, i)] += 1;
         }
         let w = wins_of(&mut patterns.iter().zip(&drawn).map(|(&(r, _), &d)| (r, d)));
         for (a, r) in fit(&w).into_iter().enumerate() {
             samples[a].push(r);
         }
     }
-    let pct = |xs: &mut Vec<f64>, q: f64| -> f64 {
-        if xs.is_empty() {
-            return f64::NAN;
-        }
-        xs.sort_by(f64::total_cmp);
-        let i = ((xs.len() - 1) as f64 * q).round() as usize;
-        xs[i]
-    };
     let mut low = Vec::with_capacity(agents);
     let mut high = Vec::with_capacity(agents);
     for (a, xs) in samples.iter_mut().enumerate() {
@@ -231,8 +223,9 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
             low.push(rating[a]);
             high.push(rating[a]);
         } else {
-            low.push(pct(xs, 0.025));
-            high.push(pct(xs, 0.975));
+            xs.sort_by(f64::total_cmp);
+            low.push(percentile(xs, 0.025));
+            high.push(percentile(xs, 0.975));
         }
     }
     Ratings {
@@ -241,6 +234,21 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
         high,
         resamples,
     }
+}
+
+/// The pattern of game `i` when the games are listed by pattern, `ends[p]` the index just past
+/// pattern `p`'s games.
+fn pattern_of(ends: &[u64], i: u64) -> usize {
+    ends.partition_point(|&end| end <= i)
+}
+
+/// The `q` quantile of the sorted `xs`: the entry nearest to `q` of the way from the first to
+/// the last; NaN for none.
+fn percentile(xs: &[f64], q: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs[((xs.len() - 1) as f64 * q).round() as usize]
 }
 
 #[cfg(test)]
@@ -295,6 +303,108 @@ mod tests {
         assert!((mean - 1500.0).abs() < 1e-6);
         // Seeded: the same intervals again.
         assert_eq!(r, ratings(&tally(&games), 3, 100, 7));
+    }
+
+    /// The ratings as strengths, `10^((rating - 1500) / 400)`.
+    fn strengths(r: &Ratings) -> Vec<f64> {
+        r.rating
+            .iter()
+            .map(|x| 10f64.powf((x - 1500.0) / 400.0))
+            .collect()
+    }
+
+    /// Adds `n` two-seat comparisons in which agent `a` finishes ahead of agent `b`.
+    fn add_wins(f: &mut Finishes, a: u8, b: u8, n: u32) {
+        for _ in 0..n {
+            f.add(Ranked {
+                players: 2,
+                agent: [a, b, 0, 0, 0],
+                rank: [0, 1, 0, 0, 0],
+            });
+        }
+    }
+
+    #[test]
+    fn two_agents_rate_by_their_wins_with_one_virtual_draw() {
+        // 3 wins to 1, plus half a win each: a strength ratio of 3.5 / 1.5.
+        let mut f = Finishes::default();
+        add_wins(&mut f, 0, 1, 3);
+        add_wins(&mut f, 1, 0, 1);
+        let r = ratings(&f, 2, 0, 1);
+        let want = 400.0 * (3.5f64 / 1.5).log10();
+        assert!((r.rating[0] - r.rating[1] - want).abs() < 1e-9, "{r:?}");
+        assert!((r.rating[0] + r.rating[1] - 3000.0).abs() < 1e-9, "{r:?}");
+    }
+
+    #[test]
+    fn the_fit_solves_the_likelihood_equations() {
+        // Three agents, pairwise records 30:10, 5:15 and 20:20.
+        let mut f = Finishes::default();
+        for (a, b, n) in [
+            (0, 1, 30),
+            (1, 0, 10),
+            (0, 2, 5),
+            (2, 0, 15),
+            (1, 2, 20),
+            (2, 1, 20),
+        ] {
+            add_wins(&mut f, a, b, n);
+        }
+        let r = ratings(&f, 3, 0, 1);
+        let g = strengths(&r);
+        // Maximum likelihood with one virtual draw (half a win each way) between every two
+        // agents: each agent's wins equal its expected wins.
+        let wins = [[0.0, 30.0, 5.0], [10.0, 0.0, 20.0], [15.0, 20.0, 0.0]];
+        let w = |a: usize, b: usize| wins[a][b] + 0.5;
+        for a in 0..3 {
+            let (mut won, mut expected) = (0.0, 0.0);
+            for b in (0..3).filter(|&b| b != a) {
+                won += w(a, b);
+                expected += (w(a, b) + w(b, a)) * g[a] / (g[a] + g[b]);
+            }
+            assert!((won - expected).abs() < 1e-9 * won, "agent {a}: {r:?}");
+        }
+        assert!((r.rating.iter().sum::<f64>() / 3.0 - 1500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_game_index_falls_in_its_patterns_range() {
+        // Patterns of 3, 1 and 6 games: indices 0..3, 3..4 and 4..10.
+        let ends = [3, 4, 10];
+        let mut count = [0; 3];
+        for i in 0..10 {
+            count[pattern_of(&ends, i)] += 1;
+        }
+        assert_eq!(count, [3, 1, 6]);
+        assert_eq!(pattern_of(&ends, 3), 1);
+    }
+
+    #[test]
+    fn percentiles_take_the_nearest_entry() {
+        let five = [1.0, 2.0, 3.0, 4.0, 5.0];
+        // 4 × 0.975 = 3.9 and 4 × 0.025 = 0.1.
+        let bits = |q: f64, xs: &[f64]| percentile(xs, q).to_bits();
+        assert_eq!(
+            (bits(0.025, &five), bits(0.975, &five)),
+            (1f64.to_bits(), 5f64.to_bits())
+        );
+        let ten: Vec<f64> = (0..10).map(f64::from).collect();
+        assert_eq!(bits(0.5, &ten), 5f64.to_bits());
+        assert!(percentile(&[], 0.5).is_nan());
+    }
+
+    #[test]
+    fn the_intervals_are_drawn_from_the_seed() {
+        let mut f = Finishes::default();
+        add_wins(&mut f, 0, 1, 30);
+        add_wins(&mut f, 1, 0, 20);
+        add_wins(&mut f, 2, 1, 25);
+        add_wins(&mut f, 1, 2, 25);
+        let a = ratings(&f, 3, 100, 7);
+        assert_eq!(a, ratings(&f, 3, 100, 7));
+        let b = ratings(&f, 3, 100, 8);
+        assert_eq!(a.rating, b.rating);
+        assert!(a.low != b.low || a.high != b.high, "{a:?} {b:?}");
     }
 
     #[test]

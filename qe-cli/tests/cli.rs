@@ -972,6 +972,77 @@ fn simulate_prints_a_table_per_agent() {
     assert_eq!(out.lines().filter(|l| l.starts_with("random ")).count(), 1);
 }
 
+/// The table shows the numbers of the JSON result of the same tournament, each in its column.
+#[test]
+fn simulate_table_matches_its_json() {
+    let args = [
+        "simulate",
+        "--games",
+        "30",
+        "--players",
+        "5",
+        "--commodities",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        "2",
+    ];
+    let o = run(&args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = simulate_json(&with_json);
+    let title = out.lines().next().unwrap();
+    assert!(
+        title.starts_with("qe simulate: 30 games · 5 players · Commodities · seed 2 · "),
+        "{title}"
+    );
+    let pct = |x: &Value| format!("{:.1}", x.as_f64().unwrap() * 100.0);
+    let fixed = |x: &Value, digits: usize| format!("{:.*}", digits, x.as_f64().unwrap());
+    for name in ["value", "random", "miser"] {
+        let row = agent_row(&v, name);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let (ci, rci) = (&row["win_rate_ci95"], &row["rating_ci95"]);
+        let want = [
+            name.to_string(),
+            row["seats_played"].to_string(),
+            pct(&row["win_rate"]),
+            format!("{}–{}", pct(&ci[0]), pct(&ci[1])),
+            fixed(&row["rating"], 0),
+            format!("{}–{}", fixed(&rci[0], 0), fixed(&rci[1], 0)),
+            fixed(&row["mean_score"], 2),
+            fixed(&row["mean_spent"], 2),
+            pct(&row["elimination_rate"]),
+        ];
+        assert_eq!(cells[..9], want, "{line}");
+    }
+    let seats: Vec<String> = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| pct(&s["win_rate"]))
+        .collect();
+    assert!(
+        out.contains(&format!(
+            "win % by seat (all agents): {}\n",
+            seats.join(" · ")
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "no winner (all eliminated): {}% of games",
+            pct(&v["no_winner_rate"])
+        )),
+        "{out}"
+    );
+}
+
 /// Seats rotate: every agent plays every seat; win rates and ratings come with intervals.
 #[test]
 fn simulate_rotates_seats_and_rates_agents() {
@@ -1144,11 +1215,17 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 
 /// The tournament's sums are those of its games, replayed here: game i seeded from (seed, i),
 /// seat s played by lineup entry (s + i) mod players with its bot seeded from (game seed, s);
-/// every agent's seats, wins, score, spent and eliminations, each seat's wins and score, and the
-/// Wilson interval of each agent's wins over the seats it played.
+/// every agent's seats, wins, score, spent and eliminations, each seat's wins, win rate and
+/// score, the games without a winner, and the Wilson interval of each agent's wins over the seats
+/// it played. Three misers spend alike and are all eliminated (R-SCO-2): no game has a winner.
 #[test]
 fn simulate_tallies_the_games_it_plays() {
-    let lineup = ["value", "miser", "miser"];
+    for lineup in [["value", "miser", "miser"], ["miser", "miser", "miser"]] {
+        tally_and_compare(lineup);
+    }
+}
+
+fn tally_and_compare(lineup: [&str; 3]) {
     let (games, seed) = (8u64, 4u64);
     let v = simulate_json(&[
         "simulate",
@@ -1162,12 +1239,23 @@ fn simulate_tallies_the_games_it_plays() {
         "1",
         "--json",
     ]);
-    let agents = ["value", "miser"];
+    let mut agents: Vec<&str> = Vec::new();
+    for name in lineup {
+        if !agents.contains(&name) {
+            agents.push(name);
+        }
+    }
     let agent_of = |entry: usize| agents.iter().position(|a| *a == lineup[entry]).unwrap();
-    let (mut played, mut wins, mut score, mut eliminated) =
-        ([0u64; 2], [0u64; 2], [0u64; 2], [0u64; 2]);
-    let mut spent = [0i128; 2];
+    let n_agents = agents.len();
+    let (mut played, mut wins, mut score, mut eliminated) = (
+        vec![0u64; n_agents],
+        vec![0u64; n_agents],
+        vec![0u64; n_agents],
+        vec![0u64; n_agents],
+    );
+    let mut spent = vec![0i128; n_agents];
     let (mut seat_wins, mut seat_score) = ([0u64; 3], [0u64; 3]);
+    let mut no_winner = 0u64;
     for i in 0..games {
         let gs = game_seed(seed, i);
         let entry = |s: usize| (s + i as usize) % 3;
@@ -1180,7 +1268,9 @@ fn simulate_tallies_the_games_it_plays() {
             let c = bots[seat.index()].act(&game.view(seat)).unwrap();
             game.apply(c).unwrap();
         }
-        for o in game.outcome().unwrap().seats() {
+        let outcome = game.outcome().unwrap();
+        no_winner += u64::from(outcome.seats().iter().all(|o| !o.winner));
+        for o in outcome.seats() {
             let s = usize::from(o.seat);
             let a = agent_of(entry(s));
             played[a] += 1;
@@ -1192,8 +1282,12 @@ fn simulate_tallies_the_games_it_plays() {
             seat_score[s] += u64::from(o.total);
         }
     }
-    assert_eq!(played, [games, 2 * games]);
+    assert_eq!(played.iter().sum::<u64>(), 3 * games);
     let close = |got: &Value, want: f64| (got.as_f64().unwrap() - want).abs() < 1e-9;
+    assert!(
+        close(&v["no_winner_rate"], no_winner as f64 / games as f64),
+        "{lineup:?}: {no_winner} of {games} games without a winner: {v}"
+    );
     for (a, name) in agents.iter().enumerate() {
         let row = agent_row(&v, name);
         let n = played[a] as f64;
@@ -1216,10 +1310,107 @@ fn simulate_tallies_the_games_it_plays() {
     for (s, seat) in v["seats"].as_array().unwrap().iter().enumerate() {
         assert_eq!(seat["wins"].as_u64(), Some(seat_wins[s]), "{seat}");
         assert!(
+            close(&seat["win_rate"], seat_wins[s] as f64 / games as f64),
+            "{seat}"
+        );
+        assert!(
             close(&seat["mean_score"], seat_score[s] as f64 / games as f64),
             "{seat}"
         );
     }
+}
+
+/// A seat's win rate is over all games, those without a winner included: with an agent that
+/// spends in odd games only, against two misers, half the games have no winner.
+#[test]
+fn simulate_rates_seats_over_every_game() {
+    let agent = format!(
+        "exec:python3 {}/tests/agents/spender_in_odd_games.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        &format!("{agent},miser,miser"),
+        "--json",
+    ]);
+    assert_eq!(v["no_winner_rate"], 0.5, "{v}");
+    let mut wins = 0;
+    for seat in v["seats"].as_array().unwrap() {
+        let w = seat["wins"].as_u64().unwrap();
+        assert_eq!(seat["win_rate"].as_f64(), Some(w as f64 / 12.0), "{seat}");
+        wins += w;
+    }
+    // The odd games: both misers win.
+    assert_eq!(wins, 12, "{v}");
+    assert_eq!(agent_row(&v, "miser")["wins"], 12);
+    assert_eq!(agent_row(&v, &agent)["illegal_answers"], 0);
+}
+
+/// A lineup shorter than the seats repeats from its start; more threads than games are not
+/// started.
+#[test]
+fn simulate_repeats_a_short_lineup_and_caps_its_threads() {
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "6",
+        "--players",
+        "5",
+        "--bots",
+        "value,random",
+        "--threads",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(
+        v["lineup"],
+        serde_json::json!(["value", "random", "value", "random", "value"])
+    );
+    assert_eq!(agent_row(&v, "value")["seats_played"], 18);
+    assert_eq!(agent_row(&v, "random")["seats_played"], 12);
+    assert_eq!(v["threads"], 4);
+    for (games, threads, want) in [("1", "4", 1), ("3", "2", 2)] {
+        let v = simulate_json(&["simulate", "--games", games, "--threads", threads, "--json"]);
+        assert_eq!(v["threads"], want, "--games {games} --threads {threads}");
+    }
+    let o = run(&["simulate", "--games", "1", "--threads", "4"], "");
+    assert!(stdout(&o).contains("· 1 thread ·"), "{}", stdout(&o));
+}
+
+/// The time per decision is an agent's thinking time over its decisions: a single thread's
+/// agents cannot think longer, together, than the tournament took.
+#[test]
+fn simulate_times_each_decision() {
+    let o = run(
+        &[
+            "simulate",
+            "--games",
+            "4",
+            "--bots",
+            "search:easy,value,value",
+            "--threads",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let timing = &v["timing"];
+    let mut thought = 0.0;
+    for a in timing["agents"].as_array().unwrap() {
+        let decisions = a["decisions"].as_u64().unwrap();
+        assert!(decisions > 0, "{a}");
+        thought += a["ms_per_decision"].as_f64().unwrap() * decisions as f64 / 1e3;
+    }
+    let seconds = timing["seconds"].as_f64().unwrap();
+    assert!(
+        thought > 0.0 && thought <= seconds,
+        "{thought} s of thinking in {seconds} s: {timing}"
+    );
 }
 
 #[test]
