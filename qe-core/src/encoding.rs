@@ -1345,4 +1345,26 @@ mod bounds_tests {
         assert!(out[3] > 0.0); // but at least 8
         assert_eq!(out[3 * 4..], [0.0; 3]); // no fifth seat
     }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // the same float operations on both sides
+    fn bounds_block_keeps_the_sign_of_a_negative_total() {
+        // A total below zero (credit under Commodities, R-COM) stays negative, squashed as money.
+        let mut d = crate::Deduction::default();
+        d.seats[0] = crate::SpendBounds {
+            lower: -9,
+            upper: -9,
+            ..Default::default()
+        };
+        d.seats[1] = crate::SpendBounds {
+            lower: -(u64::MAX as i128),
+            upper: 4,
+            ..Default::default()
+        };
+        let mut out = [0.0f32; BOUNDS_SIZE];
+        observe_bounds(&d, 3, &mut out);
+        assert_eq!(out[..3], [-9.0 / 19.0, -9.0 / 19.0, 1.0]);
+        assert_eq!(out[3..6], [money(-(u64::MAX as f32)), 4.0 / 14.0, 0.0]);
+        assert!(out[3] < -0.99);
+    }
 }

@@ -129,6 +129,8 @@ mod tests {
         for r in Reward::ALL {
             assert_eq!(Reward::from_name(r.name()), Some(r));
         }
-        assert_eq!(Reward::from_name("wins"), None);
+        for other in ["wins", "WIN", " score", "Rank", "win ", ""] {
+            assert_eq!(Reward::from_name(other), None, "{other:?}");
+        }
     }
 }

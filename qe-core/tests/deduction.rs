@@ -95,6 +95,29 @@ fn check(m: &Match, exact_expected: bool) -> Result<(), String> {
         if !d.seats[viewer as usize].exact() {
             return Err(format!("seat {viewer} does not know its own total"));
         }
+        // `won` holds the turns each seat won; `known_prices` those whose price the viewer's
+        // view shows, and that price is the winner's own.
+        let seen = m.game().view(Seat(viewer));
+        for s in 0..n {
+            let own = m.game().view(Seat(s));
+            let b = d.seats[s as usize];
+            for (t, a) in own.auctions().iter().enumerate() {
+                let bit = 1u16 << t;
+                let won = a.awarded && a.winner == Some(Seat(s));
+                if (b.won & bit != 0) != won {
+                    return Err(format!("seat {viewer}: seat {s} won turn {t}: {won}"));
+                }
+                let shown = seen.auctions().get(t).and_then(|v| v.price);
+                let known = b.known_prices & bit != 0;
+                if known != (won && shown.is_some()) || (known && shown != a.price) {
+                    return Err(format!(
+                        "seat {viewer}: price of seat {s}'s turn {t} known {known}, shown {shown:?}, \
+                         paid {:?}",
+                        a.price
+                    ));
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -69,3 +69,25 @@ pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_stage_has_its_own_slot_in_the_documented_order() {
+        // The secret bid, the company rebids (R-AUC-6), then the asset rebids (R-COM-4).
+        let stages = [
+            BidStage::Secret,
+            BidStage::Rebid(1),
+            BidStage::Rebid(2),
+            BidStage::AssetRebid(1),
+            BidStage::AssetRebid(2),
+        ];
+        assert_eq!(stages.len(), HISTORY_STAGES);
+        assert_eq!(stages.map(slot), [0, 1, 2, 3, 4].map(Some));
+        // A third tie is settled without a third rebid (R-AUC-7, R-COM-4): no slot.
+        assert_eq!(slot(BidStage::Rebid(3)), None);
+        assert_eq!(slot(BidStage::AssetRebid(0)), None);
+    }
+}
