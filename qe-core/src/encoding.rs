@@ -1349,7 +1349,7 @@ mod bounds_tests {
     #[test]
     #[allow(clippy::float_cmp)] // the same float operations on both sides
     fn bounds_block_keeps_the_sign_of_a_negative_total() {
-        // A total below zero (credit under Commodities, R-COM) stays negative, squashed as money.
+        // A total below zero (credits under Commodities, R-COM-8) stays negative, squashed as money.
         let mut d = crate::Deduction::default();
         d.seats[0] = crate::SpendBounds {
             lower: -9,

@@ -97,3 +97,42 @@ pub enum Chance {
     /// The top token of this pile.
     Draw(AssetKind),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One phase of each kind, in the order of [`Phase::NAMES`].
+    const EVERY: [Phase; 8] = [
+        Phase::Chance {
+            chance: Chance::Deal,
+        },
+        Phase::OpeningBid {
+            auctioneer: Seat(1),
+        },
+        Phase::Bidding,
+        Phase::Rebid { tie: 1 },
+        Phase::AssetRebid { tie: 2 },
+        Phase::TakeAsset { seat: Seat(2) },
+        Phase::DiscardAsset { seat: Seat(0) },
+        Phase::GameOver,
+    ];
+
+    #[test]
+    fn each_phase_has_its_own_number_and_name() {
+        for (i, p) in EVERY.iter().enumerate() {
+            assert_eq!(p.index(), i, "{p:?}");
+            assert_eq!(p.name(), Phase::NAMES[i], "{p:?}");
+        }
+    }
+
+    /// The name is serde's tag of the same phase, spelled by its own `rename_all`.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn names_are_the_serde_tags() {
+        for p in EVERY {
+            let v = serde_json::to_value(p).unwrap();
+            assert_eq!(v["phase"], p.name(), "{v}");
+        }
+    }
+}

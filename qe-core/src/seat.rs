@@ -277,3 +277,20 @@ impl<T> IndexMut<Seat> for PerSeat<T> {
         &mut self.0[seat.index()]
     }
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_set_reads_seats_0_to_4_only() {
+        let set: SeatSet = serde_json::from_str("[0,4]").unwrap();
+        assert_eq!(
+            set.iter().map(|s| s.0).collect::<alloc::vec::Vec<_>>(),
+            [0, 4]
+        );
+        for bad in ["[5]", "[0,5]", "[255]", "[-1]"] {
+            assert!(serde_json::from_str::<SeatSet>(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -116,3 +116,40 @@ fn an_outcome_with_misnumbered_seats_is_refused() {
         "{e}"
     );
 }
+
+/// A seat number past the game's seats has nothing to do (R-AUC-12), in every player count.
+#[test]
+fn a_seat_past_the_last_has_nothing_to_do() {
+    for players in 3..=5u8 {
+        for rules in [
+            Rules::base(players).unwrap(),
+            Rules::commodities(players).unwrap(),
+        ] {
+            let game = Game::seeded(rules, 1);
+            for seat in [players, 5, 255] {
+                let legal = game.legal(Seat(seat));
+                assert_eq!(
+                    legal,
+                    qe_core::Legal::default(),
+                    "{players} players, seat {seat}"
+                );
+                assert!(!legal.must_act());
+                assert!(game.bid_range(Seat(seat)).is_none());
+            }
+        }
+    }
+}
+
+/// `score` called directly with totals no game makes (all below zero): the highest is still
+/// eliminated (R-SCO-2).
+#[test]
+fn the_highest_total_is_eliminated_even_below_zero() {
+    let rules = Rules::base(3).unwrap();
+    let seat = |spent| Holdings {
+        spent,
+        ..Holdings::default()
+    };
+    let outcome = score(&rules, &[seat(-5), seat(-1), seat(-3)], false);
+    let eliminated: Vec<bool> = outcome.seats().iter().map(|s| s.eliminated).collect();
+    assert_eq!(eliminated, [false, true, false]);
+}

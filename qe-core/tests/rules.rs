@@ -175,6 +175,11 @@ fn r_cmp_5_tiles_in_play() {
     values[tile("UK-FIN").index()] = 1;
     let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();
     assert_eq!(err.rule(), "R-CMP-5");
+    // And one that leaves 16: US-AGR worth 2 is no longer among the lowest.
+    let mut values = m.tile_values();
+    values[tile("US-AGR").index()] = 2;
+    let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();
+    assert_eq!(err.rule(), "R-CMP-5", "{err}");
 }
 
 #[test]
@@ -202,6 +207,9 @@ fn r_cmp_7_commodity_tokens() {
     // Exactly one crypto token worth 8.
     let err = Manifest::new(m.tile_values(), [&[6; 6], &[4; 6], &[8, 8, 1, 2, 3, 4]]).unwrap_err();
     assert_eq!(err.rule(), "R-CMP-7");
+    // None worth 8: nothing to take out of a 5-player game.
+    let err = Manifest::new(m.tile_values(), [&[6; 6], &[4; 6], &[0, 2, 4, 6, 9, 10]]).unwrap_err();
+    assert_eq!(err.rule(), "R-CMP-7", "{err}");
     // Any split of the 18 is accepted.
     let ok = Manifest::new(
         m.tile_values(),
@@ -1784,6 +1792,11 @@ fn r_com_7_no_taker_discard() {
     auction(&mut g3, &[(1, 2), (2, 2)]);
     auction(&mut g3, &[(1, 2), (2, 2)]);
     assert_eq!(g3.phase(), Phase::DiscardAsset { seat: Seat(0) });
+    // The discard is the auctioneer's move, and the game waits on it.
+    let legal = g3.legal(Seat(0));
+    assert!(legal.must_act() && legal.bid.is_none() && legal.take.is_empty());
+    assert!(!legal.discard.is_empty());
+    assert!(!g3.legal(Seat(1)).must_act() && !g3.legal(Seat(2)).must_act());
     assert_eq!(
         g3.apply(Command::DiscardAsset {
             seat: Seat(1),
