@@ -388,8 +388,9 @@ mod tests {
             (bits(0.025, &five), bits(0.975, &five)),
             (1f64.to_bits(), 5f64.to_bits())
         );
+        // 9 × 0.65 = 5.85: the entry at 6, not 5.
         let ten: Vec<f64> = (0..10).map(f64::from).collect();
-        assert_eq!(bits(0.5, &ten), 5f64.to_bits());
+        assert_eq!(bits(0.65, &ten), 6f64.to_bits());
         assert!(percentile(&[], 0.5).is_nan());
     }
 

@@ -1282,7 +1282,14 @@ fn tally_and_compare(lineup: [&str; 3]) {
             seat_score[s] += u64::from(o.total);
         }
     }
-    assert_eq!(played.iter().sum::<u64>(), 3 * games);
+    // Rotated through the seats, each lineup entry plays one seat of every game.
+    for (a, name) in agents.iter().enumerate() {
+        let entries = lineup.iter().filter(|n| *n == name).count() as u64;
+        assert_eq!(played[a], entries * games, "{name}");
+    }
+    if lineup == ["miser"; 3] {
+        assert_eq!(no_winner, games, "three misers spend alike");
+    }
     let close = |got: &Value, want: f64| (got.as_f64().unwrap() - want).abs() < 1e-9;
     assert!(
         close(&v["no_winner_rate"], no_winner as f64 / games as f64),
@@ -1346,7 +1353,10 @@ fn simulate_rates_seats_over_every_game() {
     // The odd games: both misers win.
     assert_eq!(wins, 12, "{v}");
     assert_eq!(agent_row(&v, "miser")["wins"], 12);
-    assert_eq!(agent_row(&v, &agent)["illegal_answers"], 0);
+    let row = agent_row(&v, &agent);
+    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+        assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
 }
 
 /// A lineup shorter than the seats repeats from its start; more threads than games are not

@@ -247,6 +247,10 @@ mod json {
                 format!("a command is a JSON object, got `{}`", shown(text.trim())),
                 "R-AUC-12",
             ),
+            // An object with a repeated key or a syntax error inside: the error says where.
+            Some(m) if text.trim_start().starts_with('{') => {
+                malformed(format!("a command is a JSON object: {m}"), "R-AUC-12")
+            }
             Some(m) => malformed(
                 format!(
                     "a command is a JSON object, got `{}`: {m}",
@@ -318,11 +322,12 @@ mod json {
     /// A chance outcome: `{"deal": [industry, ...]}`, `{"reveal": tile}` or `{"draw": token}`.
     fn chance_outcome(raw: &RawValue) -> Result<ChanceOutcome, CommandError> {
         let bad = |what: &str| malformed(format!("bad chance outcome: {what}"), "R-SET-3");
-        let obj = Members::of(raw).map_err(|_| {
-            bad(&format!(
+        let obj = Members::of(raw).map_err(|e| match e {
+            None => bad(&format!(
                 "a chance outcome is an object, got `{}`",
                 shown(raw.get())
-            ))
+            )),
+            Some(m) => bad(&m),
         })?;
         let [(name, value)] = obj.0.as_slice() else {
             return Err(bad("expected exactly one of deal, reveal or draw"));
@@ -531,8 +536,13 @@ mod json {
                     text.len()
                 )));
             }
-            let raw: &RawValue = serde_json::from_str(text)
-                .map_err(|e| bad(format!("invalid JSON, got `{}`: {e}", shown(text.trim()))))?;
+            let raw: &RawValue = serde_json::from_str(text).map_err(|e| {
+                if text.trim_start().starts_with('{') {
+                    bad(format!("invalid JSON: {e}"))
+                } else {
+                    bad(format!("invalid JSON, got `{}`: {e}", shown(text.trim())))
+                }
+            })?;
             manifest(raw)
         }
     }
@@ -564,6 +574,7 @@ mod json {
                     "a record is a JSON object, got `{}`",
                     shown(text.trim())
                 )),
+                Some(m) if text.trim_start().starts_with('{') => bad(format!("invalid JSON: {m}")),
                 Some(m) => bad(format!("invalid JSON, got `{}`: {m}", shown(text.trim()))),
             })?;
             const FIELDS: [&str; 10] = [

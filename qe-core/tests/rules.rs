@@ -175,7 +175,7 @@ fn r_cmp_5_tiles_in_play() {
     values[tile("UK-FIN").index()] = 1;
     let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();
     assert_eq!(err.rule(), "R-CMP-5");
-    // And one that leaves 16: US-AGR worth 2 is no longer among the lowest.
+    // And one that leaves 16: US-AGR worth 2 is no longer a tile worth 1.
     let mut values = m.tile_values();
     values[tile("US-AGR").index()] = 2;
     let err = Manifest::new(values, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]]).unwrap_err();

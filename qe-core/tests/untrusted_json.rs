@@ -652,8 +652,10 @@ fn a_record_field_of_the_wrong_shape_is_quoted() {
     }
     let e = qe_core::Manifest::from_json("[1]").unwrap_err().to_string();
     assert!(e.contains("`manifest` must be an object, got `[1]`"), "{e}");
-    let e = qe_core::Manifest::from_json("{x").unwrap_err().to_string();
-    assert!(e.contains("invalid JSON, got `{x`"), "{e}");
+    let e = qe_core::Manifest::from_json("tiles")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("invalid JSON, got `tiles`: expected "), "{e}");
     let e = Command::from_json(r#"{"chance":[1]}"#)
         .unwrap_err()
         .to_string();
@@ -661,4 +663,34 @@ fn a_record_field_of_the_wrong_shape_is_quoted() {
         e.contains("a chance outcome is an object, got `[1]`"),
         "{e}"
     );
+    // An object with a key given twice is an object: the error names the key, not the text.
+    for (e, what) in [
+        (
+            Command::from_json(r#"{"seat":0,"seat":1}"#)
+                .unwrap_err()
+                .to_string(),
+            "a command is a JSON object: ",
+        ),
+        (
+            Command::from_json(r#"{"chance":{"reveal":"US-AGR","reveal":"US-HOU"}}"#)
+                .unwrap_err()
+                .to_string(),
+            "bad chance outcome: ",
+        ),
+        (
+            Record::from_json(r#"{"format":1,"format":2}"#)
+                .unwrap_err()
+                .to_string(),
+            "invalid JSON: ",
+        ),
+        (
+            qe_core::Manifest::from_json(r#"{"tiles":{},"tiles":{}}"#)
+                .unwrap_err()
+                .to_string(),
+            "`manifest`: ",
+        ),
+    ] {
+        assert!(e.contains(what) && e.contains('`'), "{e}");
+        assert!(!e.contains("got"), "{e}");
+    }
 }

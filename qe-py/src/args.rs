@@ -237,12 +237,13 @@ pub(crate) fn opt_text(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     }
 }
 
-/// The name of `value`'s type (`str`, `float64`...).
+/// The name of `value`'s type (`str`, `float64`...), as errors show it (`qe_core::shown`: a
+/// class may be named anything, of any length).
 pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
         .name()
-        .map_or_else(|_| "object".to_string(), |n| n.to_string())
+        .map_or_else(|_| "object".to_string(), |n| qe_core::shown(&n.to_string()))
 }
 
 /// `value`'s `repr`, as errors quote a caller's value (`qe_core::shown`: at most

@@ -82,6 +82,13 @@ def test_messages_name_the_value_given() -> None:
         g.apply(3.5)  # type: ignore[arg-type]
     with pytest.raises(qe.SetupError, match="a record is a JSON object, got `null`$"):
         qe.Game.from_record(None)  # type: ignore[arg-type]
+    # A type named anything: its name is shown short and printable.
+    odd = type("Odd" + "x" * 5000 + "\x1b[2J", (), {})()
+    with pytest.raises(TypeError) as info:
+        g.observe_into(odd, mask)
+    message = str(info.value)
+    assert message.startswith("obs must be a numpy array of float32, got Oddxxx"), message
+    assert len(message) < 400 and "\x1b" not in message, message
     strided = np.zeros((4, 2 * qe.OBS_SIZE), dtype=np.float32)[:, ::2]
     with pytest.raises(ValueError, match="obs must be .* C-contiguous array, got one that is not C-contiguous$"):
         g.observe_into(strided, mask)
