@@ -525,3 +525,61 @@ impl Bot for ValueBot {
         self.pile(view, me, &legal)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    /// Seat 0's view of a 3-player Commodities game after it took a gold token on turn 0.
+    fn holding_gold() -> SeatView {
+        let mut game = Game::seeded(Rules::commodities(3).unwrap(), 1);
+        for (seat, amount) in [(0, 5), (1, 9), (2, 3)] {
+            game.apply(Command::Bid {
+                seat: Seat(seat),
+                amount,
+            })
+            .unwrap();
+        }
+        game.apply(Command::TakeAsset {
+            seat: Seat(0),
+            kind: AssetKind::Gold,
+        })
+        .unwrap();
+        game.view(Seat(0))
+    }
+
+    #[test]
+    fn the_value_bot_keeps_gold_in_its_pile_while_it_holds_gold() {
+        // Discarding (R-COM-7) while holding gold: never from the gold pile while another is
+        // legal; from it when it is the only one.
+        let view = holding_gold();
+        let discard = |bits| {
+            let legal = Legal {
+                discard: PileSet(bits),
+                ..Legal::default()
+            };
+            ValueBot::new(1).pile(&view, Seat(0), &legal)
+        };
+        let kind_of = |c: Option<Command>| match c {
+            Some(Command::DiscardAsset { kind, .. }) => kind,
+            other => panic!("{other:?}"),
+        };
+        let gold = 1 << AssetKind::Gold.index();
+        for other in [AssetKind::Oil, AssetKind::Crypto] {
+            assert_eq!(kind_of(discard(gold | 1 << other.index())), other);
+        }
+        assert_eq!(kind_of(discard(gold)), AssetKind::Gold);
+    }
+
+    #[test]
+    fn the_value_bot_reads_the_rules_of_each_game_it_is_shown() {
+        let mut bot = ValueBot::new(1);
+        let base = Game::seeded(Rules::base(3).unwrap(), 1).view(Seat(0));
+        assert!(!bot.rules(&base).has_commodities());
+        assert!(bot.rules(&holding_gold()).has_commodities());
+        assert!(!bot.rules(&base).has_commodities());
+        let five = Game::seeded(Rules::base(5).unwrap(), 1).view(Seat(0));
+        assert_eq!(bot.rules(&five).players(), 5);
+    }
+}

@@ -809,7 +809,9 @@ mod tests {
     use super::*;
     use crate::bots::{Bot, RandomBot};
     use crate::{Game, Rules};
+    use alloc::string::ToString;
     use alloc::vec;
+    use alloc::vec::Vec;
 
     #[test]
     fn layout_is_contiguous_and_named() {
@@ -962,6 +964,19 @@ mod tests {
         };
         assert_eq!(BidLadder::new(&[1, 1]), not_increasing(1, 1, 1));
         assert_eq!(BidLadder::new(&[0, 4, 9, 9]), not_increasing(3, 9, 9));
+        assert_eq!(
+            BidLadder::new(&[0, 4, 9, 9]).unwrap_err().to_string(),
+            "the amounts of a bid ladder must be strictly increasing, but rung 3 (9) is not \
+             above rung 2 (9)"
+        );
+        // 64 rungs is the most, and allowed.
+        assert_eq!(BidLadder::linear(1, 64).unwrap().amounts().len(), 64);
+        let sixty_four: Vec<u64> = (0..64).collect();
+        assert!(BidLadder::new(&sixty_four).is_ok());
+        assert_eq!(
+            BidLadder::new(&(0..65).collect::<Vec<u64>>()),
+            Err(LadderError::Rungs(65))
+        );
         assert_eq!(BidLadder::linear(0, 3), not_increasing(1, 0, 0));
         assert_eq!(BidLadder::linear(1, 65), Err(LadderError::Rungs(65)));
         let past = |step, rungs| Err(LadderError::PastLargestBid { step, rungs });
@@ -974,6 +989,12 @@ mod tests {
         let geometric = |first, ratio| Err(LadderError::Geometric { first, ratio });
         assert_eq!(BidLadder::geometric(0, 2.0, 3), geometric(0, 2.0));
         assert_eq!(BidLadder::geometric(1, 1.0, 3), geometric(1, 1.0));
+        let nan = BidLadder::geometric(1, f64::NAN, 4);
+        assert!(
+            matches!(nan, Err(LadderError::Geometric { first: 1, ratio }) if ratio.is_nan()),
+            "{nan:?}"
+        );
+        assert!(BidLadder::geometric(1, f64::NAN, 2).is_err());
         assert_eq!(
             BidLadder::geometric(1, 1.1, 5).unwrap().amounts(),
             &[0, 1, 2, 3, 4]
