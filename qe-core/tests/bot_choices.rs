@@ -2,50 +2,12 @@
 //! that may only peek), the names the bots are asked for by, and the JSON readers' key and
 //! whitespace handling.
 
+#[path = "common/play.rs"]
+mod play;
+
+use play::{auction, play_until};
 use qe_core::bots::{by_name, decide, Bot, MiserBot, RandomBot, NAMES};
 use qe_core::{AssetKind, Command, Game, Match, Phase, Record, Rules, Seat};
-
-fn bids(game: &mut Game, bids: &[(u8, u64)]) {
-    for &(seat, amount) in bids {
-        game.apply(Command::Bid {
-            seat: Seat(seat),
-            amount,
-        })
-        .unwrap();
-    }
-}
-
-fn first_pile(game: &Game) -> AssetKind {
-    AssetKind::ALL
-        .iter()
-        .copied()
-        .find(|&k| game.pile_remaining(k) > 0)
-        .unwrap()
-}
-
-/// Plays one turn of `game` with opening bids of 1, distinct secret bids and the first pile.
-fn plain_turn(game: &mut Game) {
-    let turn = game.turn();
-    while game.turn() == turn && !game.is_over() {
-        let seat = game.to_act().first().unwrap();
-        let command = match game.phase() {
-            Phase::TakeAsset { seat } => Command::TakeAsset {
-                seat,
-                kind: first_pile(game),
-            },
-            Phase::DiscardAsset { seat } => Command::DiscardAsset {
-                seat,
-                kind: first_pile(game),
-            },
-            Phase::OpeningBid { .. } => Command::Bid { seat, amount: 1 },
-            _ => Command::Bid {
-                seat,
-                amount: u64::from(seat.0) + 2,
-            },
-        };
-        game.apply(command).unwrap();
-    }
-}
 
 /// A 3-player Commodities game of set-up `seed`: seat 0 takes a gold token on turn 0, then, as
 /// auctioneer again on turn 3, wins while seats 1 and 2 tie for the asset three times, so it
@@ -53,7 +15,7 @@ fn plain_turn(game: &mut Game) {
 fn seat_0_holding_gold_discards(seed: u64) -> Game {
     let mut game = Game::seeded(Rules::commodities(3).unwrap(), seed);
     assert_eq!(game.auctioneer(), Some(Seat(0)));
-    bids(&mut game, &[(0, 5), (1, 9), (2, 3)]);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 3)]);
     assert_eq!(game.phase(), Phase::TakeAsset { seat: Seat(0) });
     game.apply(Command::TakeAsset {
         seat: Seat(0),
@@ -61,11 +23,12 @@ fn seat_0_holding_gold_discards(seed: u64) -> Game {
     })
     .unwrap();
     while game.auctioneer() != Some(Seat(0)) {
-        plain_turn(&mut game);
+        let next = game.turn() + 1;
+        play_until(&mut game, next);
     }
-    bids(&mut game, &[(0, 9), (1, 3), (2, 3)]);
-    bids(&mut game, &[(1, 2), (2, 2)]);
-    bids(&mut game, &[(1, 2), (2, 2)]);
+    auction(&mut game, &[(0, 9), (1, 3), (2, 3)]);
+    auction(&mut game, &[(1, 2), (2, 2)]);
+    auction(&mut game, &[(1, 2), (2, 2)]);
     assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
     game
 }
@@ -83,7 +46,7 @@ fn the_miser_takes_and_discards_from_the_first_legal_pile() {
     );
     // A take with every pile open: gold, the first.
     let mut game = Game::seeded(Rules::commodities(3).unwrap(), 2);
-    bids(&mut game, &[(0, 5), (1, 9), (2, 3)]);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 3)]);
     assert_eq!(game.legal(Seat(0)).take.iter().count(), 3);
     assert_eq!(
         MiserBot.act(&game.view(Seat(0))),

@@ -6,8 +6,12 @@
 // Flags and one-hots are exactly 0.0 or 1.0.
 #![allow(clippy::float_cmp)]
 
+#[path = "common/play.rs"]
+mod play;
+
+use play::{auction, first_pile, play_until, play_until_with};
 use qe_core::encoding::{observe_seat, place, ActionSpace, BidLadder, OBS_SIZE};
-use qe_core::{AssetKind, Command, Game, Match, Phase, Rules, Seat};
+use qe_core::{Command, Game, Match, Phase, Rules, Seat};
 
 /// The observation of `seat`, readable by field name (`"phase[6]"`, `"auctions[0].price"`).
 struct Seen(Vec<f32>);
@@ -27,56 +31,15 @@ impl Seen {
     }
 }
 
-fn bids(game: &mut Game, bids: &[(u8, u64)]) {
-    for &(seat, amount) in bids {
-        game.apply(Command::Bid {
-            seat: Seat(seat),
-            amount,
-        })
-        .unwrap();
-    }
-}
-
 /// A 3-player Commodities game in which the auctioneer wins and seats 1 and 2 tie for the asset
 /// three times: no one is left to take it, so the auctioneer discards (R-COM-7).
 fn at_a_discard() -> Game {
     let mut game = Game::seeded(Rules::commodities(3).unwrap(), 1);
-    bids(&mut game, &[(0, 9), (1, 3), (2, 3)]);
-    bids(&mut game, &[(1, 2), (2, 2)]);
-    bids(&mut game, &[(1, 2), (2, 2)]);
+    auction(&mut game, &[(0, 9), (1, 3), (2, 3)]);
+    auction(&mut game, &[(1, 2), (2, 2)]);
+    auction(&mut game, &[(1, 2), (2, 2)]);
     assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
     game
-}
-
-fn first_pile(game: &Game) -> AssetKind {
-    AssetKind::ALL
-        .iter()
-        .copied()
-        .find(|&k| game.pile_remaining(k) > 0)
-        .unwrap()
-}
-
-/// Plays `game` to its end: opening bids of 1, secret bids of `secret(seat)`, the first pile.
-fn play_out(game: &mut Game, secret: impl Fn(Seat) -> u64) {
-    while !game.is_over() {
-        let seat = game.to_act().first().unwrap();
-        let command = match game.phase() {
-            Phase::TakeAsset { seat } => Command::TakeAsset {
-                seat,
-                kind: first_pile(game),
-            },
-            Phase::DiscardAsset { seat } => Command::DiscardAsset {
-                seat,
-                kind: first_pile(game),
-            },
-            Phase::OpeningBid { .. } => Command::Bid { seat, amount: 1 },
-            _ => Command::Bid {
-                seat,
-                amount: secret(seat),
-            },
-        };
-        game.apply(command).unwrap();
-    }
 }
 
 #[test]
@@ -107,7 +70,7 @@ fn the_discard_phase_is_its_own_phase_and_the_discard_is_public() {
         );
     }
     // At the end every token is revealed, the discarded one too (R-VIS-7).
-    play_out(&mut game, |s| u64::from(s.0) + 2);
+    play_until(&mut game, 16);
     for seat in 0..3 {
         let seen = Seen::of(&game, seat);
         assert_eq!(
@@ -122,18 +85,18 @@ fn the_discard_phase_is_its_own_phase_and_the_discard_is_public() {
 fn a_second_tie_is_tie_two() {
     // The company (R-AUC-6): seats 1 and 2 tie at 6, then at 5.
     let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
-    bids(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
+    auction(&mut game, &[(0, 3), (1, 6), (2, 6), (3, 1)]);
     assert_eq!(game.phase(), Phase::Rebid { tie: 1 });
     let seen = Seen::of(&game, 3);
     assert_eq!((seen.get("tie[0]"), seen.get("tie[1]")), (1.0, 0.0));
-    bids(&mut game, &[(1, 5), (2, 5)]);
+    auction(&mut game, &[(1, 5), (2, 5)]);
     assert_eq!(game.phase(), Phase::Rebid { tie: 2 });
     let seen = Seen::of(&game, 3);
     assert_eq!((seen.get("tie[0]"), seen.get("tie[1]")), (0.0, 1.0));
     // The asset (R-COM-4): seats 2 and 3 tie for second at 3, then at 1.
     let mut game = Game::seeded(Rules::commodities(4).unwrap(), 1);
-    bids(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 3)]);
-    bids(&mut game, &[(2, 1), (3, 1)]);
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 3)]);
+    auction(&mut game, &[(2, 1), (3, 1)]);
     assert_eq!(game.phase(), Phase::AssetRebid { tie: 2 });
     let seen = Seen::of(&game, 1);
     assert_eq!(seen.get("phase[4]"), 1.0);
@@ -170,7 +133,7 @@ fn a_three_player_last_tile_nobody_wins_has_no_price() {
     // Every secret bid is 0: on turn 15 the three tie and the tile is not awarded (R-AUC-9), so
     // there is no price to reveal at the end (R-VIS-7).
     let mut game = Game::seeded(Rules::base(3).unwrap(), 1);
-    play_out(&mut game, |_| 0);
+    play_until_with(&mut game, 16, first_pile, |_| 0);
     let last = game.view(Seat(1)).auctions()[15];
     assert_eq!((last.winner, last.price), (None, None));
     for seat in 0..3 {

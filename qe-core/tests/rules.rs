@@ -1,5 +1,9 @@
 //! One test (at least) per rule of RULES.md, named by its ID.
 
+#[path = "common/play.rs"]
+mod play;
+
+use play::{auction, first_pile, play_until, play_until_with};
 use qe_core::scoring::{diversification, score, Holdings};
 use qe_core::{
     AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
@@ -36,13 +40,6 @@ fn bid_err(game: &mut Game, seat: u8, amount: u64) -> CommandError {
     e
 }
 
-/// Plays one auction: the auctioneer's opening bid then the others' bids in seat order.
-fn auction(game: &mut Game, bids: &[(u8, u64)]) {
-    for &(s, a) in bids {
-        bid(game, s, a);
-    }
-}
-
 fn base(players: u8) -> Game {
     Game::seeded(Rules::base(players).unwrap(), 1)
 }
@@ -51,46 +48,14 @@ fn commodities(players: u8) -> Game {
     Game::seeded(Rules::commodities(players).unwrap(), 1)
 }
 
+/// [`play_until`], with the pile each taker or discarder draws from chosen by `pile`.
+fn play_until_with_pile(game: &mut Game, turn: u8, pile: fn(&Game) -> AssetKind) {
+    play_until_with(game, turn, pile, |s| u64::from(s.0) + 2);
+}
+
 /// Plays every remaining auction (see [`play_until`]).
 fn finish(game: &mut Game) {
     play_until(game, game.rules().turns());
-}
-
-/// Plays until turn `turn` starts (or the game ends): the auctioneer opens at 1, every other seat
-/// bids its seat number + 2 (no ties), and piles are taken or discarded from the first non-empty one.
-fn play_until(game: &mut Game, turn: u8) {
-    play_until_drawing(game, turn, first_pile);
-}
-
-/// [`play_until`], with the pile each taker or discarder draws from chosen by `pile`.
-fn play_until_drawing(game: &mut Game, turn: u8, pile: fn(&Game) -> AssetKind) {
-    while !game.is_over() && game.turn() < turn {
-        let seat = game.to_act().first().unwrap();
-        let cmd = match game.phase() {
-            Phase::TakeAsset { .. } => Command::TakeAsset {
-                seat,
-                kind: pile(game),
-            },
-            Phase::DiscardAsset { .. } => Command::DiscardAsset {
-                seat,
-                kind: pile(game),
-            },
-            _ => {
-                let r = game.bid_range(seat).unwrap();
-                let amount = if r.min == 1 { 1 } else { u64::from(seat.0) + 2 };
-                Command::Bid { seat, amount }
-            }
-        };
-        game.apply(cmd).unwrap();
-    }
-}
-
-fn first_pile(game: &Game) -> AssetKind {
-    AssetKind::ALL
-        .iter()
-        .copied()
-        .find(|&k| game.pile_remaining(k) > 0)
-        .unwrap()
 }
 
 // ----- 1. Components -------------------------------------------------------------------------
@@ -1924,7 +1889,7 @@ fn r_com_9_gold_crash_and_oil_majority() {
 fn a_game_that_empties_the_gold_pile() -> Game {
     let mut game = commodities(4);
     let turns = game.rules().turns();
-    play_until_drawing(&mut game, turns, |game| {
+    play_until_with_pile(&mut game, turns, |game| {
         [AssetKind::Gold, AssetKind::Crypto, AssetKind::Oil]
             .into_iter()
             .find(|&k| game.pile_remaining(k) > 0)
