@@ -5,7 +5,7 @@
 #[path = "common/play.rs"]
 mod play;
 
-use play::{auction, play_until};
+use play::{auction, play_until, tie_for_the_asset_three_times};
 use qe_core::bots::{by_name, decide, Bot, MiserBot, RandomBot, NAMES};
 use qe_core::{AssetKind, Command, Game, Match, Phase, Record, Rules, Seat};
 
@@ -26,10 +26,7 @@ fn seat_0_holding_gold_discards(seed: u64) -> Game {
         let next = game.turn() + 1;
         play_until(&mut game, next);
     }
-    auction(&mut game, &[(0, 9), (1, 3), (2, 3)]);
-    auction(&mut game, &[(1, 2), (2, 2)]);
-    auction(&mut game, &[(1, 2), (2, 2)]);
-    assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
+    tie_for_the_asset_three_times(&mut game);
     game
 }
 

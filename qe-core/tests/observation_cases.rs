@@ -9,7 +9,7 @@
 #[path = "common/play.rs"]
 mod play;
 
-use play::{auction, first_pile, play_until, play_until_with};
+use play::{auction, first_pile, play_until, play_until_with, tie_for_the_asset_three_times};
 use qe_core::encoding::{observe_seat, place, ActionSpace, BidLadder, OBS_SIZE};
 use qe_core::{Command, Game, Match, Phase, Rules, Seat};
 
@@ -31,14 +31,10 @@ impl Seen {
     }
 }
 
-/// A 3-player Commodities game in which the auctioneer wins and seats 1 and 2 tie for the asset
-/// three times: no one is left to take it, so the auctioneer discards (R-COM-7).
+/// A 3-player Commodities game at its first auction's discard (R-COM-7).
 fn at_a_discard() -> Game {
     let mut game = Game::seeded(Rules::commodities(3).unwrap(), 1);
-    auction(&mut game, &[(0, 9), (1, 3), (2, 3)]);
-    auction(&mut game, &[(1, 2), (2, 2)]);
-    auction(&mut game, &[(1, 2), (2, 2)]);
-    assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
+    tie_for_the_asset_three_times(&mut game);
     game
 }
 

@@ -58,3 +58,14 @@ pub fn play_until_with(
 pub fn play_until(game: &mut Game, turn: u8) {
     play_until_with(game, turn, first_pile, |s| u64::from(s.0) + 2);
 }
+
+/// In a 3-player Commodities game whose auctioneer is seat 0: seat 0 wins at 9 while seats 1 and
+/// 2 tie for the asset three times, so no one is left to take it and seat 0 must discard
+/// (R-COM-4, R-COM-7).
+pub fn tie_for_the_asset_three_times(game: &mut Game) {
+    assert_eq!(game.auctioneer(), Some(Seat(0)));
+    auction(game, &[(0, 9), (1, 3), (2, 3)]);
+    auction(game, &[(1, 2), (2, 2)]);
+    auction(game, &[(1, 2), (2, 2)]);
+    assert_eq!(game.phase(), Phase::DiscardAsset { seat: Seat(0) });
+}
