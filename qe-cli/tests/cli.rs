@@ -870,6 +870,18 @@ fn agent_row(result: &Value, agent: &str) -> Value {
         .clone()
 }
 
+/// The `--bots` entry of the Python agent at `path` (relative to this crate).
+fn python_agent(path: &str) -> String {
+    format!("exec:python3 {}/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// An `exec:` agent's row of a `qe simulate --json` result shows no fault of any kind.
+fn assert_no_faults(row: &Value, context: &str) {
+    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+        assert_eq!(row[fault], 0, "{context}: {fault}: {row}");
+    }
+}
+
 fn simulate_json(args: &[&str]) -> Value {
     let o = run(args, "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -1087,10 +1099,7 @@ fn simulate_runs_the_python_example_agent() {
         Command::new("python3").arg("--version").output().is_ok(),
         "python3 not found: this test runs the Python example agent and needs python3 on PATH"
     );
-    let agent = format!(
-        "exec:python3 {}/../examples/python/agent_random.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let agent = python_agent("../examples/python/agent_random.py");
     let v = simulate_json(&[
         "simulate",
         "--games",
@@ -1103,19 +1112,14 @@ fn simulate_runs_the_python_example_agent() {
     ]);
     let row = agent_row(&v, &agent);
     assert_eq!(row["seats_played"], 12);
-    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
-        assert_eq!(row[fault], 0, "{fault}: {row}");
-    }
+    assert_no_faults(&row, "");
 }
 
 /// Each `act` carries a spend bound per seat, and each event once: an agent that checks both
 /// (and answers illegally when either is broken) gives no illegal answer.
 #[test]
 fn an_agent_gets_every_seats_bounds_and_each_event_once() {
-    let agent = format!(
-        "exec:python3 {}/tests/agents/strict.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let agent = python_agent("tests/agents/strict.py");
     for (lineup, extra) in [
         (format!("value,miser,{agent},value"), None),
         (format!("value,{agent},random"), None),
@@ -1129,9 +1133,7 @@ fn an_agent_gets_every_seats_bounds_and_each_event_once() {
         let v = simulate_json(&args);
         let row = agent_row(&v, &agent);
         assert_eq!(row["seats_played"], 5, "{lineup}: {row}");
-        for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
-            assert_eq!(row[fault], 0, "{lineup}: {fault}: {row}");
-        }
+        assert_no_faults(&row, &lineup);
     }
 }
 
@@ -1331,10 +1333,7 @@ fn tally_and_compare(lineup: [&str; 3]) {
 /// spends in odd games only, against two misers, half the games have no winner.
 #[test]
 fn simulate_rates_seats_over_every_game() {
-    let agent = format!(
-        "exec:python3 {}/tests/agents/spender_in_odd_games.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let agent = python_agent("tests/agents/spender_in_odd_games.py");
     let v = simulate_json(&[
         "simulate",
         "--games",
@@ -1354,9 +1353,7 @@ fn simulate_rates_seats_over_every_game() {
     assert_eq!(wins, 12, "{v}");
     assert_eq!(agent_row(&v, "miser")["wins"], 12);
     let row = agent_row(&v, &agent);
-    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
-        assert_eq!(row[fault], 0, "{fault}: {row}");
-    }
+    assert_no_faults(&row, "");
 }
 
 /// A lineup shorter than the seats repeats from its start; more threads than games are not
