@@ -768,6 +768,96 @@ def test_pettingzoo_seeds_zero_and_none() -> None:
         assert len(seeds) == 3
 
 
+def test_pettingzoo_aec_final_dead_steps_go_in_seat_order() -> None:
+    """After the move that ends the game, every agent takes its last step lowest seat first,
+    whichever seat moved last."""
+    import qe.pettingzoo as qp
+
+    rng = np.random.default_rng(0)
+    last_movers = set()
+    for seed in range(4):
+        e = qp.raw_env(players=4)
+        e.reset(seed=seed)
+        while not e.game.is_over:
+            ob = e.observe(e.agent_selection)
+            e.step(int(rng.choice(np.flatnonzero(ob["action_mask"]))))
+        last_movers.add(e.game.commands()[-1]["seat"])
+        order = []
+        for agent in e.agent_iter():
+            order.append(agent)
+            e.step(None)
+        assert order == e.possible_agents, seed
+    assert last_movers != {0}  # some game ended on another seat's move
+
+
+@pytest.mark.parametrize("kind", ["aec", "parallel"])
+def test_pettingzoo_reset_without_a_seed_continues_the_seeded_generator(kind: str) -> None:
+    """``reset(seed=s)`` seeds the env's generator once; each later ``reset()`` draws a new game
+    from it, the same sequence for the same ``s``."""
+    import qe.pettingzoo as qp
+
+    make = qp.raw_env if kind == "aec" else qp.parallel_env
+    runs = []
+    for _ in range(2):
+        e = make(players=3)
+        e.reset(seed=3)
+        seeds = [e.game.seed]
+        for _ in range(3):
+            e.reset()
+            seeds.append(e.game.seed)
+        runs.append(seeds)
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) == 4
+
+
+@pytest.mark.parametrize("kind", ["aec", "parallel"])
+def test_pettingzoo_keeps_a_custom_ladder_across_resets(kind: str) -> None:
+    import qe.pettingzoo as qp
+
+    ladder = qe.BidLadder([0, 3, 9, 27])
+    make = qp.raw_env if kind == "aec" else qp.parallel_env
+    e = make(players=4, ladder=ladder)
+    n = len(ladder) + 3 + 1  # rungs, piles, the wait action
+    assert e.action_space("seat_0").n == n
+    for seed in (0, 1):
+        if kind == "aec":
+            e.reset(seed=seed)
+            masks = [e.observe(a)["action_mask"] for a in e.possible_agents]
+        else:
+            obs, _ = e.reset(seed=seed)
+            masks = [o["action_mask"] for o in obs.values()]
+        assert e.game.ladder == ladder
+        assert all(m.shape == (n,) for m in masks)
+
+
+def test_pettingzoo_api_tests_pass_with_a_custom_ladder() -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    import qe.pettingzoo as qp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(qp.env(ladder=qe.BidLadder([0, 3, 9, 27])), num_cycles=50)
+        parallel_api_test(qp.parallel_env(ladder=qe.BidLadder([0, 3, 9, 27])), num_cycles=50)
+
+
+def test_pettingzoo_parallel_flags_the_illegal_action_of_the_seat_that_played_it() -> None:
+    """A masked-out action of a seat other than seat 0 (seat 0 opens turn 0, so the first step
+    cannot tell): that agent's info says so, and no other's."""
+    import qe.pettingzoo as qp
+
+    par = qp.parallel_env(players=4)
+    obs, _ = par.reset(seed=1)
+    assert par.game.to_act == [0]
+    obs, _, _, _, infos = par.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in par.agents})
+    assert not any(i.get("illegal_action") for i in infos.values())
+    assert par.game.to_act == [1, 2, 3]  # the sealed bids
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in par.agents}
+    actions["seat_2"] = par.wait_action  # masked out for a seat that must act
+    _, _, _, _, infos = par.step(actions)
+    assert {a for a, i in infos.items() if i.get("illegal_action")} == {"seat_2"}
+
+
 def test_pettingzoo_games_end_by_termination_never_truncation() -> None:
     import qe.pettingzoo as qp
 
@@ -833,3 +923,70 @@ def test_spiel_bots_decide_as_the_bot_of_their_name_and_seed(player: int) -> Non
         want = qe.bots.Bot("random", seed).action(state.qe, player)
         assert qe.bots.spiel_bot(game, player, "random", seed).step(state) == want
         assert qe.bots.Bot("random", seed).spiel_bot(game, player).step(state) == want
+
+
+def _longest_play(game, seed: int):  # type: ignore[no-untyped-def]
+    """A game in which every simultaneous node's bidders bid alike, the highest rung they all
+    have, when they can (ties, rebids, asset rebids) and each seat peeks once when it may: about
+    as long as a game gets."""
+    rng = np.random.default_rng(seed)
+    s = game.new_initial_state()
+    peeked = set()
+    wait = game.num_distinct_actions() - 1
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.choice([a for a, _ in s.chance_outcomes()])))
+        elif s.is_simultaneous_node():
+            acting = s.qe.to_act
+            bids = [{a for a in s.legal_actions(p) if a < len(s.qe.ladder)} for p in acting]
+            common = sorted(set.intersection(*bids))
+            s.apply_actions(
+                [
+                    (common[-1] if common else s.legal_actions(p)[0]) if p in acting else wait
+                    for p in range(s.qe.players)
+                ]
+            )
+        else:
+            p = s.current_player()
+            legal = s.legal_actions()
+            peeks = [a for a in legal if s.action_to_string(p, a).startswith("peek")]
+            if peeks and p not in peeked:
+                peeked.add(p)
+                s.apply_action(peeks[0])
+                continue
+            s.apply_action(int(rng.choice([a for a in legal if a not in peeks])))
+    return s
+
+
+@pytest.mark.parametrize("params", [{"players": 4, "commodities": True}, {"players": 5, "commodities": True, "peeks": True}])
+def test_openspiel_max_game_length_bounds_the_longest_games(params: dict) -> None:  # type: ignore[type-arg]
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", params)
+    lengths = [_longest_play(game, seed).move_number() for seed in range(3)]
+    assert max(lengths) <= game.max_game_length()
+    # The ties make these games longer than random ones.
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        elif state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(game.num_players())])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert min(lengths) > state.move_number()
+
+
+def test_openspiel_observers_refuse_parameters() -> None:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe")
+    for kind in (None, pyspiel.IIGObservationType(perfect_recall=True)):
+        with pytest.raises(ValueError, match="observation parameters not supported"):
+            make_observation(game, kind, {"view": "public"})

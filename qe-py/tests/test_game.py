@@ -203,6 +203,14 @@ def test_copy_deepcopy_pickle() -> None:
     assert pickle.loads(pickle.dumps(qe.BidLadder.default())) == qe.BidLadder.default()
 
 
+def test_deepcopy_keeps_references_to_the_game_itself() -> None:
+    g = qe.Game(3, seed=1)
+    g.me = g  # type: ignore[attr-defined]
+    g.log = [g]  # type: ignore[attr-defined]
+    h = copy.deepcopy(g)
+    assert h is not g and h.me is h and h.log[0] is h  # type: ignore[attr-defined]
+
+
 def test_external_chance() -> None:
     g = qe.Game(players=3, external_chance=True)
     assert g.phase == "chance" and g.to_act == [] and g.record() is None

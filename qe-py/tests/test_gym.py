@@ -227,6 +227,63 @@ def test_vector_env_arrays_are_the_callers_to_keep() -> None:
     assert np.array_equal(obs, kept[0]) and np.array_equal(infos["action_mask"], kept[1])
 
 
+def test_vector_env_rewards_and_terminations_are_the_callers_to_keep() -> None:
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(4, players=3, opponents="random", seed=1)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    while True:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+        _, rewards, terms, _, _ = env.step(actions)
+        if terms.any() and rewards.any():
+            break
+    kept = (rewards.copy(), terms.copy())
+    actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+    env.step(actions)
+    assert np.array_equal(rewards, kept[0]) and np.array_equal(terms, kept[1])
+
+
+def test_single_agent_env_bots_draw_independently() -> None:
+    """Each bot seat has its own seed. In turn 0 every bot that is not the auctioneer faces the
+    same choices, so random bots sharing one seed would always bid alike."""
+    import qe.gym
+
+    differ = 0
+    for seed in range(10):
+        env = qe.gym.QeEnv(players=4, seat=0, opponents="random")
+        env.reset(seed=seed)
+        env.step(int(np.flatnonzero(env.action_masks())[0]))  # seat 0 opens turn 0
+        sealed = env.game.commands()[1:4]
+        assert [c["seat"] for c in sealed] == [1, 2, 3]
+        differ += len({c["bid"] for c in sealed}) > 1
+    assert differ >= 3
+
+
+def test_single_agent_env_gives_each_other_seat_its_listed_bot() -> None:
+    """``opponents=[...]`` lists the other seats' bots in seat order: seat 1 here is the miser
+    (which draws nothing at random), checked command by command."""
+    import qe.bots
+    import qe.gym
+
+    env = qe.gym.QeEnv(players=4, seat=0, opponents=["miser", "value", "random"])
+    miser = qe.bots.Bot("miser")
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        over = False
+        while not over:
+            _, _, over, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        replay = qe.Game(4, seed=env.game.seed)
+        checked = 0
+        for c in env.game.commands():
+            if c["seat"] == 1:
+                assert miser.command(replay, 1) == c
+                checked += 1
+            replay.apply(c)
+        assert checked >= 16
+
+
 def test_single_agent_env_keeps_its_options_across_resets() -> None:
     import qe.gym
 

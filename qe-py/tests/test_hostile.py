@@ -344,6 +344,14 @@ def test_env_arguments_are_read_as_given_not_coerced() -> None:
         qe.gym.QeEnv(render_mode="x" * 100_000)
 
 
+@pytest.mark.parametrize("make", ["env", "parallel_env", "raw_env"])
+def test_pettingzoo_names_an_unknown_render_mode(make: str) -> None:
+    import qe.pettingzoo as qp
+
+    with pytest.raises(ValueError, match=r"^unknown render_mode 'human': expected None or 'ansi'$"):
+        getattr(qp, make)(render_mode="human")
+
+
 @pytest.mark.parametrize("illegal", ["raise", "nearest"])
 def test_an_action_past_64_bits_is_out_of_range_like_any_other(illegal: str) -> None:
     import qe.gym
