@@ -514,6 +514,10 @@ def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(noise, axis=-1)
 
 
+# Where the observation marks the observing seat (one float a seat).
+_ME = dict((n, o) for n, o, _ in qe.observation_blocks())["me"]
+
+
 def test_vector_env_multi_agent() -> None:
     env = qe.VectorEnv(8, players=4, seed=1)
     obs, masks = env.reset()
@@ -531,6 +535,62 @@ def test_vector_env_multi_agent() -> None:
     assert finished == env.episodes > 0
     assert env.decisions > 0
     assert reward_sum <= finished + 1e-4
+
+
+def test_vector_env_every_game_of_a_batch_is_a_new_one() -> None:
+    """Each env's k-th game has its own seed: env 0's second game is not env 1's first."""
+    env = qe.VectorEnv(2, seed=5)
+    obs, masks = env.observe()
+    first_of_env1 = obs[1].copy()
+    rng = np.random.default_rng(0)
+    while True:
+        obs, masks, _, done = env.step(_random_actions(masks, rng))
+        if done[0]:
+            break
+    assert not np.array_equal(obs[0], first_of_env1)
+
+
+def test_vector_env_all_seats_observes_the_seats_that_need_not_act() -> None:
+    """With ``all_seats=True`` every row is its seat's observation, the idle seats' too
+    (``zero_others`` left at its default)."""
+    env = qe.VectorEnv(3, players=4, seed=2, all_seats=True)
+    obs, masks = env.reset()
+    rng = np.random.default_rng(0)
+    idle_rows = 0
+    for _ in range(30):
+        for e in range(3):
+            for s in range(4):
+                assert obs[e, s, _ME + s] == 1, (e, s)
+                idle_rows += int(masks[e, s, -1] == 1)
+        obs, masks, _, _ = env.step(_random_actions(masks, rng))
+    assert idle_rows > 0
+
+
+def test_vector_env_last_observation_with_opponents_is_the_learners() -> None:
+    seat = 1
+    env = qe.VectorEnv(4, players=3, seed=1, opponents="random", seat=seat)
+    rng = np.random.default_rng(0)
+    masks = env.observe()[1]
+    ended = 0
+    while ended < 4:
+        _, masks, _, done = env.step(_random_actions(masks, rng))
+        for e in np.flatnonzero(done):
+            last = env.last_observation(int(e))
+            assert last.shape == (qe.OBS_SIZE,)
+            assert last[_ME + seat] == 1 and last[_ME : _ME + 3].sum() == 1
+            ended += 1
+
+
+def test_vector_env_decisions_with_opponents_count_the_learners_only() -> None:
+    """One decision an env a step: the bots' moves are not counted."""
+    env = qe.VectorEnv(4, players=4, seed=3, opponents="random", seat=2)
+    rng = np.random.default_rng(0)
+    masks = env.observe()[1]
+    assert env.decisions == 0
+    for step in range(1, 61):
+        _, masks, _, _ = env.step(_random_actions(masks, rng))
+        assert env.decisions == 4 * step
+    assert env.episodes > 0
 
 
 def test_vector_env_is_deterministic_and_rejects_illegal_actions() -> None:
@@ -677,8 +737,7 @@ def test_vector_env_with_opponents(opponents: str) -> None:
         assert rewards.shape == (16,)
         assert (masks.sum(axis=1) > 0).all()
         # the learner's own seat is marked in the observation
-        me = dict((n, o) for n, o, _ in qe.observation_blocks())["me"]
-        assert (obs[:, me + 1] == 1).all()
+        assert (obs[:, _ME + 1] == 1).all()
     assert env.episodes > 0
     with pytest.raises(ValueError):
         qe.VectorEnv(1, opponents="genius")

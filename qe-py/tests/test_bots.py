@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import qe
@@ -164,3 +166,26 @@ def test_the_search_bot_reads_its_own_losing_bids_as_in_the_core() -> None:
         a.apply(x)
         b.apply(x)
     assert differ > 0, "the search bot decided alike in every twin position"
+
+
+def test_bot_command_and_play_may_peek_without_peek_actions() -> None:
+    """``Bot.command`` and ``Bot.play`` give the bot's own command, a peek too (R-VIS-5), whatever
+    the game's action space; only ``Bot.action`` keeps to the space."""
+    g = qe.Game(5, seed=0)  # no peek actions in its space
+    assert not g.peeks
+    rng = random.Random(0)
+    peeked = None
+    while not g.is_over and peeked is None:
+        for s in range(5):
+            c = qe.bots.Bot("value", seed=1).command(g, s)
+            if c is not None and "peek" in c:
+                peeked = (s, c)
+                a = qe.bots.Bot("value", seed=1).action(g, s)
+                assert a is None or a < g.num_actions
+                break
+        else:
+            g.step([rng.choice(g.legal_actions(s)) if s in g.to_act else 0 for s in range(5)])
+    assert peeked is not None
+    s, c = peeked
+    assert qe.bots.Bot("value", seed=1).play(g, s)
+    assert g.commands()[-1] == c

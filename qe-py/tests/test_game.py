@@ -224,6 +224,24 @@ def test_external_chance() -> None:
     assert e.value.rule == "R-SET-3"
 
 
+def test_draw_chance_actions_are_the_token_number_less_one() -> None:
+    g = qe.Game(3, commodities=True, external_chance=True)
+    rng = random.Random(0)
+    draws = 0
+    while not g.is_over:
+        if g.phase == "chance":
+            outcomes, ids = g.chance_outcomes(), g.chance_actions()
+            for o, i in zip(outcomes, ids):
+                if "draw" in o:
+                    number = int("".join(c for c in o["draw"] if c.isdigit()))
+                    assert i == number - 1, (o, i)
+                    draws += 1
+            g.apply_chance_action(rng.choice(ids))
+        else:
+            g.step([rng.choice(g.legal_actions(s)) if s in g.to_act else 0 for s in range(3)])
+    assert draws > 0
+
+
 @pytest.mark.parametrize("players,tokens", [(3, 4), (4, 4), (5, 5)])
 def test_a_deal_lists_the_tokens_dealt(players: int, tokens: int) -> None:
     """A deal outcome and the command it becomes list exactly the tokens the game deals (R-CMP-6:
@@ -348,6 +366,29 @@ def test_spend_bounds_and_bounds_observation() -> None:
     assert obs.shape == (qe.OBS_SIZE + qe.BOUNDS_SIZE,)
     assert obs[qe.OBS_SIZE + 3 * 2 + 2] == 1.0  # own total exact
     assert (g.observation(2)[: qe.OBS_SIZE] == obs[: qe.OBS_SIZE]).all()
+
+
+def test_bounds_observation_is_the_seats_own_deduction() -> None:
+    """Each seat's bounds block says what that seat can prove: its exact flags are its own
+    ``spend_bounds``'."""
+    g = qe.Game(players=4, seed=3)
+    for seat, amount in [(0, 5), (1, 9), (2, 7), (3, 0)]:
+        g.apply({"seat": seat, "bid": amount})
+    differ = False
+    for s in range(4):
+        block = g.observation(s, bounds=True)[qe.OBS_SIZE :]
+        exact = [b.exact for b in g.spend_bounds(s)]
+        assert [bool(block[3 * i + 2]) for i in range(4)] == exact, s
+        differ |= exact != [b.exact for b in g.spend_bounds(0)]
+    assert differ  # some seat knows less than seat 0 here
+
+
+def test_from_record_keeps_the_peek_actions() -> None:
+    g = qe.Game(5, seed=1, peeks=True)
+    assert g.num_actions == 12 + 3 + 16
+    r = qe.Game.from_record(g.record() or "", peeks=True)
+    assert r.peeks and r.num_actions == g.num_actions
+    assert not qe.Game.from_record(g.record() or "").peeks
 
 
 def _random_legal(mask: np.ndarray, rng: np.random.Generator) -> list:
@@ -570,6 +611,46 @@ def test_observe_into_checks_buffers_and_phase_is_interned() -> None:
     assert g.phase == "opening_bid" and g.phase is g.phase
     g.bid_all((4, 0, 0, 0))  # tuples and lists both work
     assert g.phase == "bidding"
+
+
+def test_step_reads_a_strided_int64_array_by_its_strides() -> None:
+    """A non-contiguous int64 view is read entry by entry as numpy sees it, by ``step`` and
+    ``step_observe`` alike."""
+    for method in ("step", "step_observe"):
+        g = qe.Game(4, seed=1)
+        g.apply_action(g.to_act[0], g.legal_actions(g.to_act[0])[3])  # the opening bid
+        h = qe.Game.from_record(g.record() or "")
+        acting = g.to_act
+        assert len(acting) == 3
+        wanted = [0, 0, 0, 0]
+        for s in acting:
+            wanted[s] = g.legal_actions(s)[-1 - s]
+        backing = np.full(8, 10_000, dtype=np.int64)  # the gaps: out of range if read
+        backing[::2] = wanted
+        view = backing[::2]
+        assert view.dtype == np.int64 and not view.flags.c_contiguous
+        if method == "step":
+            g.step(view)
+        else:
+            obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+            mask = np.zeros((4, g.num_actions), np.int8)
+            g.step_observe(view, obs, mask)
+        h.step(wanted)
+        assert g.commands() == h.commands()
+
+
+def test_buffers_of_the_wrong_number_of_dimensions_are_refused() -> None:
+    """An extra axis of length 1 is a wrong shape, even with the right number of elements."""
+    g = qe.Game(4, seed=1)
+    obs = np.zeros((4, qe.OBS_SIZE), np.float32)
+    mask = np.zeros((4, g.num_actions), np.int8)
+    n, a = qe.OBS_SIZE, g.num_actions
+    with pytest.raises(ValueError, match=rf"^obs must have shape \[4, {n}\], not \[4, {n}, 1\]$"):
+        g.observe_into(obs.reshape(4, n, 1), mask)
+    with pytest.raises(ValueError, match=rf"^mask must have shape \[4, {a}\], not \[4, {a}, 1\]$"):
+        g.observe_into(obs, mask.reshape(4, a, 1))
+    with pytest.raises(ValueError, match=rf"^out must have shape \[{n}\], not \[1, {n}\]$"):
+        g.observation_into(0, np.zeros((1, n), np.float32))
 
 
 def test_buffers_that_touch_without_overlapping_are_accepted() -> None:

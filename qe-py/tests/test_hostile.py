@@ -3,6 +3,7 @@ changed by a rejected call, no PanicException and no abort."""
 
 from __future__ import annotations
 
+import fractions
 import json
 import pickle
 import subprocess
@@ -835,6 +836,35 @@ def test_vector_env_actions_name_what_is_wrong(actions: object, message: str) ->
     assert env.decisions == 0
 
 
+def test_vector_env_bool_actions_are_not_integers() -> None:
+    env = qe.VectorEnv(2, players=4, seed=1)
+    with pytest.raises(ValueError, match=r"^actions must be integers, got bool"):
+        env.step(np.ones((2, 4), dtype=bool))
+    assert env.decisions == 0
+
+
+def test_vector_env_action_past_the_wait_action_names_the_whole_range() -> None:
+    """The range in the message is ``0..num_actions``, the wait action included."""
+    env = qe.VectorEnv(1, players=4, seed=1)
+    masks = env.observe()[1]
+    seat = int(np.flatnonzero(masks[0, :, :-1].any(axis=-1))[0])
+    n = env.num_actions
+    for bad in (n, -1):
+        actions = np.full((1, 4), env.wait_action)
+        actions[0, seat] = bad
+        with pytest.raises(ValueError, match=rf"^action {bad} out of range 0\.\.{n} \(seat {seat}\)$") as e:
+            env.step(actions)
+        assert (e.value.env, e.value.seat) == (0, seat)  # type: ignore[attr-defined]
+    assert env.decisions == 0
+
+
+def test_vector_env_seat_must_be_a_seat_of_the_game_without_opponents_too() -> None:
+    for players in (3, 4, 5):
+        with pytest.raises(ValueError, match=rf"^seat must be from 0 to {players - 1}, got {players}$"):
+            qe.VectorEnv(2, players=players, seat=players)
+    assert qe.VectorEnv(2, players=4, seat=3).players == 4
+
+
 def test_a_record_that_holds_itself_is_refused_at_once() -> None:
     # A list holding itself 1000 times, or a dict holding itself 300 times: each visit of the
     # walk that sizes it could add a thousand more; the walk is charged for what it holds.
@@ -996,6 +1026,58 @@ def test_geometric_ladders_refuse_rungs_past_the_largest_bid_and_read_the_ratio(
         qe.BidLadder.geometric(1, "2", 3)  # type: ignore[arg-type]
     with pytest.raises(OverflowError, match=r"^ratio must be a float, got 1148130695274254524"):
         qe.BidLadder.geometric(1, 2**2000, 3)
+
+
+def test_geometric_ratio_takes_any_real_number() -> None:
+    """A ratio is an int or a float, numpy's too (``numpy.float32`` is no ``float`` subclass), or
+    anything with ``__float__``."""
+    want = qe.BidLadder.geometric(1, 2.0, 4).amounts
+    for ratio in (np.float32(2.0), np.float16(2.0), fractions.Fraction(2, 1)):
+        assert qe.BidLadder.geometric(1, ratio, 4).amounts == want, ratio  # type: ignore[arg-type]
+
+
+def test_flags_take_numpy_bools() -> None:
+    assert qe.Game(4, commodities=np.True_, seed=1).commodities is True
+    assert qe._qe.Game(4, np.bool_(False), 1, peeks=np.True_).peeks is True
+    env = qe.VectorEnv(2, all_seats=np.False_, zero_others=np.True_, peeks=np.False_)
+    assert env.peeks is False
+    g = qe.Game(4, seed=1)
+    assert g.observation(0, bounds=np.True_).shape == (qe.OBS_SIZE + qe.BOUNDS_SIZE,)
+
+
+def test_more_than_16_expansion_names_are_refused() -> None:
+    assert qe.Game(expansions=["commodities"] * 16, seed=1).commodities
+    for n in (17, 18, 1000):
+        with pytest.raises(ValueError, match=r"^expansions has more than 16 names$"):
+            qe.Game(expansions=["commodities"] * n, seed=1)
+        with pytest.raises(ValueError, match=r"^expansions has more than 16 names$"):
+            qe.VectorEnv(1, expansions=["commodities"] * n)
+
+
+def test_an_int_too_long_to_print_is_quoted_by_its_size() -> None:
+    huge = 10**5000  # past Python's int-to-str digit limit: its repr raises
+    assert qe._qe.quote(huge) == f"an int of {huge.bit_length()} bits"
+    g = qe.Game(4, seed=1)
+    with pytest.raises(ValueError, match=rf"^seat must be from 0 to 3, got an int of {huge.bit_length()} bits$"):
+        g.view(huge)
+
+
+def test_unaligned_buffers_are_refused() -> None:
+    g = qe.Game(4, seed=1)
+
+    def unaligned(shape: tuple, dtype: type) -> np.ndarray:  # type: ignore[type-arg]
+        n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        a = np.zeros(n + 1, np.uint8)[1:].view(dtype).reshape(shape)
+        assert not a.flags.aligned and a.flags.c_contiguous and a.flags.writeable
+        return a
+
+    mask = np.zeros((4, g.num_actions), np.int8)
+    with pytest.raises(ValueError, match=r"^obs must be a writeable, aligned, C-contiguous array, got one that is unaligned$"):
+        g.observe_into(unaligned((4, qe.OBS_SIZE), np.float32), mask)
+    with pytest.raises(ValueError, match=r"^out must be .* got one that is unaligned$"):
+        g.observation_into(0, unaligned((qe.OBS_SIZE,), np.float32))
+    with pytest.raises(ValueError, match=r"^out must be .* got one that is unaligned$"):
+        g.information_state_into(0, unaligned((qe.INFO_STATE_SIZE,), np.float32))
 
 
 def test_the_wait_action_of_a_seat_that_must_act_is_named() -> None:
