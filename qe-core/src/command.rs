@@ -149,6 +149,7 @@ impl ChanceOutcome {
     /// let [a, h, f, m] = [Industry::AGR, Industry::HOU, Industry::FIN, Industry::MAN];
     /// assert_eq!(ChanceOutcome::deal(&[h, a, m, f]), Some(ChanceOutcome::Deal([h, a, m, f, h])));
     /// assert_eq!(ChanceOutcome::deal(&[]), None);
+    /// assert_eq!(ChanceOutcome::deal(&[h, a, m, f, h, a]), None); // six tokens: more than MAX_SEATS
     /// ```
     pub fn deal(tokens: &[Industry]) -> Option<ChanceOutcome> {
         let first = *tokens.first()?;

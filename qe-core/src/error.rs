@@ -24,9 +24,14 @@ pub const SHOWN_MAX: usize = 60;
 /// assert_eq!(qe_core::shown(&"x".repeat(1000)), format!("{}...", "x".repeat(60)));
 /// ```
 pub fn shown(text: &str) -> String {
+    shown_at_most(text, SHOWN_MAX)
+}
+
+/// As [`shown`], with at most `max` characters before the `...`.
+pub(crate) fn shown_at_most(text: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == SHOWN_MAX {
+        if i == max {
             out.push_str("...");
             break;
         }
@@ -562,6 +567,48 @@ mod tests {
     use crate::seat::Seat;
     use alloc::string::String;
     use alloc::vec::Vec;
+
+    /// Every invisible character [`shown`] names is escaped, each range from its first to its
+    /// last character.
+    #[test]
+    fn shown_escapes_every_invisible_character() {
+        let ranges = [
+            ('\u{ad}', '\u{ad}'),
+            ('\u{61c}', '\u{61c}'),
+            ('\u{180e}', '\u{180e}'),
+            ('\u{200b}', '\u{200f}'),
+            ('\u{2028}', '\u{202e}'),
+            ('\u{2060}', '\u{206f}'),
+            ('\u{feff}', '\u{feff}'),
+            ('\u{fff9}', '\u{fffb}'),
+        ];
+        for (first, last) in ranges {
+            for c in first..=last {
+                let want: String = c.escape_default().collect();
+                assert_eq!(shown(&alloc::format!("a{c}b")), alloc::format!("a{want}b"));
+            }
+        }
+        // Their neighbours show as they are.
+        for c in [
+            '\u{ac}', '\u{ae}', '\u{200a}', '\u{2027}', '\u{2070}', '\u{fffc}',
+        ] {
+            assert_eq!(shown(&alloc::format!("{c}")), alloc::format!("{c}"));
+        }
+    }
+
+    /// At most eight keys, then `...`.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn shown_keys_lists_eight_keys_at_most() {
+        let keys: Vec<String> = (0..10).map(|i| alloc::format!("k{i}")).collect();
+        let eight = shown_keys(keys.iter().take(8).map(String::as_str));
+        assert_eq!(eight, r#"["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"]"#);
+        let ten = shown_keys(keys.iter().map(String::as_str));
+        assert_eq!(
+            ten,
+            r#"["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", ...]"#
+        );
+    }
 
     /// One error of every kind.
     fn every_kind() -> (Vec<CommandError>, Vec<SetupError>) {

@@ -71,4 +71,16 @@ mod tests {
         );
         assert_eq!(l.spent(Seat(7)), 0);
     }
+
+    /// A carried total (a search playout's start) adds to what is posted after it, a net credit
+    /// (R-COM-8) too.
+    #[test]
+    fn a_carried_total_adds_to_what_is_posted_after_it() {
+        let mut l = Ledger::<i128>::new();
+        l.carry(Seat(0), 10);
+        l.carry(Seat(1), -3);
+        l.company(Seat(0), 2);
+        l.asset(Seat(2), Some(Seat(1)), 4);
+        assert_eq!([0, 1, 2].map(|s| l.spent(Seat(s))), [12, -3 - 4, 4]);
+    }
 }

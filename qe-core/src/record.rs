@@ -177,7 +177,7 @@ mod json {
     use super::{Record, FORMAT, MAX_RECORD_BYTES};
     use crate::command::{ChanceOutcome, Command};
     use crate::components::{AssetKind, Industry, Manifest, TileId, TokenId};
-    use crate::error::{shown, shown_keys, CommandError, SetupError};
+    use crate::error::{shown, shown_at_most, shown_keys, CommandError, SetupError};
     use crate::expansion::{Expansion, Expansions};
     use crate::json::{self, ListError, Members, Whole};
     use crate::rules::Rules;
@@ -238,6 +238,20 @@ mod json {
         CommandError::Malformed { reason, rule }
     }
 
+    /// The most characters of a written-out malformed command's reason that reading it back keeps
+    /// (the engine's own reasons are far shorter).
+    const MALFORMED_REASON_MAX: usize = 1000;
+
+    /// How a record writes a command kept as its error: `{"malformed": <this>}`. The reason of a
+    /// [`CommandError::Malformed`] without the "malformed command: " its message starts with, so
+    /// that writing a record read back from this form gives the same text again.
+    fn malformed_text(e: &CommandError) -> String {
+        match e {
+            CommandError::Malformed { reason, .. } => reason.clone(),
+            e => e.to_string(),
+        }
+    }
+
     /// Reads one command; a malformed one becomes its error (`RECORD.md`). `chance`: whether a
     /// chance outcome (`{"chance": {...}}`, external-chance mode, R-SET-3) is a command here; a
     /// record holds none (its deck and piles say what chance dealt).
@@ -268,6 +282,14 @@ mod json {
                 ));
             }
             return chance_outcome(c).map(Command::Chance);
+        }
+        // A command a record writer kept as its error (`Record::to_json`) reads back as that
+        // error, with its text.
+        if let (1, Some(reason)) = (obj.len(), obj.get("malformed").and_then(json::string)) {
+            return Err(malformed(
+                shown_at_most(&reason, MALFORMED_REASON_MAX),
+                "R-AUC-12",
+            ));
         }
         let seat = match obj.get("seat").map(|v| (v, json::whole(v))) {
             Some((_, Whole::Fits(s))) => s,
@@ -718,7 +740,10 @@ mod json {
             Ok(record)
         }
 
-        /// Writes the record as compact JSON (field order as in `RECORD.md`).
+        /// Writes the record as compact JSON (field order as in `RECORD.md`). A command kept as
+        /// its error is written as `{"malformed": "<what was wrong>"}`, which reads back as a
+        /// malformed command (R-AUC-12) with the same text, so a replay still stops at its index;
+        /// the JSON it was read from is not kept.
         pub fn to_json(&self) -> String {
             serde_json::to_string(&self.out()).expect("a record serializes")
         }
@@ -834,7 +859,7 @@ mod json {
                         Command::Chance(_) => {}
                     }
                 }
-                Err(e) => o.malformed = Some(e.to_string()),
+                Err(e) => o.malformed = Some(malformed_text(e)),
             }
             o
         }

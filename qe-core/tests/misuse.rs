@@ -117,6 +117,28 @@ fn an_outcome_with_misnumbered_seats_is_refused() {
     );
 }
 
+/// An outcome read from JSON has 3 to 5 seats (R-SET-1): fewer or more is refused.
+#[cfg(feature = "serde")]
+#[test]
+fn an_outcome_of_other_than_three_to_five_seats_is_refused() {
+    let seat = |i: u8| {
+        let mut s = serde_json::to_value(qe_core::SeatOutcome::default()).unwrap();
+        s["seat"] = i.into();
+        s
+    };
+    let outcome = |n: u8| serde_json::json!({ "seats": (0..n).map(seat).collect::<Vec<_>>() });
+    for n in [0u8, 1, 2, 6] {
+        assert!(
+            serde_json::from_value::<qe_core::Outcome>(outcome(n)).is_err(),
+            "{n} seats"
+        );
+    }
+    for n in 3..=5u8 {
+        let o: qe_core::Outcome = serde_json::from_value(outcome(n)).unwrap();
+        assert_eq!(o.seats().len(), usize::from(n));
+    }
+}
+
 /// A seat number past the game's seats has nothing to do (R-AUC-12), in every player count.
 #[test]
 fn a_seat_past_the_last_has_nothing_to_do() {

@@ -1367,6 +1367,13 @@ fn r_sco_8_diversification_is_an_exact_maximum() {
     assert_eq!(sets_of_two.rule(), "R-SCO-8");
     let falling = Table::new("nationalization", &[0, 3, 1]).unwrap_err();
     assert_eq!(falling.rule(), "R-SCO-6");
+    for (name, rule) in [
+        ("nationalization", "R-SCO-6"),
+        ("monopolization", "R-SCO-7"),
+        ("diversification", "R-SCO-8"),
+    ] {
+        assert_eq!(Table::new(name, &[]).unwrap_err().rule(), rule, "{name}");
+    }
     let tables = [
         r5,
         r4,

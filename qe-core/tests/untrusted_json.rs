@@ -1,7 +1,12 @@
 //! Records and commands from untrusted JSON: a key given twice, oversized documents and more
-//! commands than a legal game can have are rejected with a clear error, before any command runs.
+//! commands than a legal game can have are rejected with a clear error, before any command runs;
+//! what a record holds (its manifest, its piles, its malformed commands) is read and written back
+//! as it was.
 
-use qe_core::{Command, CommandError, Match, Record, ReplayError, Rules, Seat, MAX_RECORD_BYTES};
+use qe_core::{
+    Command, CommandError, Manifest, Match, Record, ReplayError, Rules, RulesBuilder, Seat, TileId,
+    MAX_RECORD_BYTES,
+};
 
 fn record_text(players: u8) -> String {
     let mut m = Match::seeded(Rules::base(players).unwrap(), 7);
@@ -89,6 +94,141 @@ fn oversized_records_and_commands_are_rejected_before_reading() {
     assert!(e.to_string().contains("at most 1048576 bytes"), "{e}");
     let e = Command::from_json(&format!("{}{{}}", " ".repeat(5000))).unwrap_err();
     assert!(matches!(e, CommandError::Malformed { .. }), "{e}");
+}
+
+/// The limit is inclusive: a record of exactly [`MAX_RECORD_BYTES`] is read.
+#[test]
+fn a_record_of_exactly_the_size_limit_is_read() {
+    let text = record_text(4);
+    let padded = format!("{}{text}", " ".repeat(MAX_RECORD_BYTES - text.len()));
+    assert_eq!(padded.len(), MAX_RECORD_BYTES);
+    assert!(Record::from_json(&padded).is_ok());
+    assert!(Record::from_json(&format!(" {padded}")).is_err());
+}
+
+/// A seat past `i64` is reported as `i64::MAX`, never wrapped to a negative seat (R-AUC-12).
+#[test]
+fn a_seat_past_i64_is_clamped_not_wrapped() {
+    for text in ["9223372036854775808", "18446744073709551615"] {
+        let e = Command::from_json(&format!(r#"{{"seat":{text},"bid":1}}"#)).unwrap_err();
+        assert_eq!(e, CommandError::SeatOutOfRange { seat: i64::MAX }, "{text}");
+        assert!(!e.to_string().contains('-'), "{e}");
+    }
+}
+
+/// A record's commands are the players' (RECORD.md): a chance outcome among them is a malformed
+/// command (R-AUC-12), reported at its index, not a chance outcome the game refuses.
+#[test]
+fn a_chance_outcome_among_a_records_commands_is_malformed() {
+    let text = with_commands(4, r#"{"seat":0,"bid":3},{"chance":{"reveal":"US-AGR"}}"#);
+    let record = Record::from_json(&text).unwrap();
+    assert!(
+        matches!(
+            &record.commands[1],
+            Err(CommandError::Malformed {
+                rule: "R-AUC-12",
+                ..
+            })
+        ),
+        "{:?}",
+        record.commands[1]
+    );
+    let Err(ReplayError::Command { index, error }) = record.replay() else {
+        panic!("the chance outcome must fail")
+    };
+    assert_eq!((index, error.rule()), (1, "R-AUC-12"));
+}
+
+/// A malformed command is written back as what was wrong with it, which reads back as a malformed
+/// command with the same text at the same index; written again, the record is the same.
+#[test]
+fn a_malformed_command_is_written_back_with_its_reason() {
+    for (command, rule, says) in [
+        (
+            r#"{"seat":2}"#,
+            "R-AUC-12",
+            "a command has exactly one action, found []",
+        ),
+        (r#"{"seat":2,"bid":-3}"#, "R-AUC-4", "-3"),
+        (r#"{"seat":2,"take_asset":"tin"}"#, "R-COM-5", "tin"),
+    ] {
+        let text = with_commands(4, &format!(r#"{{"seat":0,"bid":3}},{command}"#));
+        let read = Record::from_json(&text).unwrap();
+        let error = read.commands[1].clone().unwrap_err();
+        assert_eq!(error.rule(), rule, "{command}");
+        let written = read.to_json();
+        let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(v["commands"][1].as_object().unwrap().len(), 1, "{written}");
+        let reason = v["commands"][1]["malformed"].as_str().unwrap();
+        assert!(reason.contains(says), "{written}");
+        let again = Record::from_json(&written).unwrap();
+        let Err(ReplayError::Command { index: 1, error }) = again.replay() else {
+            panic!("{written} must fail at its second command")
+        };
+        assert_eq!(error.rule(), "R-AUC-12");
+        assert!(error.to_string().ends_with(reason), "{error}");
+        assert_eq!(again.to_json(), written);
+    }
+    // Read back, the text is capped and its control characters escaped; beside a seat, `malformed`
+    // is an action like any other.
+    let long = format!(r#"{{"malformed":"{}\u0007"}}"#, "x".repeat(2000));
+    let e = Command::from_json(&long).unwrap_err().to_string();
+    assert!(
+        e.len() < 1100 && e.ends_with("...") && !e.contains('\u{7}'),
+        "{e}"
+    );
+    let e = Command::from_json(r#"{"malformed":"no","seat":1}"#).unwrap_err();
+    assert!(e.to_string().contains("unknown action `malformed`"), "{e}");
+}
+
+/// A record's own manifest is the one it is read with; the manifest given to
+/// `from_json_with_manifest` stands in only for a record without one.
+#[test]
+fn a_records_own_manifest_wins_over_the_stand_in() {
+    let default = Manifest::default();
+    let mut tiles = [0u8; 21];
+    for t in TileId::ALL {
+        tiles[t.index()] = default.tile_value(t);
+    }
+    let us_hou: TileId = "US-HOU".parse().unwrap();
+    tiles[us_hou.index()] = 9;
+    let own = Manifest::new(
+        tiles,
+        [
+            &[6, 6, 6, 7, 7, 7],
+            &[4, 4, 4, 5, 5, 5],
+            &[0, 2, 4, 6, 8, 10],
+        ],
+    )
+    .unwrap();
+    let rules = RulesBuilder::new(4).manifest(own).build().unwrap();
+    let text = Match::seeded(rules, 3).record().unwrap().to_json();
+    let read = Record::from_json_with_manifest(&text, Some(default)).unwrap();
+    assert_eq!(read.manifest, Some(own));
+    let plain = record_text(4);
+    let read = Record::from_json_with_manifest(&plain, Some(own)).unwrap();
+    assert_eq!(read.manifest, Some(own));
+}
+
+/// A token in another kind's pile is a record error that says so (code 210), not a token "not in
+/// play" or a wrong count.
+#[test]
+fn a_token_in_another_kinds_pile_is_named_as_such() {
+    let text = Match::seeded(Rules::commodities(4).unwrap(), 7)
+        .record()
+        .unwrap()
+        .to_json();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let oil = v["piles"]["oil"][0].take();
+    let gold = std::mem::replace(&mut v["piles"]["gold"][0], oil);
+    v["piles"]["oil"][0] = gold;
+    let e = Record::from_json(&v.to_string()).unwrap_err();
+    assert_eq!((e.code(), e.rule()), (210, "RECORD"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("the gold pile holds tokens of another kind"),
+        "{e}"
+    );
 }
 
 #[test]
