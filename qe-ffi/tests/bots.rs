@@ -309,3 +309,84 @@ fn freed_bots_are_detected() {
     free_bot(b2);
     free(g);
 }
+
+/// Each `QE_BOT_LEVEL_*` of `search` is the search bot of that
+/// name (`QE_BOT_LEVEL_DEFAULT` is medium), and medium and hard decide differently here, so the
+/// comparison can tell the levels apart.
+#[test]
+fn each_search_level_is_the_search_bot_of_that_name() {
+    let _pool = pool_shared();
+    let g = new_game(3, false, 1);
+    let mut rng = Lcg(1);
+    let (mut compared, mut differ) = (0, 0);
+    while state(g).game_over == 0 && (compared < 2 || differ == 0) {
+        assert!(compared < 12, "medium and hard never differed");
+        let seat = state(g).to_act.trailing_zeros() as u8;
+        let mut by_level = Vec::new();
+        for (level, name) in [
+            (QE_BOT_LEVEL_EASY, "search:easy"),
+            (QE_BOT_LEVEL_MEDIUM, "search:medium"),
+            (QE_BOT_LEVEL_HARD, "search:hard"),
+            (QE_BOT_LEVEL_DEFAULT, "search:medium"),
+        ] {
+            let by_number = new_bot("search", level, 9).unwrap();
+            let by_name = new_bot(name, 0, 9).unwrap();
+            let got = decide(by_number, g, seat);
+            assert_eq!(got, decide(by_name, g, seat), "level {level} is {name}");
+            free_bot(by_number);
+            free_bot(by_name);
+            by_level.push(got);
+        }
+        differ += u32::from(by_level[1] != by_level[2]);
+        compared += 1;
+        let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
+        assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
+    }
+    assert!(differ > 0);
+    free(g);
+}
+
+/// Each handle type has its own freed magic, so a freed game
+/// passed as a bot is "not a QeBot" (not "already freed"), and a freed bot passed as a game "not a
+/// QeGame".
+#[test]
+fn a_freed_handle_of_one_type_is_not_a_handle_of_the_other() {
+    let _pool = pool_exclusive();
+    let g = new_game(3, false, 1);
+    let b = new_bot("value", 0, 1).unwrap();
+    let freed_game = new_game(3, false, 2);
+    free(freed_game);
+    let freed_bot = new_bot("value", 0, 2).unwrap();
+    free_bot(freed_bot);
+    let mut c = QeCommand::default();
+    assert_eq!(
+        unsafe { qe_bot_decide(freed_game.cast(), g, 0, &mut c) },
+        QE_ERR_INVALID_HANDLE
+    );
+    assert!(last_message().contains("not a QeBot"), "{}", last_message());
+    assert_eq!(
+        unsafe { qe_bot_free(freed_game.cast()) },
+        QE_ERR_INVALID_HANDLE
+    );
+    assert!(last_message().contains("not a QeBot"), "{}", last_message());
+    assert_eq!(
+        unsafe { qe_bot_decide(b, freed_bot.cast(), 0, &mut c) },
+        QE_ERR_INVALID_HANDLE
+    );
+    assert!(
+        last_message().contains("not a QeGame"),
+        "{}",
+        last_message()
+    );
+    assert_eq!(
+        unsafe { qe_game_free(freed_bot.cast()) },
+        QE_ERR_INVALID_HANDLE
+    );
+    assert!(
+        last_message().contains("not a QeGame"),
+        "{}",
+        last_message()
+    );
+    free_bot(b);
+    free(g);
+}

@@ -1195,3 +1195,326 @@ fn messages_name_the_field_and_value_given() {
     );
     free(e);
 }
+
+/// A non-NULL buffer of capacity 0 cannot hold even the
+/// NUL, so it is `QE_ERR_BUFFER_TOO_SMALL` (with the length reported), also when `out_len` is
+/// given; only `buf` NULL with `cap` 0 is the length query.
+#[test]
+fn a_zero_capacity_buffer_is_too_small_even_with_out_len() {
+    let _pool = pool_shared();
+    let mut buf = [0x7f as c_char; 4];
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_NATION, 4, buf.as_mut_ptr(), 0, &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, 2, "the length is reported on QE_ERR_BUFFER_TOO_SMALL");
+    assert_eq!(
+        buf[0], 0x7f,
+        "nothing is written into a zero-capacity buffer"
+    );
+    assert_eq!(
+        unsafe { qe_version_string(buf.as_mut_ptr(), 0, &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, env!("CARGO_PKG_VERSION").len());
+    let g = new_game(4, false, 31);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(1, 3)) },
+        QE_ERR_NOT_AUCTIONEER
+    );
+    let full = last_message();
+    assert_eq!(
+        unsafe { qe_last_error_message(buf.as_mut_ptr(), 0, &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!(len, full.len());
+    assert_eq!(buf[0], 0x7f);
+    free(g);
+}
+
+/// An empty text (the rule of an ABI error) asked for
+/// with `buf` NULL, `cap` 0 and no `out_len` needs nothing: `QE_OK`. Into a non-NULL buffer of
+/// capacity 0 it does not fit (no room for the NUL): `QE_ERR_BUFFER_TOO_SMALL`, length 0.
+#[test]
+fn an_empty_text_needs_no_buffer_but_a_zero_capacity_one_is_too_small() {
+    let _pool = pool_shared();
+    assert_eq!(
+        unsafe { qe_game_apply(ptr::null_mut(), bid(0, 3)) },
+        QE_ERR_NULL_POINTER
+    );
+    assert_eq!(
+        unsafe { qe_last_error_rule(ptr::null_mut(), 0, ptr::null_mut()) },
+        QE_OK
+    );
+    let mut buf = [0x7f as c_char; 4];
+    let mut len = 99usize;
+    assert_eq!(
+        unsafe { qe_last_error_rule(buf.as_mut_ptr(), 0, &mut len) },
+        QE_ERR_BUFFER_TOO_SMALL
+    );
+    assert_eq!((len, buf[0]), (0, 0x7f));
+    assert_eq!(
+        unsafe { qe_last_error_rule(buf.as_mut_ptr(), 1, &mut len) },
+        QE_OK
+    );
+    assert_eq!((len, buf[0]), (0, 0));
+}
+
+/// 03-last-error-status-overwrites-last-error: `qe_last_error_status` never changes the last
+/// error, also when it fails itself (NULL or misaligned `out`).
+#[test]
+fn a_failing_last_error_status_keeps_the_last_error() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 32);
+    assert_eq!(
+        unsafe { qe_game_apply(g, bid(1, 3)) },
+        QE_ERR_NOT_AUCTIONEER
+    );
+    let before = last_message();
+    assert_eq!(
+        unsafe { qe_last_error_status(ptr::null_mut()) },
+        QE_ERR_NULL_POINTER
+    );
+    let mut words = [0u32; 2];
+    // One byte in: never aligned for a u32.
+    #[allow(clippy::cast_ptr_alignment)]
+    let misaligned = unsafe { words.as_mut_ptr().cast::<u8>().add(1).cast::<QeStatus>() };
+    assert_eq!(
+        unsafe { qe_last_error_status(misaligned) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(words, [0; 2]);
+    let mut st = QE_OK;
+    assert_eq!(unsafe { qe_last_error_status(&mut st) }, QE_OK);
+    assert_eq!(st, QE_ERR_NOT_AUCTIONEER, "the status of the rules error");
+    assert_eq!(last_message(), before);
+    assert_eq!(last_rule(), "R-AUC-2");
+    free(g);
+}
+
+/// 04-events-null-buf-cap0-rejected: `buf` may be NULL when `cap` is 0 (qe.h): `QE_OK`, no event
+/// copied, none marked read.
+#[test]
+fn events_into_a_null_zero_capacity_buffer_copy_nothing() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 33);
+    let pending = |g: *mut QeGame| {
+        let mut n = 0usize;
+        assert_eq!(unsafe { qe_game_events_pending(g, 0, &mut n) }, QE_OK);
+        n
+    };
+    let before = pending(g);
+    assert!(before > 0);
+    let mut n = 99usize;
+    assert_eq!(
+        unsafe { qe_game_events(g, 0, ptr::null_mut(), 0, &mut n) },
+        QE_OK,
+        "{}",
+        last_message()
+    );
+    assert_eq!(n, 0);
+    assert_eq!(pending(g), before, "no event was marked read");
+    free(g);
+}
+
+/// A text of exactly the size limit is within it and is
+/// parsed, so one that is not JSON is `QE_ERR_INVALID_JSON`; the size error starts one byte past.
+#[test]
+fn a_text_of_exactly_the_size_limit_is_parsed() {
+    let _pool = pool_shared();
+    let (st, idx, out) = from_record(&"x".repeat(qe_core::MAX_RECORD_BYTES));
+    assert_eq!(
+        (st, idx),
+        (QE_ERR_INVALID_JSON, usize::MAX),
+        "{}",
+        last_message()
+    );
+    assert!(out.is_null());
+    let (st, _, out) = from_record(&"x".repeat(qe_core::MAX_RECORD_BYTES + 1));
+    assert_eq!(st, QE_ERR_RECORD);
+    assert!(out.is_null());
+    let g = new_game(4, false, 34);
+    let before = record(g);
+    assert_eq!(
+        apply_json(g, &"x".repeat(qe_core::MAX_COMMAND_BYTES)),
+        QE_ERR_INVALID_JSON,
+        "{}",
+        last_message()
+    );
+    assert_eq!(
+        apply_json(g, &"x".repeat(qe_core::MAX_COMMAND_BYTES + 1)),
+        QE_ERR_MALFORMED_COMMAND
+    );
+    assert_eq!(record(g), before);
+    free(g);
+}
+
+/// A chance index past the outcomes is named in the
+/// message, with the number of outcomes; nothing is written or changed.
+#[test]
+fn a_chance_index_out_of_range_is_named() {
+    let _pool = pool_shared();
+    let mut o = options(4, 0, 1);
+    o.flags = QE_GAME_EXTERNAL_CHANCE;
+    let mut g = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_new_with(&o, &mut g) }, QE_OK);
+    let mut n = 0usize;
+    assert_eq!(unsafe { qe_game_chance_count(g, &mut n) }, QE_OK);
+    assert!(n > 0);
+    let want = format!(
+        "chance outcome {} is out of range: the pending chance event has {n}",
+        n + 5
+    );
+    assert_eq!(
+        unsafe { qe_game_apply_chance(g, n + 5) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), want);
+    let mut text = NUL;
+    assert_eq!(
+        unsafe { qe_game_chance_json(g, n + 5, &mut text) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), want);
+    assert!(text.is_null());
+    assert_eq!(state(g).phase, QE_PHASE_CHANCE);
+    free(g);
+}
+
+/// An index out of range names the index and the kind
+/// given, each in its place.
+#[test]
+fn a_name_index_out_of_range_names_the_index_and_the_kind() {
+    let _pool = pool_shared();
+    let mut buf = [0 as c_char; 16];
+    assert_eq!(
+        unsafe { qe_name(QE_NAME_TILE, 21, buf.as_mut_ptr(), 16, ptr::null_mut()) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), "index 21 is out of range for name kind 2");
+    assert_eq!(
+        unsafe { qe_name(99, 0, buf.as_mut_ptr(), 16, ptr::null_mut()) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), "name kind 99 is not a QE_NAME_*");
+}
+
+/// A turn not started yet is named in the
+/// message, with the number of turns started (they differ here, unlike `bad_arguments`' turn 1).
+#[test]
+fn an_auction_not_started_names_the_turn_given() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 35);
+    let mut a = QeAuction::default();
+    assert_eq!(
+        unsafe { qe_game_auction(g, QE_SPECTATOR, 5, &mut a) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), "turn 5 has not started (1 started)");
+    assert_eq!(a, QeAuction::default(), "nothing written");
+    free(g);
+}
+
+/// 13-from_record-failed_index-unset-when-out_game-null: `*failed_index` receives SIZE_MAX on
+/// every outcome but a rejected command (qe.h), a NULL `out_game` included.
+#[test]
+fn failed_index_is_written_when_out_game_is_null() {
+    let _pool = pool_shared();
+    let mut idx = 7usize;
+    assert_eq!(
+        unsafe { qe_game_from_record(c"{}".as_ptr(), &mut idx, ptr::null_mut()) },
+        QE_ERR_NULL_POINTER
+    );
+    assert!(last_message().contains("out_game"), "{}", last_message());
+    assert_eq!(idx, usize::MAX);
+}
+
+/// A misaligned `options` is an error even when the bytes
+/// there are valid options: no game is created (a misaligned read would be undefined behaviour).
+#[test]
+#[allow(clippy::cast_ptr_alignment)]
+fn misaligned_options_are_refused_whatever_they_hold() {
+    let _pool = pool_shared();
+    let valid = options(4, 0, 1);
+    let mut words = [0u64; 9];
+    // SAFETY: the options' bytes, 4 bytes into the array (in bounds: 56 + 4 < 72).
+    let misaligned = unsafe {
+        let p = words
+            .as_mut_ptr()
+            .cast::<u8>()
+            .add(4)
+            .cast::<QeGameOptions>();
+        p.write_unaligned(valid);
+        p.cast_const()
+    };
+    let mut g = ptr::null_mut();
+    assert_eq!(
+        unsafe { qe_game_new_with(misaligned, &mut g) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert!(g.is_null());
+    assert!(last_message().contains("not aligned"), "{}", last_message());
+}
+
+/// A misaligned out-pointer is `QE_ERR_INVALID_ARGUMENT`
+/// naming it, and nothing is written (`copy_to_buffer`'s "checked as every out-pointer is").
+#[test]
+#[allow(clippy::cast_ptr_alignment)]
+fn misaligned_out_pointers_are_errors_and_nothing_is_written() {
+    let _pool = pool_shared();
+    let g = new_game(4, false, 36);
+    let mut words = [0u64; 8];
+    let base = words.as_mut_ptr().cast::<u8>();
+    // Each pointer is 1, 2 or 4 bytes past an 8-aligned address: never aligned for its type.
+    unsafe {
+        assert_eq!(
+            qe_abi_version(base.add(1).cast::<u32>()),
+            QE_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(last_message(), "`out` is misaligned");
+        assert_eq!(
+            qe_game_state(g, base.add(2).cast::<QeState>()),
+            QE_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            qe_game_events_pending(g, 0, base.add(4).cast::<usize>()),
+            QE_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(last_message(), "`out_count` is misaligned");
+        assert_eq!(
+            qe_game_record_json(g, base.add(4).cast::<*mut c_char>()),
+            QE_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(last_message(), "`out_json` is misaligned");
+        assert_eq!(
+            qe_game_new(4, 0, 1, base.add(4).cast::<*mut QeGame>()),
+            QE_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(last_message(), "`out_game` is misaligned");
+    }
+    assert_eq!(words, [0; 8], "nothing was written");
+    free(g);
+}
+
+/// A game with external chance has no record before its deal:
+/// `QE_ERR_INVALID_ARGUMENT` (not a caught panic), and nothing is written.
+#[test]
+fn no_record_before_the_deal_is_an_invalid_argument() {
+    let _pool = pool_shared();
+    let mut o = options(5, QE_EXPANSION_COMMODITIES, 1);
+    o.flags = QE_GAME_EXTERNAL_CHANCE;
+    let mut g = ptr::null_mut();
+    assert_eq!(unsafe { qe_game_new_with(&o, &mut g) }, QE_OK);
+    let mut text = NUL;
+    assert_eq!(
+        unsafe { qe_game_record_json(g, &mut text) },
+        QE_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(last_message(), "no record before the deal");
+    assert!(text.is_null());
+    // After the deal there is one.
+    assert_eq!(unsafe { qe_game_apply_chance(g, 0) }, QE_OK);
+    assert!(record(g).contains("qe-record/1"));
+    free(g);
+}

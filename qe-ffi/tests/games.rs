@@ -853,3 +853,46 @@ fn external_chance_games_match_qe_core() {
         free(g);
     }
 }
+
+/// 06-seatinfo-spent_i64-wraps: `QeSeatInfo.spent_i64` is the total clamped to the int64 range,
+/// for totals past 2^63 too (conformance case spent-beyond-u64: at the end every total is known
+/// to every viewer).
+#[test]
+fn seat_info_spent_i64_is_clamped_past_int64() {
+    let _pool = pool_shared();
+    let path = format!(
+        "{}/../conformance/named/spent-beyond-u64.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (st, _, g) = from_record(&std::fs::read_to_string(path).unwrap());
+    assert_eq!(st, QE_OK, "{}", last_message());
+    let players = state(g).players;
+    let mut past_int64 = 0;
+    for viewer in (0..players).chain([QE_SPECTATOR]) {
+        for seat in 0..players {
+            let mut si = QeSeatInfo::default();
+            assert_eq!(
+                unsafe { qe_game_seat_info(g, viewer, seat, &mut si) },
+                QE_OK
+            );
+            let mut o = QeSeatOutcome::default();
+            assert_eq!(unsafe { qe_game_outcome(g, seat, &mut o) }, QE_OK);
+            assert_eq!(si.spent_known, 1);
+            assert_eq!(si.spent, o.spent);
+            let spent = i128_of(si.spent);
+            let clamped = spent.clamp(i64::MIN.into(), i64::MAX.into());
+            assert_eq!(
+                i128::from(si.spent_i64),
+                clamped,
+                "viewer {viewer} seat {seat}"
+            );
+            assert_eq!(si.spent_i64, o.spent_i64);
+            past_int64 += u32::from(spent > i128::from(i64::MAX));
+        }
+    }
+    assert!(
+        past_int64 > 0,
+        "no total past int64: the clamp was not exercised"
+    );
+    free(g);
+}
