@@ -1115,8 +1115,9 @@ fn simulate_runs_the_python_example_agent() {
     assert_no_faults(&row, "");
 }
 
-/// Each `act` carries a spend bound per seat, and each event once: an agent that checks both
-/// (and answers illegally when either is broken) gives no illegal answer.
+/// `start` gives the number of turns, each `act` carries a spend bound per seat, and each event
+/// once, redacted for the seat (R-VIS-8): an agent that checks all of it (and answers illegally
+/// when any is broken) gives no illegal answer.
 #[test]
 fn an_agent_gets_every_seats_bounds_and_each_event_once() {
     let agent = python_agent("tests/agents/strict.py");
@@ -1623,15 +1624,17 @@ fn spawn_play(path: &Path) -> std::process::Child {
         .unwrap()
 }
 
-#[test]
-fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
+/// Interrupts `child` (a `qe play` with its standard streams piped) with Ctrl-C once its output
+/// so far passes `ready`, having written `input` to it (its input then stays open). Gives its
+/// output and exit, and all it printed.
+fn interrupt_play(
+    mut child: std::process::Child,
+    input: &[u8],
+    ready: impl Fn(&str) -> bool,
+) -> (Output, String) {
     use std::io::Read as _;
-    let path = tmp("interrupted.json");
-    let _ = std::fs::remove_file(&path);
-    let mut child = spawn_play(&path);
-    // One command, then the input stays open: `qe play` waits at its next prompt.
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"5\n").unwrap();
+    stdin.write_all(input).unwrap();
     let mut out = child.stdout.take().unwrap();
     let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let reader = {
@@ -1649,19 +1652,29 @@ fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
         })
     };
     wait_for_sigint_handler(child.id());
-    let prompts = || seen.lock().unwrap().matches("\n> ").count();
     for _ in 0..600 {
-        if prompts() >= 2 {
+        if ready(&seen.lock().unwrap()) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    assert!(prompts() >= 2, "{}", seen.lock().unwrap());
+    assert!(ready(&seen.lock().unwrap()), "{}", seen.lock().unwrap());
     signal(child.id(), "-INT");
     let o = output_within_a_minute(child);
     reader.join().unwrap();
     drop(stdin);
-    let out = seen.lock().unwrap().clone();
+    let printed = seen.lock().unwrap().clone();
+    (o, printed)
+}
+
+#[test]
+fn ctrl_c_in_play_saves_the_record_as_a_spoiler() {
+    let path = tmp("interrupted.json");
+    let _ = std::fs::remove_file(&path);
+    // One command, then the input stays open: `qe play` waits at its next prompt.
+    let (o, out) = interrupt_play(spawn_play(&path), b"5\n", |seen| {
+        seen.matches("\n> ").count() >= 2
+    });
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("interrupted (Ctrl-C or a termination signal)"),
@@ -1925,15 +1938,21 @@ fn play_says_when_its_input_cannot_be_read() {
 
 #[test]
 fn bad_input_gets_a_clear_message() {
-    // No games to play is a usage error, with a message.
-    for args in [&["simulate", "--games", "0"][..], &["simulate", "-n0"]] {
+    // No games to play, or no time for an agent to answer, is a usage error, with a message.
+    for (args, says) in [
+        (
+            &["simulate", "--games", "0"][..],
+            "a tournament needs at least 1 game",
+        ),
+        (&["simulate", "-n0"], "a tournament needs at least 1 game"),
+        (
+            &["simulate", "--agent-timeout", "0"],
+            "invalid value '0' for '--agent-timeout <MS>'",
+        ),
+    ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(
-            stderr(&o).contains("a tournament needs at least 1 game"),
-            "{}",
-            stderr(&o)
-        );
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
     // In `qe play`: the opening screen points to `help` and `qe rules`; a command without its
     // argument says what is missing; commands are case-insensitive.
@@ -2070,7 +2089,8 @@ fn completions_for_every_shell() {
 }
 
 /// The cases every binding checks (`qe-core/tests/data/bad_commands.json`), as the first command
-/// of a record through `qe replay --json`.
+/// of a record through `qe replay --json`: the JSON's rule, code and message (the message alone,
+/// without the `command K: RULE:` of standard error's line).
 #[test]
 fn replay_names_the_rule_and_code_of_the_shared_bad_commands() {
     let text = include_str!("../../qe-core/tests/data/bad_commands.json");
@@ -2089,6 +2109,11 @@ fn replay_names_the_rule_and_code_of_the_shared_bad_commands() {
         assert_eq!(out["illegal"]["index"], 0, "{command}");
         assert_eq!(out["illegal"]["rule"], case["rule"], "{command}");
         assert_eq!(out["illegal"]["code"], case["code"], "{command}");
+        // The message alone: standard error's line is `command K: RULE: MESSAGE`.
+        let message = out["illegal"]["message"].as_str().unwrap();
+        assert!(!message.starts_with("command "), "{command}: {message}");
+        let line = format!("command 0: {}: {message}\n", case["rule"].as_str().unwrap());
+        assert_eq!(stderr(&o), line, "{command}");
     }
 }
 
@@ -2395,4 +2420,377 @@ fn unwritable_output_is_reported_and_loses_no_record() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
+}
+
+// ----- more helpers ---------------------------------------------------------------------
+
+/// Writes a test agent's program to a temporary file and returns its `--bots` entry:
+/// `exec:INTERPRETER PATH ARGS…` (the temporary directory has no spaces in its path).
+fn temp_agent(name: &str, interpreter: &str, source: &str, args: &[&str]) -> String {
+    let path = tmp(name);
+    std::fs::write(&path, source).unwrap();
+    let mut spec = format!("exec:{interpreter} {}", path.display());
+    for a in args {
+        spec.push(' ');
+        spec.push_str(a);
+    }
+    spec
+}
+
+// ----- agent protocol ---------------------------------------------------------------------------
+
+/// The tournament over, an agent's input is closed and it has 2 seconds to exit: an agent that
+/// takes a moment to finish (here 0.3 s, after its last game's `end`) is not killed before.
+#[cfg(unix)]
+#[test]
+fn an_agent_may_finish_after_its_input_ends() {
+    let done = tmp("finished.txt");
+    let _ = std::fs::remove_file(&done);
+    let agent = temp_agent(
+        "finisher.sh",
+        "sh",
+        r#"ended=
+while read -r line; do
+    case "$line" in
+    *'"type":"act"'*) echo 'I bid a lot' ;;
+    *'"type":"end"'*) ended=1 ;;
+    esac
+done
+if [ -n "$ended" ]; then
+    sleep 0.3
+    echo finished > "$1"
+fi
+"#,
+        &[done.to_str().unwrap()],
+    );
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "1",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{agent}"),
+        "--json",
+    ]);
+    assert_eq!(v["games"], 1);
+    assert!(
+        done.exists(),
+        "the agent was stopped before it could finish"
+    );
+}
+
+/// Anything an agent writes on its standard error reaches `qe`'s (AGENT-PROTOCOL.md: "standard
+/// error passed through (use it for logs)").
+#[test]
+fn an_agents_standard_error_is_passed_through() {
+    let agent = temp_agent(
+        "chatty.sh",
+        "sh",
+        r#"while read -r line; do
+    case "$line" in
+    *'"type":"start"'*) echo 'qe-test-agent: a log line' >&2 ;;
+    *'"type":"act"'*) echo 'I bid a lot' ;;
+    esac
+done
+"#,
+        &[],
+    );
+    let o = run(
+        &[
+            "simulate",
+            "--games",
+            "2",
+            "--bots",
+            &format!("value,value,{agent}"),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("qe-test-agent: a log line"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `qe simulate --json` of 5 games on one thread between two value bots and an agent that never
+/// answers (it has a minute), interrupted by Ctrl-C once the agent has been asked: the output,
+/// the time from the Ctrl-C to the exit, and the agent's `--bots` entry. `name` names the
+/// temporary files.
+#[cfg(target_os = "linux")]
+fn interrupted_while_an_agent_thinks(name: &str) -> (Output, std::time::Duration, String) {
+    let asked = tmp(&format!("{name}-asked.txt"));
+    let _ = std::fs::remove_file(&asked);
+    let agent = temp_agent(
+        &format!("{name}-thinker.sh"),
+        "sh",
+        r#"while read -r line; do
+    case "$line" in
+    *'"type":"act"'*) echo asked >> "$1" ;;
+    esac
+done
+"#,
+        &[asked.to_str().unwrap()],
+    );
+    let child = qe()
+        .args(["simulate", "--games", "5", "--threads", "1", "--json"])
+        .args(["--agent-timeout", "60000"])
+        .args(["--bots", &format!("value,value,{agent}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_sigint_handler(child.id());
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !asked.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the agent was never asked"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let interrupted = std::time::Instant::now();
+    signal(child.id(), "-INT");
+    let o = output_within_a_minute(child);
+    (o, interrupted.elapsed(), agent)
+}
+
+/// Ctrl-C while an agent thinks stops it at once, not after its time limit; no fault is counted
+/// for it (README: "it is stopped (no fault is counted)"); and the game in progress, finished by
+/// the value bot in the agent's place, is not tallied: here it is the first, so no game is.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_a_thinking_agent_without_a_fault_or_a_tally() {
+    let (o, took, agent) = interrupted_while_an_agent_thinks("thinking");
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        took < std::time::Duration::from_secs(15),
+        "{took:?} from Ctrl-C to exit"
+    );
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["interrupted"], true);
+    let row = agent_row(&v, &agent);
+    for fault in ["illegal_answers", "timeouts", "crashes"] {
+        assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
+    assert_eq!(v["games"], 0, "{v}");
+    assert_eq!(row["seats_played"], 0, "{v}");
+    assert!(stderr(&o).contains("after 0 of 5 games"), "{}", stderr(&o));
+}
+
+// ----- simulate ----------------------------------------------------------------------------------
+
+/// The table's line of an `exec:` agent's faults gives the counts of its JSON row, each in its
+/// place.
+#[test]
+fn simulate_prints_an_agents_faults_as_its_json_counts_them() {
+    let agent = format!(
+        "exec:sh {}/tests/agents/crash.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = [
+        "simulate",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{agent}"),
+    ];
+    let o = run(&args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = simulate_json(&with_json);
+    let row = agent_row(&v, &agent);
+    assert!(row["crashes"].as_u64().unwrap() > 0, "{row}");
+    let line = format!(
+        "{agent}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead",
+        row["illegal_answers"], row["timeouts"], row["crashes"], row["fallback_moves"]
+    );
+    assert!(
+        stdout(&o).contains(&line),
+        "{line:?} not in\n{}",
+        stdout(&o)
+    );
+}
+
+/// Without --threads, a tournament runs on every core (`available_parallelism`), at most one
+/// per game. On a one-core machine this cannot tell the difference.
+#[test]
+fn simulate_uses_every_core_by_default() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let v = simulate_json(&["simulate", "--games", "16", "--json"]);
+    assert_eq!(v["threads"], cores.min(16), "{v}");
+    let o = run(&["simulate", "--games", "16"], "");
+    let threads = cores.min(16);
+    let want = format!(
+        "· {threads} thread{} ·",
+        if threads == 1 { "" } else { "s" }
+    );
+    assert!(stdout(&o).contains(&want), "{}", stdout(&o));
+}
+
+// ----- replay ------------------------------------------------------------------------------------
+
+/// A pending game's text report names the turn as the game counts it, from 0, of the number of
+/// turns.
+#[test]
+fn replay_names_the_pending_turn_from_0() {
+    let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "pending-turns.json");
+    let full: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for keep in [1, 9] {
+        let mut record = full.clone();
+        record["commands"].as_array_mut().unwrap().truncate(keep);
+        let text = record.to_string();
+        let m = Record::from_json(&text).unwrap().replay().unwrap();
+        let o = run(&["replay", "-"], &text);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let want = format!(
+            "pending after {keep} commands: turn {} of 16",
+            m.game().turn()
+        );
+        assert!(stdout(&o).starts_with(&want), "{want:?}: {}", stdout(&o));
+    }
+}
+
+/// The first line of a finished game's text report says whether Commodities was played.
+#[test]
+fn replay_says_whether_the_game_had_commodities() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/named");
+    let with = root.join("gold-crash.json"); // 3 players, Commodities
+    let (without, m) = bot_game(Rules::base(4).unwrap(), 6, "title-base.json");
+    let o = run(&["replay", with.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let first = stdout(&o).lines().next().unwrap().to_owned();
+    assert!(first.ends_with("(3 players, Commodities)"), "{first}");
+    let o = run(&["replay", without.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().next().unwrap(),
+        format!(
+            "game over after {} commands (4 players)",
+            m.commands().len()
+        )
+    );
+}
+
+// ----- play --------------------------------------------------------------------------------------
+
+/// `view` shows the screen again (README: "view | show the screen again").
+#[test]
+fn play_view_shows_the_screen_again() {
+    let o = run(&["play", "--seed", "9"], "view\nquit\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("──── turn 0 (turns 0–15)").count(), 2, "{out}");
+    assert_eq!(out.matches("up for auction: ").count(), 2, "{out}");
+}
+
+/// `qe play --seed 12 --bots miser ARGS` to its end, the human answering 1 and 2 in turn to every
+/// prompt, and the game it saved (in the temporary file `record`).
+fn play_against_misers(args: &[&str], record: &str) -> (Output, qe_core::Match) {
+    let path = tmp(record);
+    let input: String = std::iter::repeat_n("1\n2\n", 400).collect();
+    let mut all = vec!["play", "--seed", "12", "--bots", "miser"];
+    all.extend(args);
+    all.extend(["--record", path.to_str().unwrap()]);
+    let o = run(&all, &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = Record::from_json(&std::fs::read_to_string(&path).unwrap())
+        .unwrap()
+        .replay()
+        .unwrap();
+    (o, m)
+}
+
+/// With one human, the last auction is told before the end, as every auction before it: its
+/// award is narrated, also when a bot's command ends the game (seat 3 runs the last auction of
+/// a 4-player game, R-TRN-2: it opens, and the bots' secret bids end it).
+#[test]
+fn play_tells_the_last_auction_before_the_end() {
+    let (o, m) = play_against_misers(&["--seat", "3"], "last-auction.json");
+    let view = m.game().public_view();
+    let last = view.auctions().iter().rfind(|a| a.awarded).unwrap();
+    assert_eq!(last.auctioneer, Some(Seat(3)));
+    let tile = last.tile.unwrap().to_string();
+    let out = stdout(&o);
+    let (during, _) = out.split_once("════ game over").unwrap();
+    assert!(
+        during
+            .lines()
+            .any(|l| l.starts_with("· ") && l.contains(&format!("wins {tile}"))),
+        "the award of {tile} (turn {}) is not told:\n{during}",
+        last.turn
+    );
+}
+
+/// At the end of a 3-player game the set-aside industry token is revealed (R-VIS-6, R-VIS-7).
+#[test]
+fn play_reveals_the_set_aside_token_at_the_end() {
+    let (o, m) = play_against_misers(&["--players", "3"], "set-aside.json");
+    let aside = m.game().public_view().set_aside.unwrap();
+    let out = stdout(&o);
+    let end = out.find("game over: everything is revealed").unwrap();
+    assert!(
+        out[end..].contains(&format!("set aside: {}\n", aside.name())),
+        "{out}"
+    );
+}
+
+/// `--humans` with one seat is that seat played as `--seat` plays it: no hidden screen, and the
+/// seat is "you".
+#[test]
+fn one_human_in_humans_is_not_hot_seat() {
+    let o = run(&["play", "--seed", "9", "--humans", "1"], "quit\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("screen hidden"), "{out}");
+    let seat1 = out.lines().find(|l| l.starts_with("  seat 1 ")).unwrap();
+    assert!(seat1.ends_with(": you"), "{out}");
+    assert!(out.contains("you are seat 1"), "{out}");
+}
+
+/// Hot-seat: Ctrl-C while the screen is hidden for the next seat saves the game as it stands then
+/// (the first human's bid and the bots' bids after it), not as it stood at the previous prompt.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_while_the_screen_is_hidden_saves_the_game_so_far() {
+    let path = tmp("hot-seat-interrupted.json");
+    let _ = std::fs::remove_file(&path);
+    let child = qe()
+        .args(["play", "--seed", "4", "--humans", "0,2", "--bots", "miser"])
+        .args(["--record", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Seat 0 presses Enter and opens at 5; the bots bid; the screen is hidden for seat 2, whose
+    // Enter never comes.
+    let (o, _) = interrupt_play(child, b"\n5\n", |seen| {
+        seen.contains("Pass the terminal to seat 2")
+    });
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let m = record.replay().unwrap();
+    assert_eq!(
+        record.commands.first(),
+        Some(&Ok(qe_core::Command::Bid {
+            seat: Seat(0),
+            amount: 5
+        })),
+        "{:?}",
+        record.commands
+    );
+    // Seat 2 is the one to act: every bot has bid.
+    assert_eq!(
+        m.game().to_act().iter().collect::<Vec<_>>(),
+        vec![Seat(2)],
+        "{:?}",
+        record.commands
+    );
 }
