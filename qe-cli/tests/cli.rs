@@ -1189,8 +1189,8 @@ fn simulate_refuses_an_answer_for_another_seat() {
             "3",
             "--bots",
             &format!("value,value,value,value,{agent}"),
-            // Every answer must arrive in time to be counted as illegal: the agent runs two `sed`
-            // a request, which a loaded machine once took past 300 ms.
+            // Every answer must arrive in time to be counted as illegal: the agent runs `sed` for
+            // each request, which a loaded machine once took past 300 ms.
             "--agent-timeout",
             "10000",
             "--json",
@@ -2440,7 +2440,7 @@ fn temp_agent(name: &str, interpreter: &str, source: &str, args: &[&str]) -> Str
 // ----- agent protocol ---------------------------------------------------------------------------
 
 /// The tournament over, an agent's input is closed and it has 2 seconds to exit: an agent that
-/// takes a moment to finish (here 0.3 s, after its last game's `end`) is not killed before.
+/// takes a moment to finish (here 0.1 s, after its last game's `end`) is not killed before.
 #[cfg(unix)]
 #[test]
 fn an_agent_may_finish_after_its_input_ends() {
@@ -2457,7 +2457,7 @@ while read -r line; do
     esac
 done
 if [ -n "$ended" ]; then
-    sleep 0.3
+    sleep 0.1
     echo finished > "$1"
 fi
 "#,
@@ -2715,6 +2715,11 @@ fn play_tells_the_last_auction_before_the_end() {
     let (o, m) = play_against_misers(&["--seat", "3"], "last-auction.json");
     let view = m.game().public_view();
     let last = view.auctions().iter().rfind(|a| a.awarded).unwrap();
+    assert_ne!(
+        m.commands().last().unwrap().seat(),
+        Some(Seat(3)),
+        "a bot ends the game"
+    );
     assert_eq!(last.auctioneer, Some(Seat(3)));
     let tile = last.tile.unwrap().to_string();
     let out = stdout(&o);

@@ -242,9 +242,10 @@ mod json {
     /// (the engine's own reasons are far shorter).
     const MALFORMED_REASON_MAX: usize = 1000;
 
-    /// How a record writes a command kept as its error: `{"malformed": <this>}`. The reason of a
-    /// [`CommandError::Malformed`] without the "malformed command: " its message starts with, so
-    /// that writing a record read back from this form gives the same text again.
+    /// How a record writes a command kept as its error: `{"malformed": <this>}`: the error's
+    /// message, but for a [`CommandError::Malformed`] its reason alone (without the "malformed
+    /// command: " its message starts with), which is what reading the form back gives as the
+    /// reason, so that a record written again gives the same text.
     fn malformed_text(e: &CommandError) -> String {
         match e {
             CommandError::Malformed { reason, .. } => reason.clone(),
@@ -283,9 +284,14 @@ mod json {
             }
             return chance_outcome(c).map(Command::Chance);
         }
-        // A command a record writer kept as its error (`Record::to_json`) reads back as that
-        // error, with its text.
-        if let (1, Some(reason)) = (obj.len(), obj.get("malformed").and_then(json::string)) {
+        // In a record, a command the writer kept as its error (`Record::to_json`) reads back as
+        // a malformed command with its text. Elsewhere `malformed` is an unknown action.
+        let written = (
+            chance,
+            obj.len(),
+            obj.get("malformed").and_then(json::string),
+        );
+        if let (false, 1, Some(reason)) = written {
             return Err(malformed(
                 shown_at_most(&reason, MALFORMED_REASON_MAX),
                 "R-AUC-12",
@@ -741,9 +747,11 @@ mod json {
         }
 
         /// Writes the record as compact JSON (field order as in `RECORD.md`). A command kept as
-        /// its error is written as `{"malformed": "<what was wrong>"}`, which reads back as a
-        /// malformed command (R-AUC-12) with the same text, so a replay still stops at its index;
-        /// the JSON it was read from is not kept.
+        /// its error is written as `{"malformed": "<what was wrong>"}` (a form `RECORD.md` does
+        /// not define). [`Record::from_json`] reads that back as a malformed command whose reason
+        /// is that text, so a replay still stops at its index, but under rule R-AUC-12 and code
+        /// 118 whatever the first error was (an amount out of range, R-AUC-4 and 107, for one);
+        /// the JSON it was first read from is not kept. Written again, the record is the same.
         pub fn to_json(&self) -> String {
             serde_json::to_string(&self.out()).expect("a record serializes")
         }

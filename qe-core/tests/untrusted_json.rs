@@ -169,16 +169,27 @@ fn a_malformed_command_is_written_back_with_its_reason() {
         assert!(error.to_string().ends_with(reason), "{error}");
         assert_eq!(again.to_json(), written);
     }
-    // Read back, the text is capped and its control characters escaped; beside a seat, `malformed`
-    // is an action like any other.
-    let long = format!(r#"{{"malformed":"{}\u0007"}}"#, "x".repeat(2000));
-    let e = Command::from_json(&long).unwrap_err().to_string();
+    // Read back, the text has its control characters escaped and is capped; beside a seat, or
+    // outside a record, `malformed` is no such form.
+    let long = format!(r#"{{"malformed":"\u0007{}"}}"#, "x".repeat(2000));
+    let text = with_commands(4, &long);
+    let Err(ReplayError::Command { index: 0, error }) = Record::from_json(&text).unwrap().replay()
+    else {
+        panic!("the long reason must fail at index 0")
+    };
+    let e = error.to_string();
+    assert!(e.contains("\\u{7}xxx") && !e.contains('\u{7}'), "{e}");
+    assert!(e.len() < 1100 && e.ends_with("..."), "{e}");
+    let text = with_commands(4, r#"{"malformed":"no","seat":1}"#);
+    let Err(ReplayError::Command { error, .. }) = Record::from_json(&text).unwrap().replay() else {
+        panic!("a malformed action beside a seat must fail")
+    };
     assert!(
-        e.len() < 1100 && e.ends_with("...") && !e.contains('\u{7}'),
-        "{e}"
+        error.to_string().contains("unknown action `malformed`"),
+        "{error}"
     );
-    let e = Command::from_json(r#"{"malformed":"no","seat":1}"#).unwrap_err();
-    assert!(e.to_string().contains("unknown action `malformed`"), "{e}");
+    let e = Command::from_json(r#"{"malformed":"no"}"#).unwrap_err();
+    assert!(e.to_string().contains("names its seat"), "{e}");
 }
 
 /// A record's own manifest is the one it is read with; the manifest given to

@@ -310,17 +310,17 @@ fn freed_bots_are_detected() {
     free(g);
 }
 
-/// Each `QE_BOT_LEVEL_*` of `search` is the search bot of that
-/// name (`QE_BOT_LEVEL_DEFAULT` is medium), and medium and hard decide differently here, so the
+/// Each `QE_BOT_LEVEL_*` of `search` is the search bot of that name (`QE_BOT_LEVEL_DEFAULT` is
+/// medium). Easy and medium, and medium and hard, each decide differently somewhere here, so the
 /// comparison can tell the levels apart.
 #[test]
 fn each_search_level_is_the_search_bot_of_that_name() {
     let _pool = pool_shared();
     let g = new_game(3, false, 1);
     let mut rng = Lcg(1);
-    let (mut compared, mut differ) = (0, 0);
-    while state(g).game_over == 0 && (compared < 2 || differ == 0) {
-        assert!(compared < 12, "medium and hard never differed");
+    let (mut compared, mut easy_medium, mut medium_hard) = (0, 0, 0);
+    while state(g).game_over == 0 && (compared < 2 || easy_medium == 0 || medium_hard == 0) {
+        assert!(compared < 16, "easy, medium and hard never all differed");
         let seat = state(g).to_act.trailing_zeros() as u8;
         let mut by_level = Vec::new();
         for (level, name) in [
@@ -337,18 +337,18 @@ fn each_search_level_is_the_search_bot_of_that_name() {
             free_bot(by_name);
             by_level.push(got);
         }
-        differ += u32::from(by_level[1] != by_level[2]);
+        easy_medium += u32::from(by_level[0] != by_level[1]);
+        medium_hard += u32::from(by_level[1] != by_level[2]);
         compared += 1;
         let c = policy(&legal(g, seat), seat, &mut rng).unwrap();
         assert_eq!(unsafe { qe_game_apply(g, c) }, QE_OK, "{}", last_message());
     }
-    assert!(differ > 0);
+    assert!(easy_medium > 0 && medium_hard > 0);
     free(g);
 }
 
-/// Each handle type has its own freed magic, so a freed game
-/// passed as a bot is "not a QeBot" (not "already freed"), and a freed bot passed as a game "not a
-/// QeGame".
+/// Each handle type has its own freed magic, so a freed game passed as a bot is "not a QeBot" (not
+/// "already freed"), and a freed bot passed as a game "not a QeGame".
 #[test]
 fn a_freed_handle_of_one_type_is_not_a_handle_of_the_other() {
     let _pool = pool_exclusive();

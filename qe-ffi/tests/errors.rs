@@ -1196,9 +1196,9 @@ fn messages_name_the_field_and_value_given() {
     free(e);
 }
 
-/// A non-NULL buffer of capacity 0 cannot hold even the
-/// NUL, so it is `QE_ERR_BUFFER_TOO_SMALL` (with the length reported), also when `out_len` is
-/// given; only `buf` NULL with `cap` 0 is the length query.
+/// A non-NULL buffer of capacity 0 cannot hold even the NUL, so it is `QE_ERR_BUFFER_TOO_SMALL`
+/// (with the length reported), also when `out_len` is given; only `buf` NULL with `cap` 0 is the
+/// length query.
 #[test]
 fn a_zero_capacity_buffer_is_too_small_even_with_out_len() {
     let _pool = pool_shared();
@@ -1233,9 +1233,9 @@ fn a_zero_capacity_buffer_is_too_small_even_with_out_len() {
     free(g);
 }
 
-/// An empty text (the rule of an ABI error) asked for
-/// with `buf` NULL, `cap` 0 and no `out_len` needs nothing: `QE_OK`. Into a non-NULL buffer of
-/// capacity 0 it does not fit (no room for the NUL): `QE_ERR_BUFFER_TOO_SMALL`, length 0.
+/// An empty text (the rule of an ABI error) asked for with `buf` NULL, `cap` 0 and no `out_len`
+/// needs nothing: `QE_OK`. Into a non-NULL buffer of capacity 0 it does not fit (no room for the
+/// NUL): `QE_ERR_BUFFER_TOO_SMALL`, length 0.
 #[test]
 fn an_empty_text_needs_no_buffer_but_a_zero_capacity_one_is_too_small() {
     let _pool = pool_shared();
@@ -1261,8 +1261,8 @@ fn an_empty_text_needs_no_buffer_but_a_zero_capacity_one_is_too_small() {
     assert_eq!((len, buf[0]), (0, 0));
 }
 
-/// 03-last-error-status-overwrites-last-error: `qe_last_error_status` never changes the last
-/// error, also when it fails itself (NULL or misaligned `out`).
+/// `qe_last_error_status` never changes the last error, also when it fails itself (NULL or
+/// misaligned `out`).
 #[test]
 fn a_failing_last_error_status_keeps_the_last_error() {
     let _pool = pool_shared();
@@ -1293,8 +1293,7 @@ fn a_failing_last_error_status_keeps_the_last_error() {
     free(g);
 }
 
-/// 04-events-null-buf-cap0-rejected: `buf` may be NULL when `cap` is 0 (qe.h): `QE_OK`, no event
-/// copied, none marked read.
+/// `buf` may be NULL when `cap` is 0 (qe.h): `QE_OK`, no event copied, none marked read.
 #[test]
 fn events_into_a_null_zero_capacity_buffer_copy_nothing() {
     let _pool = pool_shared();
@@ -1318,8 +1317,8 @@ fn events_into_a_null_zero_capacity_buffer_copy_nothing() {
     free(g);
 }
 
-/// A text of exactly the size limit is within it and is
-/// parsed, so one that is not JSON is `QE_ERR_INVALID_JSON`; the size error starts one byte past.
+/// A text of exactly the size limit is within it and is parsed, so one that is not JSON is
+/// `QE_ERR_INVALID_JSON`; the size error starts one byte past.
 #[test]
 fn a_text_of_exactly_the_size_limit_is_parsed() {
     let _pool = pool_shared();
@@ -1350,8 +1349,8 @@ fn a_text_of_exactly_the_size_limit_is_parsed() {
     free(g);
 }
 
-/// A chance index past the outcomes is named in the
-/// message, with the number of outcomes; nothing is written or changed.
+/// A chance index past the outcomes is named in the message, with the number of outcomes; nothing
+/// is written or changed.
 #[test]
 fn a_chance_index_out_of_range_is_named() {
     let _pool = pool_shared();
@@ -1382,8 +1381,7 @@ fn a_chance_index_out_of_range_is_named() {
     free(g);
 }
 
-/// An index out of range names the index and the kind
-/// given, each in its place.
+/// An index out of range names the index and the kind given, each in its place.
 #[test]
 fn a_name_index_out_of_range_names_the_index_and_the_kind() {
     let _pool = pool_shared();
@@ -1400,8 +1398,8 @@ fn a_name_index_out_of_range_names_the_index_and_the_kind() {
     assert_eq!(last_message(), "name kind 99 is not a QE_NAME_*");
 }
 
-/// A turn not started yet is named in the
-/// message, with the number of turns started (they differ here, unlike `bad_arguments`' turn 1).
+/// A turn not started yet is named in the message, with the number of turns started (they differ
+/// here, unlike `bad_arguments`' turn 1).
 #[test]
 fn an_auction_not_started_names_the_turn_given() {
     let _pool = pool_shared();
@@ -1416,8 +1414,8 @@ fn an_auction_not_started_names_the_turn_given() {
     free(g);
 }
 
-/// 13-from_record-failed_index-unset-when-out_game-null: `*failed_index` receives SIZE_MAX on
-/// every outcome but a rejected command (qe.h), a NULL `out_game` included.
+/// `*failed_index` receives SIZE_MAX on every outcome but a rejected command (qe.h), a NULL
+/// `out_game` included.
 #[test]
 fn failed_index_is_written_when_out_game_is_null() {
     let _pool = pool_shared();
@@ -1430,13 +1428,14 @@ fn failed_index_is_written_when_out_game_is_null() {
     assert_eq!(idx, usize::MAX);
 }
 
-/// A misaligned `options` is an error even when the bytes
-/// there are valid options: no game is created (a misaligned read would be undefined behaviour).
+/// A misaligned `options` is an error even when the bytes there are valid options: no game is
+/// created (a misaligned read would be undefined behaviour).
 #[test]
 #[allow(clippy::cast_ptr_alignment)]
 fn misaligned_options_are_refused_whatever_they_hold() {
     let _pool = pool_shared();
     let valid = options(4, 0, 1);
+    const _: () = assert!(size_of::<QeGameOptions>() + 4 <= size_of::<[u64; 9]>());
     let mut words = [0u64; 9];
     // SAFETY: the options' bytes, 4 bytes into the array (in bounds: 56 + 4 < 72).
     let misaligned = unsafe {
@@ -1457,8 +1456,8 @@ fn misaligned_options_are_refused_whatever_they_hold() {
     assert!(last_message().contains("not aligned"), "{}", last_message());
 }
 
-/// A misaligned out-pointer is `QE_ERR_INVALID_ARGUMENT`
-/// naming it, and nothing is written (`copy_to_buffer`'s "checked as every out-pointer is").
+/// A misaligned out-pointer is `QE_ERR_INVALID_ARGUMENT` naming it, and nothing is written
+/// (`copy_to_buffer`'s "checked as every out-pointer is").
 #[test]
 #[allow(clippy::cast_ptr_alignment)]
 fn misaligned_out_pointers_are_errors_and_nothing_is_written() {
@@ -1497,8 +1496,8 @@ fn misaligned_out_pointers_are_errors_and_nothing_is_written() {
     free(g);
 }
 
-/// A game with external chance has no record before its deal:
-/// `QE_ERR_INVALID_ARGUMENT` (not a caught panic), and nothing is written.
+/// A game with external chance has no record before its deal: `QE_ERR_INVALID_ARGUMENT` (not a
+/// caught panic), and nothing is written.
 #[test]
 fn no_record_before_the_deal_is_an_invalid_argument() {
     let _pool = pool_shared();

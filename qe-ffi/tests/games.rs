@@ -854,9 +854,8 @@ fn external_chance_games_match_qe_core() {
     }
 }
 
-/// 06-seatinfo-spent_i64-wraps: `QeSeatInfo.spent_i64` is the total clamped to the int64 range,
-/// for totals past 2^63 too (conformance case spent-beyond-u64: at the end every total is known
-/// to every viewer).
+/// `QeSeatInfo.spent_i64` is the total clamped to the int64 range, for totals past 2^63 too
+/// (conformance case spent-beyond-u64: at the end every total is known to every viewer).
 #[test]
 fn seat_info_spent_i64_is_clamped_past_int64() {
     let _pool = pool_shared();

@@ -233,11 +233,13 @@ def test_vector_env_rewards_and_terminations_are_the_callers_to_keep() -> None:
     env = qe.gym.QeVectorEnv(4, players=3, opponents="random", seed=1)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
-    while True:
+    for _ in range(10_000):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
         _, rewards, terms, _, _ = env.step(actions)
         if terms.any() and rewards.any():
             break
+    else:
+        pytest.fail("no game ended with a reward in 10,000 steps")
     kept = (rewards.copy(), terms.copy())
     actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
     env.step(actions)
@@ -261,8 +263,8 @@ def test_single_agent_env_bots_draw_independently() -> None:
 
 
 def test_single_agent_env_gives_each_other_seat_its_listed_bot() -> None:
-    """``opponents=[...]`` lists the other seats' bots in seat order: seat 1 here is the miser
-    (which draws nothing at random), checked command by command."""
+    """``opponents=[...]`` lists the other seats' bots in seat order: seat 1, the first listed, is
+    the miser (which draws nothing at random), checked command by command."""
     import qe.bots
     import qe.gym
 

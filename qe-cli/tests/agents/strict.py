@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """A qe-agent/1 agent for the tests that checks what it is sent, and answers a line that is not a
 command (an illegal answer) whenever a message breaks the protocol: `start` must give the number of
-turns (16, or 15 with 5 players, R-TRN-1); `spend_bounds` must have one entry per seat; each
-turn's `tile_revealed` event must come exactly once a game, before the turn's first `act` (events
-are sent once: each message has the events since the previous one); and no event may show what
-the seat may not see (R-VIS-8): another seat's industry, or an amount, price or token whose
-`seen_by` list leaves the seat out. Otherwise it answers the first legal command (the lowest bid,
-the first pile)."""
+turns (16, or 15 with 5 players, R-TRN-1); `spend_bounds` must have one entry per seat; each turn's
+`tile_revealed` event must come exactly once a game, before the turn's first `act` (events are sent
+once: each message has the events since the previous one); and no event may show what the seat may
+not see (R-VIS-8): another seat's industry or peeked price, or an amount, price, token or third tie
+whose `seen_by` list leaves the seat out. Otherwise it answers the first legal command (the lowest
+bid, the first pile)."""
 
 import json
 import sys
@@ -15,7 +15,8 @@ import sys
 # Per event: (a field the seat may not see, the list of the seats that see it).
 HIDDEN = {
     "bid": [("amount", "seen_by")],
-    "awarded": [("price", "seen_by")],
+    "awarded": [("price", "seen_by"), ("third_tie", "third_tie_seen_by")],
+    "asset_taker": [("third_tie", "third_tie_seen_by")],
     "asset_taken": [("token", "token_seen_by"), ("value", "token_seen_by"), ("price", "price_seen_by")],
 }
 
@@ -23,6 +24,8 @@ HIDDEN = {
 def leak(event, me):
     if event["event"] == "dealt" and event["seat"] != me and event["industry"] is not None:
         return f"the industry of seat {event['seat']}"
+    if event["event"] == "peeked" and event["seat"] != me and event["price"] is not None:
+        return f"the price seat {event['seat']} peeked at"
     for field, seen_by in HIDDEN.get(event["event"], []):
         if event[field] is not None and me not in event[seen_by]:
             return f"the {field} of a {event['event']} event it does not see"
