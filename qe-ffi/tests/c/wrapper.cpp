@@ -107,6 +107,38 @@ int main() {
     check(qe_game_apply_chance(dealt.get(), 0) == QE_OK, "the deal applies");
     // The peek builder makes a peek command (refused here: no auction has been won, R-VIS-5).
     check(status_of([&] { dealt.apply(qe::peek(0, 0)); }) != QE_OK, "an early peek is refused");
+    {
+        // clone() is an independent game with its own handle.
+        qe::Game original = qe::Game::seeded(4, 0, 5);
+        qe::Game copy = original.clone();
+        check(copy.get() != original.get(), "clone has its own handle");
+        copy.apply(qe::bid(0, 5));
+        check(copy.state().phase != original.state().phase, "a command on the clone leaves the original");
+        // try_apply returns the library's status.
+        check(original.try_apply(qe::bid(1, 3)) == QE_ERR_NOT_AUCTIONEER, "try_apply returns the status");
+        // seat_info(viewer, seat) is about `seat`, as `viewer` sees it.
+        check(original.seat_info(0, 2).seat == 2 && original.seat_info(3, 1).seat == 1, "seat_info argument order");
+        // events(viewer) counts that viewer's pending events, not the spectator's.
+        check(!original.events(QE_SPECTATOR).empty(), "the spectator sees the deal");
+        const auto mine = original.events(0);
+        check(!mine.empty() && original.events(0).empty(), "seat 0 has its own cursor, read once");
+        // view_json is the viewer's view, the same each time (not an event stream).
+        const std::string view = original.view_json(0);
+        check(view.rfind("{\"seat\":0,", 0) == 0 && view == original.view_json(0), "view_json");
+        // Every name fits, the longest included.
+        check(qe::name(QE_NAME_PHASE, QE_PHASE_ASSET_REBID) == "asset_rebid", "phase name asset_rebid");
+        check(qe::name(QE_NAME_EXPANSION, 0) == "commodities", "expansion name commodities");
+        // outcome_json of a finished game is its outcome, not its record.
+        qe::Game played = qe::Game::seeded(4, 0, 3);
+        qe::Bot bot("value", 0, 0);
+        for (QeState s = played.state(); !s.game_over; s = played.state()) {
+            std::uint8_t seat = 0;
+            while (!(s.to_act & (1u << seat))) ++seat;
+            played.apply(bot.decide(played, seat));
+        }
+        const std::string outcome = played.outcome_json();
+        check(outcome.rfind("{\"seats\":[", 0) == 0 && outcome != played.record_json(), "outcome_json is not the record");
+    }
     std::printf("wrapper: %s\n", failures == 0 ? "all checks passed" : "FAILED");
     return failures == 0 ? 0 : 1;
 }

@@ -152,6 +152,47 @@ static class Checks
             Check(grown < 32L << 20, string.Format("100,000 records of {0} bytes grew the process by {1} MB, not under 32 MB", length, grown >> 20));
             bot.Dispose();
         }
+        {
+            // Strings go to the library NUL-terminated.
+            byte[] kind = Native.Utf8("value", "kind");
+            Check(kind.Length == 6 && kind[5] == 0, "Utf8 appends the NUL");
+            // The command builders fill the kind and the field of each command, and nothing else.
+            QeCommand b = QeCommand.Bid(1, 7), t = QeCommand.TakeAsset(2, Native.QE_PILE_OIL),
+                d = QeCommand.DiscardAsset(3, Native.QE_PILE_CRYPTO), p = QeCommand.Peek(4, 9);
+            Check(b.Kind == Native.QE_COMMAND_BID && b.Seat == 1 && b.Amount == 7 && b.Pile == 0 && b.Turn == 0, "Bid");
+            Check(t.Kind == Native.QE_COMMAND_TAKE_ASSET && t.Seat == 2 && t.Pile == Native.QE_PILE_OIL && t.Turn == 0, "TakeAsset");
+            Check(d.Kind == Native.QE_COMMAND_DISCARD_ASSET && d.Seat == 3 && d.Pile == Native.QE_PILE_CRYPTO && d.Turn == 0, "DiscardAsset");
+            Check(p.Kind == Native.QE_COMMAND_PEEK && p.Seat == 4 && p.Turn == 9 && p.Pile == 0, "Peek");
+            // Every name fits, the longest included.
+            Check(Native.Name(Native.QE_NAME_PHASE, Native.QE_PHASE_ASSET_REBID) == "asset_rebid", "phase name asset_rebid");
+            Check(Native.Name(Native.QE_NAME_EXPANSION, 0) == "commodities", "expansion name commodities");
+            using (Game game = Game.Seeded(4, false, 5))
+            {
+                // TryApply returns the library's status; SpendBounds and SeatInfo are about `seat`.
+                Check(game.TryApply(QeCommand.Bid(1, 3)) == Native.QE_ERR_NOT_AUCTIONEER, "TryApply returns the status");
+                Check(game.SpendBounds(0, 2).Seat == 2 && game.SpendBounds(3, 1).Seat == 1, "SpendBounds argument order");
+                Check(game.SeatInfo(0, 2).Seat == 2, "SeatInfo argument order");
+                // Clone is an independent game with its own handle.
+                using (Game copy = game.Clone())
+                {
+                    Check(copy.Handle != game.Handle, "Clone has its own handle");
+                    copy.Apply(QeCommand.Bid(0, 5));
+                    Check(copy.State.Phase != game.State.Phase, "a command on the clone leaves the original");
+                }
+                Check(game.State.Phase == Native.QE_PHASE_OPENING_BID, "the original survives the clone's disposal");
+            }
+            // Dispose frees the native game: 40,000 games made and disposed leave the process about
+            // as large as it was (about 1 KB each if leaked).
+            GC.Collect(); GC.WaitForPendingFinalizers();
+            System.Diagnostics.Process self = System.Diagnostics.Process.GetCurrentProcess();
+            long disposedBefore = self.WorkingSet64;
+            for (int i = 0; i < 40000; i++)
+                using (Game g = Game.Seeded(4, false, (ulong)i)) { }
+            GC.Collect(); GC.WaitForPendingFinalizers();
+            self.Refresh();
+            long grown = self.WorkingSet64 - disposedBefore;
+            Check(grown < 16L << 20, string.Format("40,000 disposed games grew the process by {0} MB", grown >> 20));
+        }
         Console.WriteLine("C# checks: {0}", failures == 0 ? "all passed" : "FAILED");
         return failures == 0 ? 0 : 1;
     }
