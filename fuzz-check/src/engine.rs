@@ -903,26 +903,26 @@ pub fn check_input(input: &Input) {
     check_input_with(input, Plan::FULL);
 }
 
-/// Runs the checks of `plan` on a decoded input.
-pub fn check_input_with(input: &Input, plan: Plan) {
-    let rules = match rules(input) {
-        Ok(r) => r,
-        Err(e) => return check_setup_error(&e),
-    };
+/// The rules, the set-up (`None` with external chance) and the first state of an input's game.
+fn start(input: &Input) -> Result<(Rules, Option<Setup>, Game), qe_core::SetupError> {
+    let rules = rules(input)?;
     assert!((3..=5).contains(&rules.players()));
-    let setup_a = match setup(&rules, &input.setup) {
-        Ok(s) => s,
-        Err(e) => return check_setup_error(&e),
-    };
+    let setup_a = setup(&rules, &input.setup)?;
     let game = match setup_a {
         Some(s) => Game::new(rules, s).expect("a validated set-up makes a game"),
         None => {
             let ns = external_nations(&rules, &input.setup);
-            match Game::external_chance(rules, ns.as_deref()) {
-                Ok(g) => g,
-                Err(e) => return check_setup_error(&e),
-            }
+            Game::external_chance(rules, ns.as_deref())?
         }
+    };
+    Ok((rules, setup_a, game))
+}
+
+/// Runs the checks of `plan` on a decoded input.
+pub fn check_input_with(input: &Input, plan: Plan) {
+    let (rules, setup_a, game) = match start(input) {
+        Ok(started) => started,
+        Err(e) => return check_setup_error(&e),
     };
     let initial = game;
     check_state(&initial);
@@ -946,19 +946,7 @@ pub fn check_input_with(input: &Input, plan: Plan) {
                     auctioneer: before.auctioneer(),
                 });
             }
-            Err(e) => {
-                assert_eq!(
-                    *m.game(),
-                    before,
-                    "a rejected command changed the game: {c:?}: {e}"
-                );
-                assert!(e.rule().starts_with("R-"), "error without a rule: {e:?}");
-                assert!(!e.to_string().is_empty());
-                assert!(
-                    !guided,
-                    "a command picked from the legal actions was rejected: {c:?}: {e}"
-                );
-            }
+            Err(e) => check_rejected(&before, m.game(), c, &e, guided),
         }
     }
     // The states after the accepted commands, replayed (`Game::apply` is deterministic): the
@@ -1000,6 +988,27 @@ pub fn check_input_with(input: &Input, plan: Plan) {
         t.finish(&m);
     }
 }
+/// A rejected command `c` (error `e`) left the game as it was (`before` = `after`), names a rule,
+/// and was not picked from the legal actions (`guided`).
+fn check_rejected(
+    before: &Game,
+    after: &Game,
+    c: Command,
+    e: &qe_core::CommandError,
+    guided: bool,
+) {
+    assert_eq!(
+        after, before,
+        "a rejected command changed the game: {c:?}: {e}"
+    );
+    assert!(e.rule().starts_with("R-"), "error without a rule: {e:?}");
+    assert!(!e.to_string().is_empty());
+    assert!(
+        !guided,
+        "a command picked from the legal actions was rejected: {c:?}: {e}"
+    );
+}
+
 /// The observer writes exactly `observe_seat`'s floats, bit for bit, for every seat.
 fn check_observer(g: &Game, observer: &mut qe_core::encoding::Observer) {
     use qe_core::encoding::{observe_seat, OBS_SIZE};
@@ -1476,5 +1485,162 @@ impl Twin {
         let ea: Vec<Event> = a.events().iter().map(|e| e.visible_to(s)).collect();
         let eb: Vec<Event> = self.b.events().iter().map(|e| e.visible_to(s)).collect();
         assert_eq!(ea, eb, "seat {s}'s event streams differ");
+    }
+}
+
+// ----- the checks can fail -----------------------------------------------------------------------
+
+#[cfg(test)]
+mod checks_can_fail {
+    use super::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    /// The panic message of `f`, or `None` when it returns normally.
+    fn panic_message(f: impl FnOnce()) -> Option<String> {
+        let err = catch_unwind(AssertUnwindSafe(f)).err()?;
+        Some(
+            err.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| err.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                .unwrap_or_default(),
+        )
+    }
+
+    /// A seed input played as `check_input_with` plays it (without its checks): its twin (built
+    /// for the input's viewer), the states after each accepted command, and the match.
+    struct Played {
+        twin: Twin,
+        applied: Vec<Applied>,
+        states: Vec<Game>,
+        m: Match,
+        initial: Game,
+    }
+
+    fn play(input: &Input) -> Option<Played> {
+        let (rules, setup_a, initial) = start(input).ok()?;
+        let mut m = Match::new(initial);
+        let mut applied = Vec::new();
+        let mut states = Vec::new();
+        for &op in &input.ops {
+            let Some(c) = command(m.game(), op) else {
+                continue;
+            };
+            let before = *m.game();
+            if m.apply(c).is_ok() {
+                applied.push(Applied {
+                    command: c,
+                    turn: before.turn(),
+                    auctioneer: before.auctioneer(),
+                });
+                states.push(*m.game());
+            }
+        }
+        let twin = Twin::new(input, &rules, setup_a, &initial, m.game(), &applied);
+        Some(Played {
+            twin,
+            applied,
+            states,
+            m,
+            initial,
+        })
+    }
+
+    fn seeds() -> Vec<Input> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/engine");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|p| decode(&std::fs::read(p).unwrap()))
+            .collect()
+    }
+
+    /// Every (seed, seat other than the twin's viewer): the twin built for the viewer, with the
+    /// views and event streams then compared for that other seat, whose hidden facts (its own
+    /// industry token) the twin may have changed. `run` gets the played seed and returns the
+    /// panic message of the check, if any.
+    fn any_seed_with_other_viewer(run: impl Fn(Played) -> Option<String>, wanted: &str) -> bool {
+        for input in seeds() {
+            let Some(p) = play(&input) else { continue };
+            for o in 0..p.twin.players {
+                if Seat(o) == p.twin.s {
+                    continue;
+                }
+                let Some(mut p) = play(&input) else { continue };
+                p.twin.s = Seat(o);
+                if run(p).is_some_and(|msg| msg.contains(wanted)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// R-VIS-8 view check: a twin whose hidden facts differ for the compared seat is reported.
+    #[test]
+    fn twin_view_check_reports_a_seat_whose_hidden_facts_differ() {
+        assert!(any_seed_with_other_viewer(
+            |mut p| {
+                panic_message(move || {
+                    for (i, x) in p.applied.iter().enumerate() {
+                        p.twin.step(i, x, &p.states[i], true);
+                    }
+                })
+            },
+            "view differs"
+        ));
+    }
+
+    /// R-VIS-8 event check: the same, on the event streams.
+    #[test]
+    fn twin_event_check_reports_a_seat_whose_hidden_facts_differ() {
+        assert!(any_seed_with_other_viewer(
+            |mut p| {
+                panic_message(move || {
+                    for (i, x) in p.applied.iter().enumerate() {
+                        p.twin.step(i, x, &p.states[i], false);
+                    }
+                    p.twin.finish(&p.m);
+                })
+            },
+            "event streams differ"
+        ));
+    }
+
+    /// The twin really differs in the other seats' industry tokens (else the no-leak check is
+    /// vacuous for them): for some seed, another seat's own view differs at the start.
+    #[test]
+    fn twin_changes_other_seats_industry_tokens() {
+        let found = seeds().iter().filter_map(play).any(|p| {
+            !p.initial.is_external_chance()
+                && (0..p.twin.players)
+                    .map(Seat)
+                    .any(|o| o != p.twin.s && p.initial.view(o) != p.twin.b.game().view(o))
+        });
+        assert!(found, "no twin changes another seat's industry token");
+    }
+
+    /// A rejected command that changed the game, or a rejected legal command, is reported.
+    #[test]
+    fn rejected_command_checks_can_fail() {
+        let input = seeds()
+            .into_iter()
+            .find(|i| play(i).is_some_and(|p| !p.applied.is_empty()))
+            .unwrap();
+        let p = play(&input).unwrap();
+        let bad = Command::Bid {
+            seat: Seat(7),
+            amount: 1,
+        };
+        let mut g = p.initial;
+        let e = g.apply(bad).expect_err("seat 7 cannot bid");
+        check_rejected(&p.initial, &p.initial, bad, &e, false);
+        let msg = panic_message(|| check_rejected(&p.initial, &p.states[0], bad, &e, false));
+        assert!(msg.is_some_and(|m| m.contains("changed the game")));
+        let msg = panic_message(|| check_rejected(&p.initial, &p.initial, bad, &e, true));
+        assert!(msg.is_some_and(|m| m.contains("picked from the legal actions")));
     }
 }
