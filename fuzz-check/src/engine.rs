@@ -1623,7 +1623,8 @@ mod checks_can_fail {
         assert!(found, "no twin changes another seat's industry token");
     }
 
-    /// A rejected command that changed the game, or a rejected legal command, is reported.
+    /// A rejected command that changed the game, a rejected legal command, or an error without
+    /// a rule, is reported.
     #[test]
     fn rejected_command_checks_can_fail() {
         let input = seeds()
@@ -1642,5 +1643,11 @@ mod checks_can_fail {
         assert!(msg.is_some_and(|m| m.contains("changed the game")));
         let msg = panic_message(|| check_rejected(&p.initial, &p.initial, bad, &e, true));
         assert!(msg.is_some_and(|m| m.contains("picked from the legal actions")));
+        let ruleless = qe_core::CommandError::Malformed {
+            reason: "no rule".into(),
+            rule: "none",
+        };
+        let msg = panic_message(|| check_rejected(&p.initial, &p.initial, bad, &ruleless, false));
+        assert!(msg.is_some_and(|m| m.contains("error without a rule")));
     }
 }
