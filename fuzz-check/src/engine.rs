@@ -1579,17 +1579,24 @@ mod checks_can_fail {
         false
     }
 
+    /// The panic message of the twin's checks over a played seed: its views after each accepted
+    /// command (`views`), or its event streams and the end of the game.
+    fn twin_checks(mut p: Played, views: bool) -> Option<String> {
+        panic_message(move || {
+            for (i, x) in p.applied.iter().enumerate() {
+                p.twin.step(i, x, &p.states[i], views);
+            }
+            if !views {
+                p.twin.finish(&p.m);
+            }
+        })
+    }
+
     /// R-VIS-8 view check: a twin whose hidden facts differ for the compared seat is reported.
     #[test]
     fn twin_view_check_reports_a_seat_whose_hidden_facts_differ() {
         assert!(any_seed_with_other_viewer(
-            |mut p| {
-                panic_message(move || {
-                    for (i, x) in p.applied.iter().enumerate() {
-                        p.twin.step(i, x, &p.states[i], true);
-                    }
-                })
-            },
+            |p| twin_checks(p, true),
             "view differs"
         ));
     }
@@ -1598,14 +1605,7 @@ mod checks_can_fail {
     #[test]
     fn twin_event_check_reports_a_seat_whose_hidden_facts_differ() {
         assert!(any_seed_with_other_viewer(
-            |mut p| {
-                panic_message(move || {
-                    for (i, x) in p.applied.iter().enumerate() {
-                        p.twin.step(i, x, &p.states[i], false);
-                    }
-                    p.twin.finish(&p.m);
-                })
-            },
+            |p| twin_checks(p, false),
             "event streams differ"
         ));
     }
