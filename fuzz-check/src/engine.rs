@@ -7,7 +7,8 @@
 //!   seats to act are valid seats with actions they must take; the totals agree (the seats' spent
 //!   add up to the prices paid plus the asset prices minus the auctioneers' credits, R-SCO-1,
 //!   R-COM-8; the outcome's spent is the game's); each view shows its own seat's total and hides the
-//!   others' until the end;
+//!   others' until the end; the outcome's sums, eliminated and winners agree (R-SCO-2, R-SCO-9,
+//!   R-SCO-10, R-SCO-11);
 //! - every rejected command leaves the game unchanged (R-AUC-12) and names a rule;
 //! - after every accepted command, an [`qe_core::encoding::Observer`] kept along the game writes
 //!   exactly the floats of `observe_seat` for every seat;
@@ -1126,10 +1127,55 @@ pub fn check_state(g: &Game) {
             assert_eq!(legal.peek, 0, "peeks are for 5 players only");
         }
     }
-    // Totals (R-SCO-1, R-COM-8), from the views: each price is seen by its payer, each credit by
-    // the auctioneer who gets it.
     let views: Vec<_> = (0..n).map(|s| g.view(Seat(s))).collect();
     let public = g.public_view();
+    for s in 0..n {
+        let v = &views[s as usize];
+        assert_eq!(v.seat, Some(Seat(s)));
+        assert_eq!(v.phase, phase);
+        assert_eq!(v.to_act, to_act);
+        assert_eq!(v.legal, g.legal(Seat(s)));
+        assert_eq!(g.holdings(Seat(s)).spent, g.spent(Seat(s)));
+    }
+    let spent: Vec<i128> = (0..n).map(|s| g.spent(Seat(s))).collect();
+    check_totals(&views, &public, &spent, g.is_over());
+    let drawn: usize = AssetKind::ALL
+        .iter()
+        .map(|k| {
+            public
+                .auctions()
+                .iter()
+                .filter(|a| a.asset.kind == Some(*k))
+                .count()
+        })
+        .sum();
+    let in_play = if g.rules().has_commodities() {
+        g.rules().manifest().tokens_in_play(n).count()
+    } else {
+        0
+    };
+    let remaining: usize = AssetKind::ALL.iter().map(|k| g.pile_remaining(*k)).sum();
+    assert_eq!(
+        drawn + remaining,
+        in_play,
+        "tokens drawn + left ≠ tokens in play"
+    );
+    if let Some(outcome) = g.outcome() {
+        check_outcome(&spent, &outcome);
+    }
+}
+
+/// The totals (R-SCO-1, R-COM-8) as the seats' `views` and the spectator's `public` view show
+/// them, against each seat's total `spent`: the prices paid add up to the totals (each price is
+/// seen by its payer, each credit by the auctioneer who gets it); each seat sees its own total and,
+/// before the end (`over`), neither another seat's total nor its industry token; a spectator sees
+/// totals only at the end.
+fn check_totals(
+    views: &[qe_core::SeatView],
+    public: &qe_core::SeatView,
+    spent: &[i128],
+    over: bool,
+) {
     let mut paid: i128 = 0;
     for t in 0..public.turns_started as usize {
         let a = public.auctions[t];
@@ -1156,79 +1202,54 @@ pub fn check_state(g: &Game) {
         }
         assert!(!(a.asset.taken && a.asset.discarded));
     }
-    let mut total: i128 = 0;
-    for s in 0..n {
-        let spent = g.spent(Seat(s));
-        total += spent;
-        let v = &views[s as usize];
-        assert_eq!(v.seat, Some(Seat(s)));
-        assert_eq!(v.phase, phase);
-        assert_eq!(v.to_act, to_act);
-        assert_eq!(v.legal, g.legal(Seat(s)));
+    for (s, v) in views.iter().enumerate() {
         assert_eq!(
-            v.seats[s as usize].spent,
-            Some(spent),
+            v.seats[s].spent,
+            Some(spent[s]),
             "a seat sees its own total"
         );
-        assert_eq!(g.holdings(Seat(s)).spent, spent);
-        for o in 0..n {
-            if o != s && !g.is_over() {
+        for o in 0..views.len() {
+            if o != s && !over {
+                assert_eq!(v.seats[o].spent, None, "seat {s} sees seat {o}'s total");
                 assert_eq!(
-                    v.seats[o as usize].spent, None,
-                    "seat {s} sees seat {o}'s total"
+                    v.seats[o].industry, None,
+                    "seat {s} sees seat {o}'s industry token"
                 );
-                assert_eq!(v.seats[o as usize].industry, None);
             }
         }
         assert_eq!(
-            public.seats[s as usize].spent.is_some(),
-            g.is_over(),
-            "a spectator sees totals before the end"
+            public.seats[s].spent.is_some(),
+            over,
+            "a spectator sees totals before the end, or not at the end"
         );
     }
+    let total: i128 = spent.iter().sum();
     assert_eq!(
         total, paid,
         "the seats' totals do not add up to the prices paid"
     );
-    let drawn: usize = AssetKind::ALL
-        .iter()
-        .map(|k| {
-            public
-                .auctions()
-                .iter()
-                .filter(|a| a.asset.kind == Some(*k))
-                .count()
-        })
-        .sum();
-    let in_play = if g.rules().has_commodities() {
-        g.rules().manifest().tokens_in_play(n).count()
-    } else {
-        0
-    };
-    let remaining: usize = AssetKind::ALL.iter().map(|k| g.pile_remaining(*k)).sum();
-    assert_eq!(
-        drawn + remaining,
-        in_play,
-        "tokens drawn + left ≠ tokens in play"
-    );
-    if let Some(outcome) = g.outcome() {
-        check_outcome(g, &outcome);
-    }
 }
 
-fn check_outcome(g: &Game, outcome: &qe_core::Outcome) {
-    let n = g.players() as usize;
+/// A finished game's outcome, against each seat's total `spent`: its sums (R-SCO-9, R-SCO-10),
+/// the eliminated (R-SCO-2) and the winners (R-SCO-11: the survivors with the best finish).
+fn check_outcome(spent: &[i128], outcome: &qe_core::Outcome) {
+    let n = spent.len();
     assert_eq!(outcome.seats().len(), n);
     let max = outcome.seats().iter().map(|s| s.spent).max().unwrap();
-    let mut survivors = 0;
+    let best = outcome
+        .seats()
+        .iter()
+        .filter(|s| s.spent != max)
+        .map(qe_core::SeatOutcome::finish_key)
+        .max();
     for (i, s) in outcome.seats().iter().enumerate() {
         assert_eq!(s.seat as usize, i);
+        assert_eq!(s.spent, spent[i], "outcome.spent ≠ game.spent");
         assert_eq!(
-            s.spent,
-            g.spent(Seat(i as u8)),
-            "outcome.spent ≠ game.spent"
+            s.total,
+            s.subtotal + s.least_spent_bonus,
+            "R-SCO-10: seat {i}'s total"
         );
-        assert_eq!(s.total, s.subtotal + s.least_spent_bonus);
         assert_eq!(
             s.subtotal,
             s.companies
@@ -1236,18 +1257,16 @@ fn check_outcome(g: &Game, outcome: &qe_core::Outcome) {
                 + s.nationalization
                 + s.monopolization
                 + s.diversification
-                + s.commodities
+                + s.commodities,
+            "R-SCO-9: seat {i}'s subtotal"
         );
-        assert_eq!(s.eliminated, s.spent == max, "R-SCO-2");
-        assert!(!(s.eliminated && s.winner));
-        survivors += usize::from(!s.eliminated);
+        assert_eq!(s.eliminated, s.spent == max, "R-SCO-2: seat {i}");
+        assert_eq!(
+            s.winner,
+            !s.eliminated && Some(s.finish_key()) == best,
+            "R-SCO-11: seat {i} wins or not"
+        );
     }
-    let winners = outcome.winners().count();
-    assert_eq!(
-        winners > 0,
-        survivors > 0,
-        "R-SCO-11: survivors but no winner"
-    );
 }
 
 /// The match's record replays to the same game, and round-trips through JSON.
@@ -1269,24 +1288,37 @@ fn check_record_of(m: &Match) {
         );
         return;
     };
+    check_record(&record, m.game());
+}
+
+/// `record`, the record of `game`, round-trips through JSON and replays to `game` (with external
+/// chance, to the same views wherever no chance event is pending: the replay draws its own).
+fn check_record(record: &Record, game: &Game) {
     let json = record.to_json();
     let back =
         Record::from_json(&json).unwrap_or_else(|e| panic!("own record rejected: {e}\n{json}"));
-    assert_eq!(back, record);
+    assert_eq!(&back, record, "the record changed through JSON");
     let replayed = back
         .replay()
         .unwrap_or_else(|e| panic!("own record does not replay: {e}\n{json}"));
-    if !m.game().is_external_chance() {
-        assert_eq!(replayed.game(), m.game());
-    } else if !matches!(m.game().phase(), Phase::Chance { .. }) {
-        // The replay draws its own chance outcomes: compare where no chance event is pending.
-        for s in 0..m.game().players() {
-            assert_eq!(replayed.game().view(Seat(s)), m.game().view(Seat(s)));
+    if !game.is_external_chance() {
+        assert_eq!(replayed.game(), game, "the record replays to another game");
+    } else if !matches!(game.phase(), Phase::Chance { .. }) {
+        for s in 0..game.players() {
+            assert_eq!(
+                replayed.game().view(Seat(s)),
+                game.view(Seat(s)),
+                "the record replays to another view of seat {s}"
+            );
         }
     } else {
         return;
     }
-    assert_eq!(replayed.game().outcome(), m.game().outcome());
+    assert_eq!(
+        replayed.game().outcome(),
+        game.outcome(),
+        "the record replays to another outcome"
+    );
 }
 
 // ----- no leak (R-VIS-8) -------------------------------------------------------------------------
@@ -1649,5 +1681,102 @@ mod checks_can_fail {
         };
         let msg = panic_message(|| check_rejected(&p.initial, &p.initial, bad, &ruleless, false));
         assert!(msg.is_some_and(|m| m.contains("error without a rule")));
+    }
+
+    /// A 4-player base game, played by bidding the least legal amount: `turns` auctions, or to the
+    /// end; the match keeps its record.
+    fn least_bids(turns: u8) -> Match {
+        let mut m = Match::new(Game::seeded(Rules::base(4).unwrap(), 11));
+        while !m.game().is_over() && m.game().turn() < turns {
+            let seat = m.game().to_act().first().unwrap();
+            let range = m.game().bid_range(seat).unwrap();
+            let amount = if range.allows(range.min) {
+                range.min
+            } else {
+                range.min + 1
+            };
+            m.play(Command::Bid { seat, amount }).unwrap();
+        }
+        m
+    }
+
+    /// R-SCO-1 and the totals' visibility (R-VIS-1, R-VIS-7): a total or an industry token seen
+    /// too early, an own total hidden, a spectator's total, a wrong sum and a hidden price are
+    /// each reported.
+    #[test]
+    fn totals_check_can_fail() {
+        let m = least_bids(4);
+        let g = m.game();
+        assert!(!g.is_over() && g.public_view().auctions[0].winner.is_some());
+        let views: Vec<_> = (0..4).map(|s| g.view(Seat(s))).collect();
+        let public = g.public_view();
+        let spent: Vec<i128> = (0..4).map(|s| g.spent(Seat(s))).collect();
+        check_totals(&views, &public, &spent, false);
+        let fails = |views: &[qe_core::SeatView], public: &qe_core::SeatView, spent: &[i128]| {
+            panic_message(|| check_totals(views, public, spent, false)).unwrap_or_default()
+        };
+        let mut v = views.clone();
+        v[0].seats[1].spent = Some(spent[1]);
+        assert!(fails(&v, &public, &spent).contains("seat 0 sees seat 1's total"));
+        let mut v = views.clone();
+        v[0].seats[1].industry = views[1].seats[1].industry;
+        assert!(fails(&v, &public, &spent).contains("seat 0 sees seat 1's industry token"));
+        let mut v = views.clone();
+        v[2].seats[2].spent = None;
+        assert!(fails(&v, &public, &spent).contains("sees its own total"));
+        let mut p = public;
+        p.seats[3].spent = Some(spent[3]);
+        assert!(fails(&views, &p, &spent).contains("a spectator sees totals"));
+        let mut wrong = spent.clone();
+        wrong[0] += 1;
+        let mut v = views.clone();
+        v[0].seats[0].spent = Some(wrong[0]);
+        assert!(fails(&v, &public, &wrong).contains("do not add up"));
+        let w = public.auctions[0].winner.unwrap().index();
+        let mut v = views.clone();
+        v[w].auctions[0].price = None;
+        assert!(fails(&v, &public, &spent).contains("the winner sees its price"));
+    }
+
+    /// The outcome's sums (R-SCO-9, R-SCO-10), eliminated (R-SCO-2) and winners (R-SCO-11): each
+    /// changed field is reported, and so is a total spent other than the game's.
+    #[test]
+    fn outcome_check_can_fail() {
+        let m = least_bids(u8::MAX);
+        let g = m.game();
+        let spent: Vec<i128> = (0..4).map(|s| g.spent(Seat(s))).collect();
+        let outcome = g.outcome().unwrap();
+        check_outcome(&spent, &outcome);
+        let changed =
+            |field: &str, seat: usize, f: &dyn Fn(&serde_json::Value) -> serde_json::Value| {
+                let mut json = serde_json::to_value(outcome).unwrap();
+                let v = &mut json["seats"][seat][field];
+                *v = f(v);
+                let faulty: qe_core::Outcome = serde_json::from_value(json).unwrap();
+                panic_message(|| check_outcome(&spent, &faulty)).unwrap_or_default()
+            };
+        let plus_one = |v: &serde_json::Value| (v.as_u64().unwrap() + 1).into();
+        let not = |v: &serde_json::Value| (!v.as_bool().unwrap()).into();
+        assert!(changed("total", 1, &plus_one).contains("R-SCO-10"));
+        assert!(changed("companies", 1, &plus_one).contains("R-SCO-9"));
+        let mut wrong = spent.clone();
+        wrong[2] += 1;
+        let msg = panic_message(|| check_outcome(&wrong, &outcome));
+        assert!(msg.is_some_and(|m| m.contains("outcome.spent")));
+        for seat in 0..4 {
+            assert!(changed("eliminated", seat, &not).contains("R-SCO-2"));
+            assert!(changed("winner", seat, &not).contains("R-SCO-11"));
+        }
+    }
+
+    /// A record that replays to another game, or changes through JSON, is reported.
+    #[test]
+    fn record_check_can_fail() {
+        let m = least_bids(3);
+        let record = m.record().unwrap();
+        check_record(&record, m.game());
+        let later = least_bids(4);
+        let msg = panic_message(|| check_record(&record, later.game()));
+        assert!(msg.is_some_and(|m| m.contains("replays to another game")));
     }
 }
