@@ -173,6 +173,9 @@ struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
     shell: clap_complete::Shell,
+    /// The global --manifest, taken here so that this command's help does not list it; refused.
+    #[arg(long, hide = true, value_name = "FILE")]
+    manifest: Option<PathBuf>,
 }
 
 /// The command line of `qe`, its help fitted to the terminal ([`layout::terminal_width`], else
@@ -219,9 +222,11 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&cli.common, &args),
         Command::Rules(args) => rules::run(&cli.common, &args),
         // --manifest is global (every other command uses it); here it would be ignored.
-        Command::Completions(_) if cli.common.manifest.is_some() => Err(Failure::Usage(
-            "completions takes no --manifest: the script is the same for every manifest".into(),
-        )),
+        Command::Completions(args) if cli.common.manifest.is_some() || args.manifest.is_some() => {
+            Err(Failure::Usage(
+                "completions takes no --manifest: the script is the same for every manifest".into(),
+            ))
+        }
         Command::Completions(args) => {
             completions(&args);
             Ok(())
@@ -265,6 +270,17 @@ pub fn parse_bots(text: &str) -> Result<Vec<String>, String> {
         }
     }
     Ok(names)
+}
+
+/// Parses a game or tournament seed: a whole number from 0 to `u64::MAX`, for clap.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "a seed is a whole number from 0 to {}, got `{}`",
+            u64::MAX,
+            qe_core::shown(text)
+        )
+    })
 }
 
 /// Parses a comma-separated list of seat numbers (`0,2`), for clap.

@@ -21,8 +21,9 @@ use crate::{interrupt, manifest, Common, Failure};
 pub const HELP: &str = "\
 At each prompt, type one of:
   N | bid N          bid N (opening bid, secret bid, rebid or asset rebid)
-  take PILE | PILE   take the top token of a pile (gold, oil, crypto) when you take the asset
+  take PILE          take the top token of a pile (gold, oil, crypto) when you take the asset
   discard PILE       discard the top token of a pile when no one takes the asset
+  PILE               take or discard, whichever is your move
   peek T             5 players: see the price of the auction of turn T (once per game)
   view               show your screen again
   help               list the commands
@@ -64,7 +65,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub seat: u8,
     /// Game seed (default: from the clock; printed so the game can be replayed)
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = crate::parse_seed)]
     pub seed: Option<u64>,
     /// Bots for the other seats in seat order, comma-separated (value, random, miser, search,
     /// search:easy, search:medium, search:hard); a shorter list repeats

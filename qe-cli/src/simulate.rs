@@ -111,7 +111,7 @@ pub struct SimulateArgs {
     #[arg(long, value_parser = parse_agent_list, default_value = "value", value_name = "LIST")]
     pub bots: AgentList,
     /// Tournament seed
-    #[arg(long, default_value_t = 0, value_name = "S")]
+    #[arg(long, default_value_t = 0, value_name = "S", value_parser = crate::parse_seed)]
     pub seed: u64,
     /// Worker threads (default: all cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024), value_name = "T")]

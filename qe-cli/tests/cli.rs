@@ -1863,6 +1863,14 @@ fn usage_errors_name_the_option_and_the_value() {
             "invalid value '-1' for '--seed <S>'",
         ),
         (
+            &["simulate", "--seed", "-1"],
+            "a seed is a whole number from 0 to 18446744073709551615, got `-1`",
+        ),
+        (
+            &["play", "--seed", "18446744073709551616"],
+            "a seed is a whole number from 0 to 18446744073709551615, got `18446744073709551616`",
+        ),
+        (
             &["play", "--seat", "-1"],
             "invalid value '-1' for '--seat <SEAT>'",
         ),
@@ -1893,6 +1901,10 @@ fn usage_errors_name_the_option_and_the_value() {
         // --manifest is global; completions would ignore it.
         (
             &["--manifest", "m.json", "completions", "bash"],
+            "completions takes no --manifest",
+        ),
+        (
+            &["completions", "bash", "--manifest", "m.json"],
             "completions takes no --manifest",
         ),
     ] {
@@ -2049,6 +2061,9 @@ fn help_fits_the_terminal() {
 
 #[test]
 fn completions_for_every_shell() {
+    // Its help does not offer the --manifest it refuses; the other commands' help does.
+    assert!(!stdout(&run(&["completions", "--help"], "")).contains("--manifest"));
+    assert!(stdout(&run(&["play", "--help"], "")).contains("--manifest"));
     let o = run(&["completions", "bash"], "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let script = stdout(&o);

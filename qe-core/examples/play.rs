@@ -5,21 +5,42 @@
 use qe_core::bots::{Bot, MiserBot, RandomBot};
 use qe_core::{Game, Rules, Seat};
 
+const USAGE: &str = "usage: play [SEED] [PLAYERS] [commodities]   (defaults: 42 4)";
+
+/// Exits with the usage line and what was wrong (exit code 2).
+fn usage(problem: &str) -> ! {
+    eprintln!("error: {problem}\n{USAGE}");
+    std::process::exit(2);
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(42);
-    let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
-    let commodities = args.next().as_deref() == Some("commodities");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() > 3 {
+        usage(&format!("at most 3 arguments, got {}", args.len()));
+    }
+    let seed: u64 = args.first().map_or(42, |s| {
+        s.parse()
+            .unwrap_or_else(|_| usage(&format!("SEED is a whole number, got `{s}`")))
+    });
+    let players: u8 = args.get(1).map_or(4, |s| {
+        s.parse()
+            .unwrap_or_else(|_| usage(&format!("PLAYERS is 3, 4 or 5, got `{s}`")))
+    });
+    let commodities = match args.get(2).map(String::as_str) {
+        None => false,
+        Some("commodities") => true,
+        Some(other) => usage(&format!(
+            "the third argument is `commodities`, got `{other}`"
+        )),
+    };
     let rules = match if commodities {
         Rules::commodities(players)
     } else {
         Rules::base(players)
     } {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
+        // The rule ID first, as the other front ends print it.
+        Err(e) => usage(&format!("{}: {e}", e.rule())),
     };
     let mut game = Game::seeded(rules, seed);
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
