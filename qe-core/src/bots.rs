@@ -40,6 +40,27 @@ pub use named::{decide, NamedBot};
 pub use search::{Level, SearchBot, SearchConfig, SearchStats};
 
 /// A policy for one seat.
+///
+/// A bot decides from a [`SeatView`] only, so it cannot use what its seat may not know (R-VIS-8).
+///
+/// ```
+/// use qe_core::bots::Bot;
+/// use qe_core::{Command, Game, Rules, SeatView};
+/// /// Bids the least it may.
+/// struct Least;
+/// impl Bot for Least {
+///     fn act(&mut self, view: &SeatView) -> Option<Command> {
+///         let (seat, range) = (view.seat?, view.legal.bid?);
+///         Some(Command::Bid { seat, amount: range.min })
+///     }
+/// }
+/// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+/// while let Some(seat) = game.to_act().first() {
+///     game.apply(Least.act(&game.view(seat)).unwrap()).unwrap();
+/// }
+/// assert_eq!(Least.act(&game.public_view()), None); // a spectator has nothing to do
+/// assert!(!Least.uses_history());
+/// ```
 pub trait Bot {
     /// The command this seat plays now, given its view; `None` when it has nothing to do.
     fn act(&mut self, view: &SeatView) -> Option<Command>;
@@ -90,6 +111,23 @@ fn pile_command(view: &SeatView, legal: &Legal, pick: u32) -> Option<Command> {
 
 /// Bids a uniformly random rung of [`LADDER`] (moved to the nearest legal amount), picks piles at
 /// random, and (5 players) sometimes peeks at a random legal auction.
+///
+/// Its choices are always legal, and the same seed makes the same choices:
+///
+/// ```
+/// use qe_core::bots::{Bot, RandomBot};
+/// use qe_core::{Game, Rules};
+/// let play = |seed: u64| {
+///     let mut game = Game::seeded(Rules::base(5).unwrap(), 1);
+///     let mut bot = RandomBot::new(seed);
+///     while let Some(seat) = game.to_act().first() {
+///         game.apply(bot.act(&game.view(seat)).unwrap()).unwrap();
+///     }
+///     game.outcome().unwrap()
+/// };
+/// assert_eq!(play(7), play(7));
+/// assert_ne!(play(7), play(8));
+/// ```
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     rng: ChaCha8Rng,
@@ -218,6 +256,20 @@ pub fn by_name_with(name: &str, seed: u64, manifest: Manifest) -> Option<BoxedBo
 ///
 /// It decides from its [`SeatView`] only; its randomness (a little noise on each bid) comes from its
 /// seed, so it is deterministic given the seed.
+///
+/// ```
+/// use qe_core::bots::{Bot, ValueBot};
+/// use qe_core::{Command, Game, Rules, Seat};
+/// let mut game = Game::seeded(Rules::base(4).unwrap(), 8);
+/// game.apply(Command::Bid { seat: Seat(0), amount: 3 }).unwrap();
+/// let view = game.view(Seat(1));
+/// let command = ValueBot::new(5).act(&view).unwrap();
+/// assert_eq!(ValueBot::new(5).act(&view), Some(command)); // same seed, same view, same bid
+/// let Command::Bid { seat, amount } = command else { panic!("it must bid") };
+/// assert_eq!(seat, Seat(1));
+/// assert!(view.legal.bid.unwrap().allows(amount)); // never the opening bid (R-AUC-3)
+/// assert_eq!(ValueBot::new(5).act(&game.view(Seat(0))), None); // the auctioneer has bid
+/// ```
 #[derive(Clone, Debug)]
 pub struct ValueBot {
     rng: ChaCha8Rng,

@@ -44,6 +44,21 @@ use crate::seat::{PerSeat, Seat};
 use crate::view::{AuctionView, SeatView};
 
 /// What a seat can prove about one seat's total spent.
+///
+/// ```
+/// use qe_core::{Command, Match, Rules, Seat};
+/// let mut m = Match::seeded(Rules::base(4).unwrap(), 42);
+/// for (seat, amount) in [(0, 10), (1, 13), (2, 11), (3, 0)] {
+///     m.apply(Command::Bid { seat: Seat(seat), amount }).unwrap();
+/// }
+/// // Seat 1 won turn 0 at 13, a price seat 2 does not see (R-VIS-1) ...
+/// let bounds = m.deduce(Seat(2)).seats[Seat(1)];
+/// assert_eq!((bounds.won, bounds.known_prices), (1 << 0, 0));
+/// // ... but seat 1 beat seat 2's own bid of 11 (R-AUC-5): at least 12.
+/// assert_eq!((bounds.lower, bounds.upper), (12, i128::from(u64::MAX)));
+/// assert!(bounds.contains(13) && !bounds.contains(11) && !bounds.exact());
+/// assert!(m.deduce(Seat(2)).seats[Seat(2)].exact()); // its own total (R-VIS-2)
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpendBounds {
@@ -70,6 +85,22 @@ impl SpendBounds {
 }
 
 /// Every seat's [`SpendBounds`] as one seat can prove them.
+///
+/// ```
+/// use qe_core::{Command, Match, Rules, Seat};
+/// let mut m = Match::seeded(Rules::base(4).unwrap(), 42);
+/// for (seat, amount) in [(0, 10), (1, 13), (2, 11), (3, 0)] {
+///     m.apply(Command::Bid { seat: Seat(seat), amount }).unwrap();
+/// }
+/// // Seat 1 won at 13. The auctioneer saw every bid (R-VIS-3): it knows the total exactly.
+/// assert!(m.deduce(Seat(0)).seats[Seat(1)].exact());
+/// assert_eq!(m.deduce(Seat(0)).seats[Seat(1)].lower, 13);
+/// // Seat 3 bid 0: it knows only that seat 1 beat the opening bid of 10 (R-AUC-3, R-AUC-5).
+/// assert_eq!(m.deduce(Seat(3)).seats[Seat(1)].lower, 11);
+/// // Seat 2 also knows seat 1 beat its own bid of 11, which its view alone does not keep.
+/// assert_eq!(m.deduce(Seat(2)).seats[Seat(1)].lower, 12);
+/// assert_eq!(m.game().view(Seat(2)).deduce().seats[Seat(1)].lower, 11);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deduction {

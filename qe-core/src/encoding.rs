@@ -292,6 +292,21 @@ impl ActionSpace {
     /// Writes the legal actions into `mask` (length [`ActionSpace::size`]): `true` where legal.
     /// `legal` is the seat's [`SeatView::legal`] (or [`crate::Game::legal`], which is the same).
     ///
+    /// ```
+    /// use qe_core::encoding::{ActionSpace, BidLadder};
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let space = ActionSpace::new(BidLadder::linear(1, 6).unwrap(), false); // bids 0..=5
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 7);
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 3 }).unwrap();
+    /// let mut mask = vec![false; space.size()];
+    /// space.mask(&game.legal(Seat(1)), &mut mask);
+    /// // Every rung but the opening bid (R-AUC-3); no pile outside an asset step (R-COM-5).
+    /// assert_eq!(mask[..6], [true, true, true, false, true, true]);
+    /// assert_eq!(mask[space.pile_offset()..], [false; 3]);
+    /// space.mask(&game.legal(Seat(0)), &mut mask); // the auctioneer has bid: nothing
+    /// assert!(!mask.contains(&true));
+    /// ```
+    ///
     /// # Panics
     ///
     /// If `mask` is not [`ActionSpace::size`] long.
@@ -362,6 +377,24 @@ impl ActionSpace {
     /// The command of `action` for `seat`, or `None` when `action` is out of range. An illegal
     /// action still decodes (a pile action is a take unless `legal` allows only discards), so that
     /// the game rejects it with the rule it breaks.
+    ///
+    /// ```
+    /// use qe_core::encoding::{ActionSpace, BidLadder};
+    /// use qe_core::{AssetKind, Command, Game, Legal, PileSet, Rules, Seat};
+    /// let space = ActionSpace::new(BidLadder::linear(1, 4).unwrap(), false);
+    /// let oil = space.pile_offset() + 1; // gold, oil, crypto
+    /// let take = Command::TakeAsset { seat: Seat(2), kind: AssetKind::Oil };
+    /// assert_eq!(space.decode(Seat(2), &Legal::default(), oil), Some(take));
+    /// // Only discards allowed (R-COM-7): the same action discards.
+    /// let discard_only = Legal { discard: PileSet(0b111), ..Legal::default() };
+    /// let discard = Command::DiscardAsset { seat: Seat(2), kind: AssetKind::Oil };
+    /// assert_eq!(space.decode(Seat(2), &discard_only, oil), Some(discard));
+    /// assert_eq!(space.decode(Seat(2), &discard_only, space.size()), None);
+    /// // An illegal bid decodes too; the game names the rule: an opening bid of 0 (R-AUC-2).
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 7);
+    /// let zero = space.decode(Seat(0), &game.legal(Seat(0)), 0).unwrap();
+    /// assert_eq!(game.apply(zero).unwrap_err().rule(), "R-AUC-2");
+    /// ```
     pub fn decode(&self, seat: Seat, legal: &Legal, action: usize) -> Option<Command> {
         let l = self.ladder.len();
         if action < l {
@@ -386,7 +419,22 @@ impl ActionSpace {
     }
 
     /// The action of a command, if it has one: a bid on the ladder, a pile choice, or a peek (when
-    /// peeks are on). Chance outcomes have none.
+    /// peeks are on). Chance outcomes have none. The seat is not encoded: [`ActionSpace::decode`]
+    /// takes it back.
+    ///
+    /// ```
+    /// use qe_core::encoding::{ActionSpace, BidLadder};
+    /// use qe_core::{AssetKind, Command, Legal, Seat};
+    /// let space = ActionSpace::new(BidLadder::new(&[0, 1, 2, 5, 10]).unwrap(), true);
+    /// let bid = Command::Bid { seat: Seat(4), amount: 5 };
+    /// assert_eq!(space.encode(&bid), Some(3));
+    /// assert_eq!(space.decode(Seat(4), &Legal::default(), 3), Some(bid));
+    /// assert_eq!(space.encode(&Command::Bid { seat: Seat(4), amount: 4 }), None); // off the ladder
+    /// let take = Command::TakeAsset { seat: Seat(4), kind: AssetKind::Crypto };
+    /// assert_eq!(space.encode(&take), Some(space.pile_offset() + 2));
+    /// let peek = Command::Peek { seat: Seat(4), turn: 3 }; // R-VIS-5
+    /// assert_eq!(space.encode(&peek), Some(space.peek_offset().unwrap() + 3));
+    /// ```
     pub fn encode(&self, command: &Command) -> Option<usize> {
         match *command {
             Command::Bid { amount, .. } => self.ladder.index_of(amount),

@@ -205,7 +205,19 @@ pub enum CommandError {
 }
 
 impl CommandError {
-    /// The ID of the rule that rejects the command (for example `"R-AUC-3"`).
+    /// The ID of the rule that rejects the command (for example `"R-AUC-3"`). The message
+    /// (`Display`) does not repeat it: a caller that shows both joins them.
+    ///
+    /// ```
+    /// use qe_core::{Command, CommandError, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 5 }).unwrap();
+    /// let err = game.apply(Command::Bid { seat: Seat(1), amount: 5 }).unwrap_err();
+    /// assert_eq!(err, CommandError::BidEqualsOpening { amount: 5 });
+    /// assert_eq!(err.to_string(), "bid equals the auctioneer's bid (5)");
+    /// assert_eq!(err.rule(), "R-AUC-3");
+    /// assert_eq!(format!("{}: {err}", err.rule()), "R-AUC-3: bid equals the auctioneer's bid (5)");
+    /// ```
     pub fn rule(&self) -> &'static str {
         match self {
             CommandError::GameOver => "R-TRN-4",
@@ -556,6 +568,17 @@ pub const ERROR_CODES: [ErrorCode; 30] = [
 ];
 
 /// The entry of [`ERROR_CODES`] with this number.
+///
+/// ```
+/// use qe_core::{error_code, CommandError};
+/// let err = CommandError::OpeningBidZero;
+/// let entry = error_code(err.code()).unwrap();
+/// assert_eq!((entry.code, entry.name), (105, "OPENING_BID_ZERO"));
+/// // The meaning cites the rule; the error's message is its own text.
+/// assert!(entry.meaning.contains(err.rule())); // R-AUC-2
+/// assert_eq!(err.to_string(), "the auctioneer's opening bid must be at least 1");
+/// assert_eq!(error_code(99), None);
+/// ```
 pub fn error_code(code: u32) -> Option<&'static ErrorCode> {
     ERROR_CODES.iter().find(|e| e.code == code)
 }

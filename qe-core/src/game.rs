@@ -295,6 +295,17 @@ impl Game {
 
     /// The seats that must act now (several at once for sealed bids; none at a chance node or at the
     /// end). Peeks are optional and never listed.
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat, SeatSet};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// assert_eq!(game.to_act(), SeatSet::only(Seat(0))); // the auctioneer opens (R-AUC-2)
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 5 }).unwrap();
+    /// // Then the others bid secretly, in any order (R-AUC-3).
+    /// assert_eq!(game.to_act().iter().collect::<Vec<_>>(), [Seat(1), Seat(2), Seat(3)]);
+    /// game.apply(Command::Bid { seat: Seat(3), amount: 0 }).unwrap();
+    /// assert!(!game.to_act().contains(Seat(3)) && game.to_act().contains(Seat(1)));
+    /// ```
     #[inline]
     pub fn to_act(&self) -> SeatSet {
         // The bidding steps first, with one comparison rather than a jump table.
@@ -332,6 +343,22 @@ impl Game {
     }
 
     /// The bids `seat` may make now, if it must bid.
+    ///
+    /// The auctioneer opens with at least 1 (R-AUC-2); then every other seat may bid anything from
+    /// 0 to 2^64−1 but the opening bid (R-AUC-3, R-AUC-4).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let opening = game.bid_range(Seat(0)).unwrap();
+    /// assert!(!opening.allows(0) && opening.allows(1)); // R-AUC-2
+    /// assert_eq!(game.bid_range(Seat(1)), None); // not its turn yet
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 7 }).unwrap();
+    /// let secret = game.bid_range(Seat(1)).unwrap();
+    /// assert!(secret.allows(0) && !secret.allows(7) && secret.allows(u64::MAX));
+    /// assert_eq!(secret.forbidden, Some(7));
+    /// assert_eq!(game.bid_range(Seat(0)), None); // the auctioneer has bid
+    /// ```
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
         if self.is_bidding() {
@@ -351,7 +378,24 @@ impl Game {
         }
     }
 
-    /// Everything `seat` may do now.
+    /// Everything `seat` may do now: its [`BidRange`] (as [`Game::bid_range`]), the piles it may
+    /// take from (R-COM-5) or discard from (R-COM-7), and the turns it may peek at (R-VIS-5). It
+    /// is the same as the seat's [`SeatView::legal`](crate::SeatView::legal).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// // Only the auctioneer acts first: it opens with at least 1 (R-AUC-2).
+    /// assert_eq!(game.legal(Seat(0)).bid.unwrap().min, 1);
+    /// assert!(!game.legal(Seat(1)).must_act());
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 5 }).unwrap();
+    /// // Then the others bid secretly, anything but the opening bid (R-AUC-3).
+    /// let legal = game.legal(Seat(1));
+    /// assert_eq!(legal.bid.unwrap().forbidden, Some(5));
+    /// // No asset step in the base game; no peek with 4 players (R-VIS-5).
+    /// assert!(legal.take.is_empty() && legal.discard.is_empty() && legal.peek == 0);
+    /// assert_eq!(legal, game.view(Seat(1)).legal);
+    /// ```
     pub fn legal(&self, seat: Seat) -> Legal {
         let mut legal = Legal {
             bid: self.bid_range(seat),
@@ -427,14 +471,43 @@ impl Game {
 
     // ----- applying commands ---------------------------------------------------------------------
 
-    /// Applies a command and returns the events it produced. On error the game is unchanged.
+    /// Applies a command and returns the events it produced. On error the game is unchanged
+    /// (R-AUC-12). The events are the god's-eye copy: [`Event::as_seen`] redacts one for a viewer.
+    ///
+    /// ```
+    /// use qe_core::{Command, Event, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let events = game.apply(Command::Bid { seat: Seat(0), amount: 5 }).unwrap();
+    /// assert_eq!(events.as_slice(), [Event::OpeningBid { turn: 0, seat: Seat(0), amount: 5 }]);
+    /// for seat in 1..3 {
+    ///     game.apply(Command::Bid { seat: Seat(seat), amount: 0 }).unwrap();
+    /// }
+    /// // The last bid settles the auction: the auctioneer's 5 is highest (R-AUC-5).
+    /// let events = game.apply(Command::Bid { seat: Seat(3), amount: 2 }).unwrap();
+    /// let awarded = events.as_slice().iter().find(|e| matches!(e, Event::Awarded { .. }));
+    /// assert!(matches!(awarded, Some(Event::Awarded { winner: Some(Seat(0)), price: Some(5), .. })));
+    /// ```
     pub fn apply(&mut self, command: Command) -> Result<Events, CommandError> {
         let mut events = Events::default();
         self.apply_to(command, &mut events)?;
         Ok(events)
     }
 
-    /// Applies a command, dropping its events: the fast path for simulation.
+    /// Applies a command, dropping its events: the fast path for simulation. The game ends up as
+    /// [`Game::apply`] leaves it, and a rejected command is rejected alike (R-AUC-12).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut applied = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let mut played = applied;
+    /// let bid = Command::Bid { seat: Seat(0), amount: 5 };
+    /// assert!(!applied.apply(bid).unwrap().is_empty()); // events
+    /// assert_eq!(played.play(bid), Ok(())); // none
+    /// assert_eq!(applied, played);
+    /// let err = played.play(Command::Bid { seat: Seat(1), amount: 5 }).unwrap_err();
+    /// assert_eq!(err.rule(), "R-AUC-3");
+    /// assert_eq!(applied, played); // unchanged
+    /// ```
     #[inline]
     pub fn play(&mut self, command: Command) -> Result<(), CommandError> {
         self.apply_to(command, &mut ())

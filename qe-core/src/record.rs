@@ -499,6 +499,13 @@ mod json {
         /// The command as JSON text in the record format (chance outcomes as
         /// `{"chance": {...}}`); [`Command::from_json`] reads it back. A deal is written with all
         /// its [`MAX_SEATS`] entries; [`Command::to_json_for`] writes the tokens dealt only.
+        ///
+        /// ```
+        /// use qe_core::{Command, Seat};
+        /// let bid = Command::Bid { seat: Seat(2), amount: 0 };
+        /// assert_eq!(bid.to_json(), r#"{"seat":2,"bid":0}"#);
+        /// assert_eq!(Command::from_json(&bid.to_json()), Ok(bid));
+        /// ```
         pub fn to_json(&self) -> String {
             self.to_json_for(MAX_SEATS as u8)
         }
@@ -581,6 +588,20 @@ mod json {
         /// commands than a legal game can have ([`Rules::max_commands`]) are rejected before any
         /// command is read. Malformed commands are kept for [`Record::replay`] to report at their
         /// index.
+        ///
+        /// ```
+        /// use qe_core::{Command, Match, Record, ReplayError, Rules, Seat};
+        /// let err = Record::from_json(r#"{"format": "qe-record/1", "format": "x"}"#).unwrap_err();
+        /// assert_eq!(err.rule(), "RECORD");
+        /// assert!(err.to_string().contains("duplicate key `format`"));
+        /// // A malformed command reads, and stops the replay at its index (R-AUC-4).
+        /// let mut m = Match::seeded(Rules::base(4).unwrap(), 5);
+        /// m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+        /// let json = m.record().unwrap().to_json().replace(r#""bid":2"#, r#""bid":-2"#);
+        /// let record = Record::from_json(&json).unwrap();
+        /// let Err(ReplayError::Command { index, error }) = record.replay() else { panic!() };
+        /// assert_eq!((index, error.rule()), (0, "R-AUC-4"));
+        /// ```
         pub fn from_json(text: &str) -> Result<Record, SetupError> {
             Record::from_json_with_manifest(text, None)
         }
@@ -752,6 +773,20 @@ mod json {
         /// is that text, so a replay still stops at its index, but under rule R-AUC-12 and code
         /// 118 whatever the first error was (an amount out of range, R-AUC-4 and 107, for one);
         /// the JSON it was first read from is not kept. Written again, the record is the same.
+        ///
+        /// ```
+        /// use qe_core::{Command, Match, Record, Rules, Seat};
+        /// let mut m = Match::seeded(Rules::commodities(4).unwrap(), 5);
+        /// m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+        /// let record = m.record().unwrap();
+        /// let json = record.to_json();
+        /// assert!(json.starts_with(r#"{"format":"qe-record/1","players":4,"#));
+        /// assert!(json.ends_with(r#""seed":5,"commands":[{"seat":0,"bid":2}]}"#));
+        /// let read = Record::from_json(&json).unwrap();
+        /// assert_eq!(read, record);
+        /// assert_eq!(read.to_json(), json);
+        /// assert_eq!(read.replay().unwrap().game(), m.game());
+        /// ```
         pub fn to_json(&self) -> String {
             serde_json::to_string(&self.out()).expect("a record serializes")
         }

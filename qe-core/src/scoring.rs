@@ -119,6 +119,23 @@ impl Outcome {
 
     /// One seat's result.
     ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 3);
+    /// while let Some(seat) = game.to_act().first() {
+    ///     let amount = game.bid_range(seat).unwrap().min;
+    ///     game.play(Command::Bid { seat, amount }).unwrap();
+    /// }
+    /// let outcome = game.outcome().unwrap();
+    /// let s = outcome.seat(Seat(2));
+    /// assert_eq!(s.spent, game.spent(Seat(2)));
+    /// // It bid 0 in each of the 4 rounds: 2 VP a round (R-AUC-11, R-SCO-5).
+    /// assert_eq!(s.zero_bids, 8);
+    /// let subtotal = s.companies + s.zero_bids + s.nationalization + s.monopolization;
+    /// assert_eq!(s.subtotal, subtotal + s.diversification + s.commodities); // R-SCO-9
+    /// assert_eq!(s.total, s.subtotal + s.least_spent_bonus); // R-SCO-10
+    /// ```
+    ///
     /// # Panics
     ///
     /// If `seat` is not a seat of the game (as a slice index out of range does).
@@ -127,6 +144,22 @@ impl Outcome {
     }
 
     /// The winners (several when they share the win, none when all are eliminated).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules};
+    /// // Everyone bids the least it may: each auctioneer wins its own 4 auctions at 1 (R-AUC-5).
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 3);
+    /// while let Some(seat) = game.to_act().first() {
+    ///     let amount = game.bid_range(seat).unwrap().min;
+    ///     game.play(Command::Bid { seat, amount }).unwrap();
+    /// }
+    /// let outcome = game.outcome().unwrap();
+    /// // All spent 4: all tie for the most and are eliminated, so no one wins (R-SCO-2),
+    /// // whatever their totals.
+    /// assert!(outcome.seats().iter().all(|s| s.spent == 4 && s.eliminated));
+    /// assert!(outcome.seats().iter().any(|s| s.total > 0));
+    /// assert_eq!(outcome.winners().count(), 0);
+    /// ```
     pub fn winners(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats()
             .iter()

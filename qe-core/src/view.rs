@@ -224,11 +224,44 @@ impl SeatView {
 impl Game {
     /// The view of `seat`: everything it may know (R-VIS-1…7). A seat number that is not a seat of
     /// this game gets the spectator view ([`Game::public_view`]): public information only.
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 42);
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 10 }).unwrap();
+    /// game.apply(Command::Bid { seat: Seat(1), amount: 12 }).unwrap();
+    /// // Seat 1 sees its own bid (R-VIS-2), the auctioneer every bid of its auction (R-VIS-3) ...
+    /// assert_eq!(game.view(Seat(1)).bids[Seat(1)], Some(12));
+    /// assert_eq!(game.view(Seat(0)).bids[Seat(1)], Some(12));
+    /// // ... seat 2 only that seat 1 has bid, and the public opening bid (R-VIS-1).
+    /// let view = game.view(Seat(2));
+    /// assert!(view.has_bid.contains(Seat(1)) && view.bids[Seat(1)].is_none());
+    /// assert_eq!(view.auctions()[0].opening, Some(10));
+    /// assert!(view.legal.bid.is_some() && view.seats[Seat(1)].industry.is_none());
+    /// assert_eq!(game.view(Seat(7)), game.public_view()); // not a seat: a spectator
+    /// ```
     pub fn view(&self, seat: Seat) -> SeatView {
         build(self, (seat.0 < self.players()).then_some(seat))
     }
 
     /// The spectator view: public information only (R-VIS-1), everything at game end (R-VIS-7).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 42);
+    /// let spectator = game.public_view();
+    /// assert_eq!(spectator.seat, None);
+    /// assert!(!spectator.legal.must_act()); // a spectator never acts
+    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_none())); // R-VIS-2
+    /// while let Some(seat) = game.to_act().first() {
+    ///     let amount = game.bid_range(seat).unwrap().min;
+    ///     game.play(Command::Bid { seat, amount }).unwrap();
+    /// }
+    /// // At game end every industry token and every price is revealed (R-VIS-7).
+    /// let spectator = game.public_view();
+    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_some()));
+    /// assert!(spectator.auctions().iter().all(|a| a.price.is_some()));
+    /// ```
     pub fn public_view(&self) -> SeatView {
         build(self, None)
     }
