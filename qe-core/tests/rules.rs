@@ -863,6 +863,148 @@ fn r_vis_5_peek() {
 }
 
 #[test]
+fn r_vis_7_the_set_aside_token_is_revealed_to_the_spectator_too() {
+    // 3 players: the industry token set aside is hidden from all while the game runs (R-VIS-6)
+    // and revealed to every seat and to the spectator at the end (R-VIS-7).
+    let rules = Rules::base(3).unwrap();
+    let mut game = Game::seeded(rules, 1);
+    let set_aside = Setup::seeded(&rules, 1).set_aside();
+    assert!(set_aside.is_some());
+    assert_eq!(game.public_view().set_aside, None);
+    play_until(&mut game, rules.turns());
+    assert!(game.is_over());
+    assert_eq!(game.public_view().set_aside, set_aside);
+    for s in 0..3 {
+        assert_eq!(game.view(Seat(s)).set_aside, set_aside);
+    }
+}
+
+#[test]
+fn r_vis_5_a_peek_shows_the_company_price_never_the_asset_price() {
+    // Seat 1 wins at 9 in seat 0's auction; seat 3 takes an asset at 4. Seat 2 peeks at the
+    // auction: it now sees the company price, but the asset price stays the taker's and the
+    // auctioneer's (R-VIS-5: "never an asset price"; R-VIS-1…3).
+    let mut game = commodities(5);
+    auction(&mut game, &[(0, 2), (1, 9), (2, 3), (3, 4), (4, 1)]);
+    game.apply(Command::TakeAsset {
+        seat: Seat(3),
+        kind: AssetKind::Gold,
+    })
+    .unwrap();
+    assert_eq!(game.view(Seat(2)).auctions()[0].asset.price, None);
+    game.apply(Command::Peek {
+        seat: Seat(2),
+        turn: 0,
+    })
+    .unwrap();
+    let a = game.view(Seat(2)).auctions()[0];
+    assert_eq!(a.price, Some(9));
+    assert_eq!(a.asset.price, None, "a peek shows no asset price (R-VIS-5)");
+    assert_eq!(a.asset.token, None);
+    assert_eq!(a.asset.value, None);
+}
+
+#[test]
+fn r_vis_3_a_seat_that_has_not_bid_has_no_standing_bid_in_any_view() {
+    // Seat 0 opens at 3 and seat 1 bids 5; seats 2 and 3 have not bid yet. The auctioneer sees
+    // the bids made (R-VIS-3), and no amount for the seats still to bid, not even 0 (R-VIS-1:
+    // which seats have bid is public, so a 0 would be a false bid).
+    let mut game = base(4);
+    auction(&mut game, &[(0, 3), (1, 5)]);
+    let v = game.view(Seat(0));
+    assert_eq!(&v.bids.0[..4], &[Some(3), Some(5), None, None]);
+    let v = game.view(Seat(2));
+    assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+}
+
+#[test]
+fn r_vis_2_and_3_the_bid_history_holds_rebids() {
+    // Seats 1 and 2 tie at 6 in seat 0's auction and rebid 7 and 5 (R-AUC-6). Each sees its own
+    // rebid in its history (R-VIS-2), the auctioneer sees both (R-VIS-3), seat 3 sees that they
+    // rebid but not the amounts (R-VIS-1).
+    let mut m = Match::new(base(4));
+    for (seat, amount) in [(0, 3), (1, 6), (2, 6), (3, 1), (1, 7), (2, 5)] {
+        m.apply(Command::Bid {
+            seat: Seat(seat),
+            amount,
+        })
+        .unwrap();
+    }
+    let rebids = |viewer: u8| -> Vec<(u8, Option<u64>)> {
+        m.view(Some(Seat(viewer)))
+            .bid_history
+            .iter()
+            .filter(|b| b.stage == BidStage::Rebid(1))
+            .map(|b| (b.seat.0, b.amount))
+            .collect()
+    };
+    assert_eq!(rebids(1), [(1, Some(7)), (2, None)]);
+    assert_eq!(rebids(0), [(1, Some(7)), (2, Some(5))]);
+    assert_eq!(rebids(3), [(1, None), (2, None)]);
+}
+
+#[test]
+fn r_vis_5_the_peeked_event_carries_the_price_of_the_auction_peeked_at() {
+    // Seat 1 wins turn 0 at 9; during turn 1 seat 3 peeks at turn 0: its copy of the `Peeked`
+    // event holds 9 (the price of turn 0, not of the turn under way), the same as its view.
+    let mut game = base(5);
+    auction(&mut game, &[(0, 5), (1, 9), (2, 7), (3, 0), (4, 1)]);
+    auction(&mut game, &[(1, 4)]); // turn 1 under way
+    let ev = game
+        .apply(Command::Peek {
+            seat: Seat(3),
+            turn: 0,
+        })
+        .unwrap();
+    assert_eq!(
+        ev.as_slice()[0].visible_to(Seat(3)),
+        Event::Peeked {
+            seat: Seat(3),
+            turn: 0,
+            price: Some(9)
+        }
+    );
+    assert_eq!(game.view(Seat(3)).auctions()[0].price, Some(9));
+}
+
+#[test]
+fn r_vis_2_no_industry_token_is_shown_before_the_deal() {
+    // External chance (R-SET-3): before the deal is supplied no seat holds a token, so no view
+    // shows one, not even its own (R-VIS-2); after it, each seat sees exactly its own.
+    let rules = Rules::base(4).unwrap();
+    let mut game = Game::external_chance(rules, None).unwrap();
+    for s in 0..4 {
+        assert_eq!(game.view(Seat(s)).seats[s as usize].industry, None);
+    }
+    let deal = game.chance_outcomes()[0];
+    game.apply(Command::Chance(deal)).unwrap();
+    for s in 0..4usize {
+        let v = game.view(Seat(s as u8));
+        assert!(v.seats[s].industry.is_some());
+        assert_eq!(v.seats[(s + 1) % 4].industry, None);
+    }
+}
+
+#[test]
+fn r_vis_3_the_next_auctioneer_does_not_see_the_last_auctions_bids_while_a_tile_is_pending() {
+    // External chance (R-SET-3): seat 0's auction ends (seat 2 wins at 7 over seat 3's 2) and
+    // the next tile is a pending chance outcome. Seat 1, the next auctioneer, did not run
+    // auction 0: it must not see seats 2 and 3's bids now (R-VIS-3, R-VIS-8), nor the price.
+    let rules = Rules::base(4).unwrap();
+    let mut game = Game::external_chance(rules, None).unwrap();
+    let deal = game.chance_outcomes()[0];
+    game.apply(Command::Chance(deal)).unwrap();
+    let reveal = game.chance_outcomes()[0];
+    game.apply(Command::Chance(reveal)).unwrap();
+    auction(&mut game, &[(0, 5), (1, 3), (2, 7), (3, 2)]);
+    assert!(matches!(game.phase(), Phase::Chance { .. }));
+    assert_eq!(game.auctioneer(), Some(Seat(1)));
+    let v = game.view(Seat(1));
+    assert_eq!(v.auctions()[0].price, None);
+    assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+}
+
+#[test]
 fn r_vis_6_hidden_from_all() {
     let game = base(3);
     let v = game.view(Seat(0));
