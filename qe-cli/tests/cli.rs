@@ -1860,11 +1860,8 @@ fn usage_errors_name_the_option_and_the_value() {
         ),
         (
             &["simulate", "--seed", "-1"],
-            "invalid value '-1' for '--seed <S>'",
-        ),
-        (
-            &["simulate", "--seed", "-1"],
-            "a seed is a whole number from 0 to 18446744073709551615, got `-1`",
+            "invalid value '-1' for '--seed <S>': a seed is a whole number from 0 to \
+             18446744073709551615, got `-1`",
         ),
         (
             &["play", "--seed", "18446744073709551616"],

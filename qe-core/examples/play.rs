@@ -3,11 +3,12 @@
 //! `cargo run --release -p qe-core --example play -- [SEED] [PLAYERS] [commodities]`
 
 use qe_core::bots::{Bot, MiserBot, RandomBot};
-use qe_core::{Game, Rules, Seat};
+use qe_core::{Game, Rules, Seat, SetupError};
 
 const USAGE: &str = "usage: play [SEED] [PLAYERS] [commodities]   (defaults: 42 4)";
 
-/// Exits with the usage line and what was wrong (exit code 2).
+/// Exits with the usage line and what was wrong (exit code 2); a refused set-up is given with its
+/// rule ID first, as the other front ends print it.
 fn usage(problem: &str) -> ! {
     eprintln!("error: {problem}\n{USAGE}");
     std::process::exit(2);
@@ -19,13 +20,21 @@ fn main() {
         usage(&format!("at most 3 arguments, got {}", args.len()));
     }
     let seed: u64 = args.first().map_or(42, |s| {
-        s.parse()
-            .unwrap_or_else(|_| usage(&format!("SEED is a whole number, got `{s}`")))
+        s.parse().unwrap_or_else(|_| {
+            usage(&format!(
+                "SEED is a whole number from 0 to {}, got `{s}`",
+                u64::MAX
+            ))
+        })
     });
-    let players: u8 = args.get(1).map_or(4, |s| {
+    // A count the rules refuse (7, 300, -1) gets their message (R-SET-1) below.
+    let players: i128 = args.get(1).map_or(4, |s| {
         s.parse()
-            .unwrap_or_else(|_| usage(&format!("PLAYERS is 3, 4 or 5, got `{s}`")))
+            .unwrap_or_else(|_| usage(&format!("PLAYERS is a number of players, got `{s}`")))
     });
+    let refused = |e: SetupError| -> ! { usage(&format!("{}: {e}", e.rule())) };
+    let players =
+        u8::try_from(players).unwrap_or_else(|_| refused(SetupError::Players { players }));
     let commodities = match args.get(2).map(String::as_str) {
         None => false,
         Some("commodities") => true,
@@ -39,8 +48,7 @@ fn main() {
         Rules::base(players)
     } {
         Ok(r) => r,
-        // The rule ID first, as the other front ends print it.
-        Err(e) => usage(&format!("{}: {e}", e.rule())),
+        Err(e) => refused(e),
     };
     let mut game = Game::seeded(rules, seed);
     let mut bots: Vec<Box<dyn Bot>> = (0..players)

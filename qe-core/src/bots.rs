@@ -41,7 +41,9 @@ pub use search::{Level, SearchBot, SearchConfig, SearchStats};
 
 /// A policy for one seat.
 ///
-/// A bot decides from a [`SeatView`] only, so it cannot use what its seat may not know (R-VIS-8).
+/// A bot decides from what its seat may know only: its [`SeatView`], and for a bot that
+/// [`Bot::uses_history`], its seat's bid history (a [`MatchView`]). It cannot use what its seat may
+/// not know (R-VIS-8).
 ///
 /// ```
 /// use qe_core::bots::Bot;

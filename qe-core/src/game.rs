@@ -345,7 +345,9 @@ impl Game {
     /// The bids `seat` may make now, if it must bid.
     ///
     /// The auctioneer opens with at least 1 (R-AUC-2); then every other seat may bid anything from
-    /// 0 to 2^64−1 but the opening bid (R-AUC-3, R-AUC-4).
+    /// 0 to 2^64−1 but the opening bid (R-AUC-3, R-AUC-4). On the last turn of a 3-player game
+    /// there is no auctioneer: every seat bids secretly, from 0, nothing forbidden (R-AUC-9). Seats
+    /// that tie for the highest bid rebid (R-AUC-6).
     ///
     /// ```
     /// use qe_core::{Command, Game, Rules, Seat};

@@ -252,7 +252,7 @@ impl Game {
     /// let spectator = game.public_view();
     /// assert_eq!(spectator.seat, None);
     /// assert!(!spectator.legal.must_act()); // a spectator never acts
-    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_none())); // R-VIS-2
+    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_none())); // R-VIS-1, R-VIS-2
     /// while let Some(seat) = game.to_act().first() {
     ///     let amount = game.bid_range(seat).unwrap().min;
     ///     game.play(Command::Bid { seat, amount }).unwrap();

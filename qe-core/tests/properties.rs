@@ -23,10 +23,11 @@ fn variant() -> impl Strategy<Value = (u8, bool)> {
     (3u8..=5, any::<bool>())
 }
 
-/// The twins of `no_leaks`: game A, random play of `cut` commands in which `s` never peeks; and
-/// game B's set-up and commands: A's, with what `s` may not see changed (`twin_setup`: others'
+/// The twins of `no_leaks`: game A, random play of `cut` commands (in which `s` may peek, R-VIS-5);
+/// and game B's set-up and commands: A's, with what `s` may not see changed (`twin_setup`: others'
 /// industry tokens and the unrevealed deck and piles; `twin_commands`: others' high secret bids
-/// moved up, order-preserving and above every value `s` can see, in auctions `s` does not run).
+/// moved up, order-preserving and above every value `s` can see, in auctions `s` does not run and
+/// did not peek at).
 fn no_leak_twins(
     rules: Rules,
     seed: u64,
@@ -814,7 +815,7 @@ proptest! {
     }
 
     /// R-VIS-8: change what seat `s` may not see — others' secret bids and asset rebids (in auctions
-    /// `s` does not run), the unrevealed deck, others' industry tokens (and the set-aside one), the
+    /// `s` does not run and did not peek at, R-VIS-5), the unrevealed deck, others' industry tokens (and the set-aside one), the
     /// order of every pile except the tokens `s` drew — and `s`'s views and event stream stay the same
     /// until the game ends (when everything is revealed, R-VIS-7).
     #[test]

@@ -913,8 +913,14 @@ fn r_vis_3_a_seat_that_has_not_bid_has_no_standing_bid_in_any_view() {
     auction(&mut game, &[(0, 3), (1, 5)]);
     let v = game.view(Seat(0));
     assert_eq!(&v.bids.0[..4], &[Some(3), Some(5), None, None]);
-    let v = game.view(Seat(2));
-    assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+    // Seat 1 sees its own bid only (R-VIS-2); seats 2 and 3 and a spectator see no amount.
+    assert_eq!(
+        &game.view(Seat(1)).bids.0[..4],
+        &[None, Some(5), None, None]
+    );
+    for v in [game.view(Seat(2)), game.view(Seat(3)), game.public_view()] {
+        assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+    }
 }
 
 #[test]
