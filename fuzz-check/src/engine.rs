@@ -1127,17 +1127,15 @@ pub fn check_state(g: &Game) {
             assert_eq!(legal.peek, 0, "peeks are for 5 players only");
         }
     }
-    let views: Vec<_> = (0..n).map(|s| g.view(Seat(s))).collect();
-    let public = g.public_view();
+    let (views, public, spent) = seen_totals(g);
     for s in 0..n {
         let v = &views[s as usize];
         assert_eq!(v.seat, Some(Seat(s)));
         assert_eq!(v.phase, phase);
         assert_eq!(v.to_act, to_act);
         assert_eq!(v.legal, g.legal(Seat(s)));
-        assert_eq!(g.holdings(Seat(s)).spent, g.spent(Seat(s)));
+        assert_eq!(g.holdings(Seat(s)).spent, spent[s as usize]);
     }
-    let spent: Vec<i128> = (0..n).map(|s| g.spent(Seat(s))).collect();
     check_totals(&views, &public, &spent, g.is_over());
     let drawn: usize = AssetKind::ALL
         .iter()
@@ -1163,6 +1161,15 @@ pub fn check_state(g: &Game) {
     if let Some(outcome) = g.outcome() {
         check_outcome(&spent, &outcome);
     }
+}
+
+/// What [`check_totals`] takes from a game: every seat's view, the spectator's view, and every
+/// seat's total spent.
+fn seen_totals(g: &Game) -> (Vec<qe_core::SeatView>, qe_core::SeatView, Vec<i128>) {
+    let seats = 0..g.players();
+    let views = seats.clone().map(|s| g.view(Seat(s))).collect();
+    let spent = seats.map(|s| g.spent(Seat(s))).collect();
+    (views, g.public_view(), spent)
 }
 
 /// The totals (R-SCO-1, R-COM-8) as the seats' `views` and the spectator's `public` view show
@@ -1717,9 +1724,7 @@ mod checks_can_fail {
         let m = least_bids(4);
         let g = m.game();
         assert!(!g.is_over() && g.public_view().auctions[0].winner.is_some());
-        let views: Vec<_> = (0..4).map(|s| g.view(Seat(s))).collect();
-        let public = g.public_view();
-        let spent: Vec<i128> = (0..4).map(|s| g.spent(Seat(s))).collect();
+        let (views, public, spent) = seen_totals(g);
         check_totals(&views, &public, &spent, false);
         let fails = |views: &[qe_core::SeatView], public: &qe_core::SeatView, spent: &[i128]| {
             panic_message(|| check_totals(views, public, spent, false)).unwrap_or_default()
@@ -1748,9 +1753,7 @@ mod checks_can_fail {
         // At the end every total is shown (R-VIS-7), and shown right.
         let end = least_bids(u8::MAX);
         let g = end.game();
-        let views: Vec<_> = (0..4).map(|s| g.view(Seat(s))).collect();
-        let public = g.public_view();
-        let spent: Vec<i128> = (0..4).map(|s| g.spent(Seat(s))).collect();
+        let (views, public, spent) = seen_totals(g);
         check_totals(&views, &public, &spent, true);
         let at_end = |views: &[qe_core::SeatView], public: &qe_core::SeatView| {
             panic_message(|| check_totals(views, public, &spent, true)).unwrap_or_default()
@@ -1797,7 +1800,7 @@ mod checks_can_fail {
         );
         for m in [least_bids(u8::MAX), tied] {
             let g = m.game();
-            let spent: Vec<i128> = (0..4).map(|s| g.spent(Seat(s))).collect();
+            let (_, _, spent) = seen_totals(g);
             let outcome = g.outcome().unwrap();
             check_outcome(&spent, &outcome);
             let changed =
