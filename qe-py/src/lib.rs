@@ -2,11 +2,11 @@
 //!
 //! Thin over `qe-core`: [`Game`](PyGame) wraps a [`Match`] (a game with its history), the observation
 //! and action masks come from [`qe_core::encoding`], and `VectorEnv` steps many games in one call
-//! with the GIL released. The Python facade (`python/qe/__init__.py`) holds one of these games (it
-//! does not subclass it) and adds typed dataclasses for views, events and outcomes, which come
-//! out of here as Python objects built straight from their serde form (`pyser`), never as JSON
-//! text. `Bot` is a bot of `qe_core::bots` by name; `GameProperty` gives the facade its hot state
-//! properties in one call. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
+//! with the GIL released. The Python facade `qe.Game` (`python/qe/__init__.py`) subclasses this
+//! `Game`, so an RL loop's calls (`is_over`, `to_act`, `legal_actions`, `step`...) reach these
+//! methods directly; it adds the typed forms (views, events, outcomes) of the `_`-prefixed
+//! methods here, which return Python objects built straight from their serde form (`pyser`),
+//! never JSON text. `Bot` is a bot of `qe_core::bots` by name. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
 //! and the stable numeric code of `CommandError::code()` / `SetupError::code()`; integer arguments
 //! are read through the `args` module, whose errors name the argument and quote the value given.
 // PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
@@ -554,7 +554,7 @@ fn json_within(value: &Bound<'_, PyAny>, limit: usize) -> PyResult<bool> {
 }
 
 /// One game of QE with its history (a `qe_core::Match`).
-#[pyclass(module = "qe._qe", name = "Game", skip_from_py_object)]
+#[pyclass(module = "qe._qe", name = "Game", subclass, skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyGame {
     pub(crate) m: Match,
@@ -902,6 +902,14 @@ fn events_list(
     to_py(py, &v)
 }
 
+/// A new instance of `cls` (`Game` or a subclass) holding `game`: made by `cls.__new__(cls)`, which
+/// runs `Game`'s constructor with its defaults, then given `game`.
+fn instance_of<'py>(cls: &Bound<'py, PyType>, game: PyGame) -> PyResult<Bound<'py, PyAny>> {
+    let obj = cls.call_method1(pyo3::intern!(cls.py(), "__new__"), (cls,))?;
+    *obj.cast::<PyGame>()?.try_borrow_mut()? = game;
+    Ok(obj)
+}
+
 #[pymethods]
 impl PyGame {
     #[new]
@@ -938,23 +946,26 @@ impl PyGame {
         })
     }
 
-    /// The game of a `qe-record/1` JSON text, replayed. Raises `SetupError` for a bad record and
-    /// `IllegalCommand` (with `.index`) for an illegal command.
-    #[staticmethod]
+    /// The game of a `qe-record/1` JSON text, replayed, as an instance of the class it is called
+    /// on. Raises `SetupError` for a bad record and `IllegalCommand` (with `.index`) for an
+    /// illegal command.
+    #[classmethod]
     #[pyo3(signature = (record, *, ladder=None, peeks=false))]
-    fn from_record(
-        py: Python<'_>,
+    fn from_record<'py>(
+        cls: &Bound<'py, PyType>,
         #[pyo3(from_py_with = args::text)] record: String,
         #[pyo3(from_py_with = ladder_arg)] ladder: Option<PyBidLadder>,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
-    ) -> PyResult<PyGame> {
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
         let rec = Record::from_json(&record).map_err(|e| setup_error(py, &e))?;
         let m = rec.replay().map_err(|e| replay_error(py, &e))?;
-        Ok(PyGame {
+        let game = PyGame {
             m,
             space: ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks),
             observer: observer::LazyObserver::default(),
-        })
+        };
+        instance_of(cls, game)
     }
 
     // ----- state ----------------------------------------------------------------------------------
@@ -1019,6 +1030,7 @@ impl PyGame {
         name.clone()
     }
     /// The phase with its details, as a dict (`{"phase": "rebid", "tie": 1}`).
+    #[pyo3(name = "_phase_dict")]
     fn phase_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.game().phase())
     }
@@ -1044,6 +1056,7 @@ impl PyGame {
         Ok(self.bid_range_of(s))
     }
     /// What `seat` may do now, as a dict (`bid`, `take`, `discard`, `peek`).
+    #[pyo3(name = "_legal_dict")]
     fn legal_dict<'py>(
         &self,
         py: Python<'py>,
@@ -1154,6 +1167,7 @@ impl PyGame {
     /// Applies a command in record form (`{"seat": 0, "bid": 10}`, `{"seat": 2, "take_asset":
     /// "gold"}`, `{"seat": 0, "discard_asset": "oil"}`, `{"seat": 3, "peek": 4}`, or `{"chance":
     /// {"reveal": "US-AGR"}}`) and returns its events, unredacted, as dicts.
+    #[pyo3(name = "_apply_dict")]
     fn apply_dict<'py>(
         &mut self,
         py: Python<'py>,
@@ -1335,6 +1349,7 @@ impl PyGame {
 
     /// What `seat` can prove about every seat's total spent (`qe_core::deduction`), as dicts with
     /// `lower`, `upper`, `known_prices`, `won`.
+    #[pyo3(name = "_spend_bounds_dicts")]
     fn spend_bounds_dicts<'py>(
         &self,
         py: Python<'py>,
@@ -1479,6 +1494,7 @@ impl PyGame {
     // ----- views, events, outcome, record --------------------------------------------------------
 
     /// Everything `seat` may know (R-VIS), as a dict: its view and bid history.
+    #[pyo3(name = "_view_dict")]
     fn view_dict<'py>(
         &self,
         py: Python<'py>,
@@ -1488,12 +1504,13 @@ impl PyGame {
         to_py(py, &self.m.view(Some(s)))
     }
     /// The spectator's view (public information only; everything at game end), as a dict.
+    #[pyo3(name = "_public_view_dict")]
     fn public_view_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.m.view(None))
     }
     /// The event stream of `seat` as dicts (every event, as that seat may see it); `None`: the
     /// spectator's (public) stream.
-    #[pyo3(signature = (seat=None))]
+    #[pyo3(name = "_events_dicts", signature = (seat=None))]
     fn events_dicts<'py>(
         &self,
         py: Python<'py>,
@@ -1508,11 +1525,13 @@ impl PyGame {
         }
     }
     /// The outcome once the game is over, as a dict, else `None`.
+    #[pyo3(name = "_outcome_dict")]
     fn outcome_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.game().outcome().map(|o| to_py(py, &o)).transpose()
     }
     /// The `qe-record/1` JSON text of the game so far (`None` in external-chance mode before the
     /// deal).
+    #[pyo3(name = "_record_json")]
     fn record_json(&self) -> Option<String> {
         self.m.record().map(|r| r.to_json())
     }
@@ -1529,11 +1548,17 @@ impl PyGame {
 
     // ----- copy and pickle -----------------------------------------------------------------------
 
-    fn __copy__(&self) -> PyGame {
-        self.clone()
+    /// A copy of the game, of the same class (a subclass's instance attributes are its own to
+    /// copy).
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let game = slf.try_borrow()?.clone();
+        instance_of(&slf.get_type(), game)
     }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
-        self.clone()
+    fn __deepcopy__<'py>(
+        slf: &Bound<'py, Self>,
+        _memo: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Self::__copy__(slf)
     }
     fn __getstate__(&self) -> String {
         self.state_json()
@@ -1552,15 +1577,19 @@ impl PyGame {
         *self = PyGame::from_state(py, &text)?;
         Ok(())
     }
+    /// Pickles as `copyreg.__newobj__(type(self))` (the class's `__new__` with no arguments)
+    /// followed by `__setstate__(self.__getstate__())`: a subclass's own state methods are the
+    /// ones called.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let state = slf.try_borrow()?.state_json();
+        let newobj = py.import("copyreg")?.getattr("__newobj__")?;
+        let state = slf.call_method0(pyo3::intern!(py, "__getstate__"))?;
         PyTuple::new(
             py,
             [
-                slf.get_type().into_any(),
-                PyTuple::empty(py).into_any(),
-                state.into_pyobject(py)?.into_any(),
+                newobj,
+                PyTuple::new(py, [slf.get_type()])?.into_any(),
+                state,
             ],
         )
     }
@@ -1577,60 +1606,6 @@ impl PyGame {
             g.turn(),
             g.phase().name()
         )
-    }
-}
-
-/// A property of the Python facade `qe.Game` that reads its extension game (`obj._g`) in one call:
-/// `is_over`, `to_act`, `to_act_mask` or `phase`, the state an RL loop reads at every step.
-#[pyclass(module = "qe._qe", name = "GameProperty", frozen)]
-pub struct GameProperty {
-    name: &'static str,
-}
-
-#[pymethods]
-impl GameProperty {
-    #[new]
-    fn new(#[pyo3(from_py_with = args::text)] name: String) -> PyResult<Self> {
-        let name = ["is_over", "to_act", "to_act_mask", "phase"]
-            .into_iter()
-            .find(|&n| n == name)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "GameProperty is for is_over, to_act, to_act_mask or phase, got \"{}\"",
-                    qe_core::shown(&name)
-                ))
-            })?;
-        Ok(GameProperty { name })
-    }
-
-    fn __get__<'py>(
-        slf: &Bound<'py, Self>,
-        obj: Option<&Bound<'py, PyAny>>,
-        _owner: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let Some(obj) = obj else {
-            return Ok(slf.clone().into_any());
-        };
-        let inner = obj.getattr(pyo3::intern!(py, "_g"))?;
-        let game = inner.cast::<PyGame>()?.try_borrow()?;
-        Ok(match slf.get().name {
-            "is_over" => pyo3::types::PyBool::new(py, game.game().is_over())
-                .to_owned()
-                .into_any(),
-            "to_act" => game.to_act(py).into_any(),
-            "to_act_mask" => game.to_act_mask().into_pyobject(py)?.into_any(),
-            _ => game.phase(py).into_any(),
-        })
-    }
-
-    /// Read-only: assigning raises `AttributeError` (a data descriptor, so the instance dict
-    /// never shadows it).
-    fn __set__(&self, _obj: &Bound<'_, PyAny>, _value: &Bound<'_, PyAny>) -> PyResult<()> {
-        Err(pyo3::exceptions::PyAttributeError::new_err(format!(
-            "{} is read-only",
-            self.name
-        )))
     }
 }
 
@@ -1691,7 +1666,6 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::PyBot>()?;
-    m.add_class::<GameProperty>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::seed_arg, m)?)?;

@@ -258,7 +258,7 @@ def test_a_pickle_with_a_padded_deal_still_loads() -> None:
     the game lists the deal as the tokens dealt."""
     g = qe.Game(4, external_chance=True)
     g.chance({"deal": ["AGR", "MAN", "FIN", "HOU"]})
-    state = json.loads(g._g.__getstate__())
+    state = json.loads(qe._qe.Game.__getstate__(g))
     state["commands"] = [{"chance": {"deal": ["AGR", "MAN", "FIN", "HOU", "AGR"]}}]
     old = qe.Game.__new__(qe.Game)
     old.__setstate__({"game": json.dumps(state), "attrs": {}})
@@ -799,23 +799,59 @@ class _Logged(qe.Game):
         return super().bid_all(amounts)
 
 
+class _Named(qe.Game):
+    """A subclass whose constructor takes other arguments: it overrides ``__new__`` too."""
+
+    def __new__(cls, name: str = "", players: int = 4):  # type: ignore[no-untyped-def]
+        return super().__new__(cls, players, seed=7)
+
+    def __init__(self, name: str = "", players: int = 4) -> None:
+        self.name = name
+
+
+def test_a_subclass_with_its_own_constructor_arguments() -> None:
+    """The README's pattern: ``__new__`` takes the subclass's arguments and makes the game; copies
+    and pickles call ``cls.__new__(cls)`` and then restore the game and the attributes."""
+    g = _Named("north", 3)
+    assert (g.players, g.seed, g.name) == (3, 7, "north")
+    g.bid_all([1 if s in g.to_act else 0 for s in range(3)])
+    for h in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert type(h) is _Named and h.name == "north" and h.commands() == g.commands()
+
+    class _Plain(qe.Game):
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    # Without its own __new__, the arguments are the game's, and read as such.
+    with pytest.raises(TypeError, match=r"argument 'players': must be an int, got str 'x'"):
+        _Plain("x")
+
+
 def test_a_subclass_s_own_methods_are_called() -> None:
-    """The hot methods are bound from the extension onto each instance, but never over a
-    subclass's own method: a fresh, copied or unpickled instance calls the override."""
+    """qe.Game extends the extension's game, and a subclass of qe.Game overrides either: a fresh,
+    copied or unpickled instance is of the subclass and calls the override; its instance
+    attributes hold only what the caller set."""
     g = _Logged(3, seed=1)
+    g.note = "mine"
     for h in (g, copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
         _CALLS.clear()
         amounts = [1 if s in h.to_act else 0 for s in range(3)]
         h.bid_all(amounts)
         assert _CALLS == [amounts] and h.turn == 0 and len(h.commands()) == 1
-        assert "bid_all" not in vars(h) and "step" in vars(h)  # the others stay bound
-    assert "bid_all" in vars(qe.Game(3, seed=1))
-    # A method patched onto the class after its first instance is called on later ones.
+        assert type(h) is _Logged and vars(h) == {"note": "mine"}
+    assert isinstance(g, qe._qe.Game) and vars(qe.Game(3, seed=1)) == {}
+    # An RL loop's calls are the extension's own, with no Python frame in between.
+    hot = ("is_over", "to_act", "to_act_mask", "phase", "legal_actions", "step", "step_observe",
+           "observe_into", "apply_action", "bid_all")
+    assert [n for n in hot if n in vars(qe.Game)] == []
+    r = _Logged.from_record(qe.Game(3, seed=4).record() or "")
+    assert type(r) is _Logged and r.seed == 4
+    # A method patched onto the class after its first instance is called on it and on later ones.
     calls = []
     _Logged.step = lambda self, actions: calls.append(actions)  # type: ignore[method-assign]
     try:
-        h = _Logged(3, seed=2)
-        h.step([1, 0, 0])
-        assert calls == [[1, 0, 0]] and "step" not in vars(h)
+        g.step([1, 0, 0])
+        _Logged(3, seed=2).step([0, 1, 0])
+        assert calls == [[1, 0, 0], [0, 1, 0]]
     finally:
         del _Logged.step

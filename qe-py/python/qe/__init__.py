@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import operator
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
@@ -393,37 +392,11 @@ _G = TypeVar("_G", bound="Game")
 
 def _shadowing(attrs: Mapping[Any, Any]) -> List[Any]:
     """The keys of ``attrs`` that no instance attribute of a game may have: not a string, or a name
-    of :class:`Game` itself (its methods and properties, the bound ones included)."""
-    return [k for k in attrs if not isinstance(k, str) or k in _BOUND or k == "_g" or hasattr(Game, k)]
-
-# The extension's methods bound onto each facade instance (see Game._bind): the hot calls of an RL
-# loop then cost what the extension's own do, with no Python frame in between.
-_BOUND = (
-    "legal_actions",
-    "apply_action",
-    "step",
-    "step_observe",
-    "observe_into",
-    "observation_into",
-    "bid_all",
-)
+    of :class:`Game` itself (its methods and properties, the extension's included)."""
+    return [k for k in attrs if not isinstance(k, str) or hasattr(Game, k)]
 
 
-def _bound_names(cls: type) -> Tuple[str, ...]:
-    """The names of ``_BOUND`` that ``cls`` (``Game`` or a subclass) does not override, read as
-    the class is now (a method patched onto it later counts): a subclass's own method is called,
-    never shadowed by the bound extension method."""
-    if cls is Game:
-        return _BOUND
-    return tuple(n for n in _BOUND if getattr(cls, n) is getattr(Game, n))
-
-
-def _native(name: str) -> Any:
-    """A property reading the extension game's attribute ``name`` (C-level: no Python frame)."""
-    return property(operator.attrgetter("_g." + name))
-
-
-class Game:
+class Game(_qe.Game):
     """One game of QE with its history.
 
     ``Game(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False,
@@ -434,54 +407,12 @@ class Game:
     ``expansions`` names the expansions in play, as records name them (``("commodities",)``);
     ``commodities=True`` is a shorthand for ``expansions=("commodities",)``.
 
-    A rejected command raises :class:`IllegalCommand` and leaves the game unchanged. The game
-    holds an extension game (``qe._qe.Game``) and hands out typed objects (:class:`View`,
-    :class:`Event`, :class:`Outcome`...) built from it.
+    A rejected command raises :class:`IllegalCommand` and leaves the game unchanged. The class
+    extends the extension's game (``qe._qe.Game``): the state, commands, actions, observations and
+    chance methods are the extension's own (no Python frame in an RL loop's calls), and this class
+    adds their typed forms (:class:`View`, :class:`Event`, :class:`Outcome`...), copying and
+    pickling with the instance's own attributes.
     """
-
-    __slots__ = ("_g", "__dict__", "__weakref__")
-    _g: _qe.Game
-
-    def __init__(
-        self,
-        players: int = 4,
-        commodities: bool = False,
-        seed: Optional[int] = None,
-        *,
-        expansions: Optional[Sequence[str]] = None,
-        ladder: Optional[BidLadder] = None,
-        peeks: bool = False,
-        external_chance: bool = False,
-    ) -> None:
-        if expansions is None and ladder is None and not peeks and not external_chance:
-            g = _qe.Game(players, commodities, seed)
-        else:
-            g = _qe.Game(
-                players,
-                commodities,
-                seed,
-                expansions=expansions,
-                ladder=ladder,
-                peeks=peeks,
-                external_chance=external_chance,
-            )
-        self._g = g
-        d = self.__dict__
-        for name in _bound_names(type(self)):
-            d[name] = getattr(g, name)
-
-    def _bind(self) -> None:
-        g = self._g
-        d = self.__dict__
-        for name in _bound_names(type(self)):
-            d[name] = getattr(g, name)
-
-    @classmethod
-    def _wrap(cls: Type[_G], native: _qe.Game) -> _G:
-        obj = cls.__new__(cls)
-        obj._g = native
-        obj._bind()
-        return obj
 
     @classmethod
     def from_record(
@@ -494,131 +425,22 @@ class Game:
         """The game of a ``qe-record/1`` record (JSON text or dict), replayed. Raises
         :class:`SetupError` for a bad record and :class:`IllegalCommand` (with ``.index``) for an
         illegal command."""
-        return cls._wrap(_qe.Game.from_record(_record_text(record), ladder=ladder, peeks=peeks))
-
-    # ----- state ---------------------------------------------------------------------------------
-
-    players: int = _native("players")  # type: ignore[assignment]
-    """The number of seats (3-5)."""
-    commodities: bool = _native("commodities")  # type: ignore[assignment]
-    """Whether the Commodities expansion is in play."""
-    expansions: List[str] = _native("expansions")  # type: ignore[assignment]
-    """The expansions in play, by name (the names records use)."""
-    seed: Optional[int] = _native("seed")  # type: ignore[assignment]
-    """The set-up seed; ``None`` when the set-up did not come from a seed (external-chance mode,
-    or a record without one)."""
-    external_chance: bool = _native("external_chance")  # type: ignore[assignment]
-    turn: int = _native("turn")  # type: ignore[assignment]
-    """The current turn (0-based)."""
-    turns: int = _native("turns")  # type: ignore[assignment]
-    """The number of turns (auctions) of the game."""
-    auctioneer: Optional[int] = _native("auctioneer")  # type: ignore[assignment]
-    is_over: bool = _qe.GameProperty("is_over")  # type: ignore[assignment]
-    phase: str = _qe.GameProperty("phase")  # type: ignore[assignment]
-    """``chance``, ``opening_bid``, ``bidding``, ``rebid``, ``asset_rebid``, ``take_asset``,
-    ``discard_asset`` or ``game_over``."""
-    to_act: List[int] = _qe.GameProperty("to_act")  # type: ignore[assignment]
-    """The seats that must act now, lowest first."""
-    to_act_mask: int = _qe.GameProperty("to_act_mask")  # type: ignore[assignment]
-    """The seats that must act now as a bit mask (bit ``i`` is seat ``i``)."""
-    num_actions: int = _native("num_actions")  # type: ignore[assignment]
-    """The size of the action space (ladder rungs, 3 piles, 16 peeks with ``peeks=True``)."""
-    obs_size: int = _native("obs_size")  # type: ignore[assignment]
-    ladder: BidLadder = _native("ladder")  # type: ignore[assignment]
-    peeks: bool = _native("peeks")  # type: ignore[assignment]
+        return super().from_record(_record_text(record), ladder=ladder, peeks=peeks)
 
     # ----- commands ------------------------------------------------------------------------------
 
-    def bid_range(self, seat: int) -> Optional[BidRange]:
-        """The bids ``seat`` may make now, ``None`` when it need not bid."""
-        return self._g.bid_range(seat)
-
     def legal(self, seat: int) -> Legal:
         """What ``seat`` may do now."""
-        return Legal.from_dict(self._g.legal_dict(seat))
-
-    def bid(self, seat: int, amount: int) -> None:
-        """``seat`` bids ``amount`` (opening bid, secret bid or rebid)."""
-        self._g.bid(seat, amount)
-
-    def bid_all(self, amounts: Sequence[int]) -> None:
-        """One bid per seat that must bid now, ``amounts[seat]`` (other entries are ignored); all
-        or nothing."""
-        self._g.bid_all(amounts)
-
-    def take(self, seat: int, pile: str) -> None:
-        """``seat`` takes a token from ``pile`` (``gold``, ``oil`` or ``crypto``; R-COM-5)."""
-        self._g.take(seat, pile)
-
-    def discard(self, seat: int, pile: str) -> None:
-        """The auctioneer discards a token from ``pile`` (R-COM-7)."""
-        self._g.discard(seat, pile)
-
-    def peek(self, seat: int, turn: int) -> None:
-        """``seat`` peeks at the price of turn ``turn`` (5 players, once per game; R-VIS-5)."""
-        self._g.peek(seat, turn)
+        return Legal.from_dict(self._legal_dict(seat))
 
     def apply(self, command: Union[Mapping[str, Any], str]) -> List[Event]:
         """Applies a command in record form, e.g. ``{"seat": 0, "bid": 10}``,
         ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
         ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
         (unredacted: the caller drives the game)."""
-        return _events(self._g.apply_dict(command))
-
-    def commands(self) -> List[Dict[str, Any]]:
-        """The commands applied so far, in record form (chance outcomes included)."""
-        return self._g.commands()
+        return _events(self._apply_dict(command))
 
     # ----- actions and encoding ------------------------------------------------------------------
-
-    def legal_actions(self, seat: int) -> List[int]:
-        """The legal action indices of ``seat`` now (empty when it has nothing to do)."""
-        return self._g.legal_actions(seat)
-
-    def apply_action(self, seat: int, action: int) -> None:
-        """Plays action ``action`` of ``seat``."""
-        self._g.apply_action(seat, action)
-
-    def step(self, actions: Any) -> None:
-        """One action for every seat that must act now, ``actions[seat]`` (entries of other seats
-        are ignored); all or nothing. A list, a tuple or a 1-D integer numpy array."""
-        self._g.step(actions)
-
-    def step_observe(
-        self, actions: Any, obs: np.ndarray, mask: np.ndarray, zero_others: bool = True
-    ) -> bool:
-        """``step(actions)`` then ``observe_into(obs, mask, True, zero_others)``; returns
-        ``is_over``. On any error the game and the buffers are unchanged."""
-        return self._g.step_observe(actions, obs, mask, zero_others)
-
-    def observation(self, seat: int, bounds: bool = False) -> np.ndarray:
-        """The observation of ``seat`` (float32, ``OBS_SIZE``; with ``bounds=True`` followed by
-        the spend-bounds block), from its view only."""
-        return self._g.observation(seat, bounds)
-
-    def observation_into(self, seat: int, out: np.ndarray) -> None:
-        """Writes the observation of ``seat`` into ``out`` (float32, ``OBS_SIZE``)."""
-        self._g.observation_into(seat, out)
-
-    def information_state_into(self, seat: int, out: np.ndarray) -> None:
-        """Writes the information state of ``seat`` into ``out`` (float32, ``INFO_STATE_SIZE``):
-        its observation, then every bid and rebid as it saw them (its own with their amounts)."""
-        self._g.information_state_into(seat, out)
-
-    def action_mask(self, seat: int) -> np.ndarray:
-        """The action mask of ``seat`` (int8, ``num_actions``): 1 where legal."""
-        return self._g.action_mask(seat)
-
-    def observe_into(
-        self,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        acting_only: bool = False,
-        zero_others: bool = True,
-    ) -> None:
-        """Writes every seat's observation and mask into ``obs`` (float32 ``[players,
-        OBS_SIZE]``) and ``mask`` (int8 ``[players, num_actions]``); see the README."""
-        self._g.observe_into(obs, mask, acting_only, zero_others)
 
     def state_tensor(self) -> np.ndarray:
         """A full-information tensor for centralized critics (never part of an observation):
@@ -627,53 +449,34 @@ class Game:
         (the order of the deck and the piles) is in it."""
         obs = np.zeros((self.players, OBS_SIZE), np.float32)
         mask = np.zeros((self.players, self.num_actions), np.int8)
-        self._g.observe_into(obs, mask)
+        self.observe_into(obs, mask)
         return obs.reshape(-1)
-
-    # ----- chance (external-chance mode) ---------------------------------------------------------
-
-    def chance_outcomes(self) -> List[Dict[str, Any]]:
-        """The pending chance outcomes in record form (``{"reveal": "US-AGR"}``...), each equally
-        likely."""
-        return self._g.chance_outcomes()
-
-    def chance_actions(self) -> List[int]:
-        """The pending chance outcomes as stable action ids, each equally likely."""
-        return self._g.chance_actions()
-
-    def apply_chance_action(self, id: int) -> None:
-        """Applies the chance outcome with this id (see :meth:`chance_actions`)."""
-        self._g.apply_chance_action(id)
-
-    def chance(self, outcome: Any) -> None:
-        """Applies a chance outcome in record form."""
-        self._g.chance(outcome)
 
     # ----- views, events, outcome, record --------------------------------------------------------
 
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know (R-VIS), as a :class:`View`."""
-        return View.from_dict(self._g.view_dict(seat))
+        return View.from_dict(self._view_dict(seat))
 
     def public_view(self) -> View:
         """The spectator's view: public information only (everything at game end)."""
-        return View.from_dict(self._g.public_view_dict())
+        return View.from_dict(self._public_view_dict())
 
     def spend_bounds(self, seat: int) -> List[SpendBounds]:
         """What ``seat`` can prove about every seat's total spent, from its own information only
         (its view and its own bids; R-VIS-8). Its own entry is exact."""
-        return [SpendBounds(seat=i, **d) for i, d in enumerate(self._g.spend_bounds_dicts(seat))]
+        return [SpendBounds(seat=i, **d) for i, d in enumerate(self._spend_bounds_dicts(seat))]
 
     def events(self, seat: Optional[int] = None) -> List[Event]:
         """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public.
 
         Once the game is over every event is in full for every viewer, each bid and rebid
         included (R-VIS-7)."""
-        return _events(self._g.events_dicts(seat))
+        return _events(self._events_dicts(seat))
 
     def outcome(self) -> Optional[Outcome]:
         """The outcome once the game is over, else ``None``."""
-        d = self._g.outcome_dict()
+        d = self._outcome_dict()
         return None if d is None else Outcome.from_dict(d)
 
     def record(self) -> Optional[str]:
@@ -681,26 +484,19 @@ class Game:
         the deal). A record lists the whole deck and piles: with external chance, the tiles and
         tokens not yet revealed are written in an order of its own, so its replay has that future
         and no external chance (pickling keeps such a game as it is)."""
-        return self._g.record_json()
+        return self._record_json()
 
     def record_dict(self) -> Optional[Dict[str, Any]]:
         """The record as a dict."""
-        text = self._g.record_json()
+        text = self._record_json()
         return None if text is None else json.loads(text)  # type: ignore[no-any-return]
-
-    def returns(self, reward: str = "win") -> List[float]:
-        """Per-seat returns at game end (zeros before), by ``qe_core::reward``: ``"win"`` gives
-        1/k to each of k winners (0 to all when every seat is eliminated); ``"score"`` gives
-        total VP / 100."""
-        return self._g.returns(reward)
 
     # ----- copy and pickle -----------------------------------------------------------------------
 
     def _attrs(self) -> Dict[str, Any]:
-        """The instance attributes other than the extension game and its bound methods. One that
-        stands in for a name of the game (``g.bid = ...``) is a ``ValueError``: its pickle could not
-        be loaded (:func:`_shadowing`)."""
-        attrs = {k: v for k, v in self.__dict__.items() if k != "_g" and k not in _BOUND}
+        """The instance attributes. One that stands in for a name of the game (``g.bid = ...``) is
+        a ``ValueError``: its pickle could not be loaded (:func:`_shadowing`)."""
+        attrs = dict(self.__dict__)
         clash = _shadowing(attrs)
         if clash:
             raise ValueError(
@@ -709,18 +505,20 @@ class Game:
         return attrs
 
     def __copy__(self: _G) -> _G:
-        obj = type(self)._wrap(copy.copy(self._g))
-        obj.__dict__.update(self._attrs())
+        attrs = self._attrs()
+        obj = super().__copy__()
+        obj.__dict__.update(attrs)
         return obj
 
     def __deepcopy__(self: _G, memo: Dict[int, Any]) -> _G:
-        obj = type(self)._wrap(copy.copy(self._g))
+        attrs = self._attrs()
+        obj = super().__copy__()
         memo[id(self)] = obj
-        obj.__dict__.update(copy.deepcopy(self._attrs(), memo))
+        obj.__dict__.update(copy.deepcopy(attrs, memo))
         return obj
 
-    def __getstate__(self) -> Dict[str, Any]:
-        return {"game": self._g.__getstate__(), "attrs": self._attrs()}
+    def __getstate__(self) -> Dict[str, Any]:  # type: ignore[override]
+        return {"game": super().__getstate__(), "attrs": self._attrs()}
 
     def __setstate__(self, state: Mapping[str, Any]) -> None:
         if not isinstance(state, Mapping) or "game" not in state:
@@ -745,14 +543,8 @@ class Game:
         clash = _shadowing(attrs)
         if clash:
             raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {_qe.quote(clash[0])}")
-        native = _qe.Game.__new__(_qe.Game)
-        native.__setstate__(state["game"])
-        self._g = native
-        self._bind()
+        super().__setstate__(state["game"])
         self.__dict__.update(attrs)
-
-    def __repr__(self) -> str:
-        return repr(self._g)
 
 
 def replay(record: RecordLike) -> Optional[Outcome]:

@@ -42,14 +42,17 @@ LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswit
 
 
 def _native(game: "Game") -> Any:
-    """The extension game of ``game``, or a ``TypeError`` naming what was given instead."""
-    native = getattr(game, "_g", None)
-    if not isinstance(native, _qe.Game):
+    """``game`` when it is a game (:class:`qe.Game` extends the extension's ``_qe.Game``), or a
+    ``TypeError`` naming what was given instead (the extension's own game too: a bot plays a
+    :class:`qe.Game`)."""
+    from . import Game
+
+    if not isinstance(game, Game):
         kind = type(game)
         # Qualified outside builtins: the extension's own class is also called Game.
         name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
         raise TypeError(f"game must be a qe.Game, got {name} {_qe.quote(game)}")
-    return native
+    return game
 
 
 def bot_names(names: Any, count: int, what: str, per: str) -> List[str]:

@@ -312,7 +312,7 @@ class QeObserver:
             state.qe.observation_into(player, self.tensor)
 
     def string_from(self, state: QeOpenSpielState, player: int) -> str:
-        view = state.qe._g.view_dict(player)
+        view = state.qe._view_dict(player)
         if not self.perfect_recall:
             del view["bid_history"]
         return json.dumps(view, sort_keys=True)
