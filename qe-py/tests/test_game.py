@@ -7,6 +7,7 @@ import json
 import pickle
 import random
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -822,6 +823,13 @@ def test_a_subclass_with_its_own_constructor_arguments() -> None:
         def __init__(self, name: str) -> None:
             self.name = name
 
+    class _Passing(qe.Game):
+        def __init__(self, players: int = 4, seed: Optional[int] = None) -> None:
+            super().__init__(players, seed=seed)
+            self.tag = "t"
+
+    p = _Passing(3, seed=2)
+    assert (p.players, p.seed, p.tag) == (3, 2, "t")
     # Without its own __new__, the arguments are the game's, and read as such.
     with pytest.raises(TypeError, match=r"argument 'players': must be an int, got str 'x'"):
         _Plain("x")

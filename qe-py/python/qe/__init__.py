@@ -414,6 +414,21 @@ class Game(_qe.Game):
     pickling with the instance's own attributes.
     """
 
+    def __init__(
+        self,
+        players: int = 4,
+        commodities: bool = False,
+        seed: Optional[int] = None,
+        *,
+        expansions: Optional[Sequence[str]] = None,
+        ladder: Optional[BidLadder] = None,
+        peeks: bool = False,
+        external_chance: bool = False,
+    ) -> None:
+        """Does nothing: the extension's ``__new__`` made the game from these arguments, which it
+        has already read. It takes them so that a subclass's ``__init__`` may pass them on with
+        ``super().__init__(...)``."""
+
     @classmethod
     def from_record(
         cls: Type[_G],

@@ -243,7 +243,6 @@ class VectorEnv:
     ]: ...
 
 @final
-@final
 class Bot:
     def __new__(cls, name: str, seed: int = 0) -> Bot: ...
     @property
