@@ -6,9 +6,10 @@
 //! `Game`, so an RL loop's calls (`is_over`, `to_act`, `legal_actions`, `step`...) reach these
 //! methods directly; it adds the typed forms (views, events, outcomes) of the `_`-prefixed
 //! methods here, which return Python objects built straight from their serde form (`pyser`),
-//! never JSON text. `Bot` is a bot of `qe_core::bots` by name. Errors are `qe.QeError(ValueError)` subclasses carrying the rule ID
-//! and the stable numeric code of `CommandError::code()` / `SetupError::code()`; integer arguments
-//! are read through the `args` module, whose errors name the argument and quote the value given.
+//! never JSON text. `Bot` is a bot of `qe_core::bots` by name. Errors are `qe.QeError(ValueError)`
+//! subclasses carrying the rule ID and the stable numeric code of `CommandError::code()` /
+//! `SetupError::code()`; integer arguments are read through the `args` module, whose errors name
+//! the argument and quote the value given.
 // PyO3's generated code and signatures trip a few pedantic lints; allowed for this crate only.
 #![allow(
     clippy::needless_pass_by_value,
@@ -1028,11 +1029,6 @@ impl PyGame {
         });
         let name = names[self.game().phase().index()].bind(py);
         name.clone()
-    }
-    /// The phase with its details, as a dict (`{"phase": "rebid", "tie": 1}`).
-    #[pyo3(name = "_phase_dict")]
-    fn phase_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.game().phase())
     }
     /// The seats that must act now, lowest first.
     #[getter]

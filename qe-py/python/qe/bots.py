@@ -41,7 +41,7 @@ LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswit
 """The search bot's preset levels (``easy``, ``medium``, ``hard``), read from :data:`NAMES`."""
 
 
-def _native(game: "Game") -> Any:
+def _checked_game(game: "Game") -> Any:
     """``game`` when it is a game (:class:`qe.Game` extends the extension's ``_qe.Game``), or a
     ``TypeError`` naming what was given instead (the extension's own game too: a bot plays a
     :class:`qe.Game`)."""
@@ -95,17 +95,17 @@ class Bot:
     def command(self, game: "Game", seat: int) -> Optional[Dict[str, Any]]:
         """Its command for ``seat`` now in record form, ``None`` when the seat has nothing to do;
         the game is unchanged."""
-        return self._b.command(_native(game), seat)
+        return self._b.command(_checked_game(game), seat)
 
     def action(self, game: "Game", seat: int) -> Optional[int]:
         """Its decision for ``seat`` as an action of ``game``'s action space (a bid between two
         rungs becomes the nearest legal rung, the lower on a tie; no peek unless the game has the
         peek actions), ``None`` when the seat has nothing to do; the game is unchanged."""
-        return self._b.action(_native(game), seat)
+        return self._b.action(_checked_game(game), seat)
 
     def play(self, game: "Game", seat: int) -> bool:
         """Plays its command for ``seat``; returns whether the seat had something to do."""
-        return self._b.play(_native(game), seat)
+        return self._b.play(_checked_game(game), seat)
 
     def spiel_bot(self, game: "QeOpenSpielGame", player: int) -> "QeSpielBot":
         """This bot's kind and seed as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game
@@ -143,7 +143,7 @@ class Search(Bot):
 def play_out(game: "Game", names: Any, seed: int = 0) -> None:
     """Plays ``game`` to the end with one bot per seat: ``names`` is one name for every seat or a
     sequence of one name per seat; seat ``s`` gets seed ``seed + s`` (modulo 2**64)."""
-    names = bot_names(names, _native(game).players, "names", "seat")
+    names = bot_names(names, _checked_game(game).players, "names", "seat")
     # Seat 0's bot first: it checks `seed` (an int from 0 to 2**64 - 1, numpy's too) and names it
     # if not; the others' seeds follow from the int it read.
     first = Bot(names[0], seed)
