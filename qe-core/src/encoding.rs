@@ -62,7 +62,10 @@ mod history;
 mod layout;
 mod observed;
 mod observer;
-pub use history::{write_history, HISTORY_PER_BID, HISTORY_SIZE, HISTORY_STAGES, INFO_STATE_SIZE};
+pub use history::{
+    write_history, EXACT_PARTS, HISTORY_PER_AMOUNT, HISTORY_PER_BID, HISTORY_PER_TURN,
+    HISTORY_SIZE, HISTORY_STAGES, INFO_STATE_SIZE,
+};
 pub use layout::{
     place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
 };

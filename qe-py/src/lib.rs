@@ -1373,7 +1373,8 @@ impl PyGame {
     /// Writes the information-state tensor of `seat` into `out` (float32, contiguous, length
     /// `INFO_STATE_SIZE`): its observation (`OBS_SIZE` floats, the current view), then the
     /// bid-history block (`HISTORY_SIZE` floats: every bid and rebid as the seat saw it, its
-    /// own with their amounts), so that it recalls everything the seat ever knew.
+    /// own with their amounts, and every opening bid and price it sees, each amount exactly;
+    /// `qe_core::encoding::write_history`), so that it recalls everything the seat ever knew.
     fn information_state_into(
         &mut self,
         py: Python<'_>,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Optional
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 import pytest
@@ -320,7 +320,17 @@ def _play_to_simultaneous_bid(state, rng: np.random.Generator):  # type: ignore[
     return state
 
 
-def test_openspiel_information_state_has_perfect_recall() -> None:
+@pytest.mark.parametrize(
+    "ladder, own_bids",
+    [
+        (None, (1, 2)),
+        # Neighbours whose squashed amounts x / (x + 10) round to one float32: the information
+        # state holds every amount exactly as well.
+        ("0:1:2:40000:40001:50000:60000", (3, 4)),
+        ("geometric", (36, 37)),
+    ],
+)
+def test_openspiel_information_state_has_perfect_recall(ladder: Optional[str], own_bids: Tuple[int, int]) -> None:
     """Two histories that differ only in seat 1's own earlier secret bid, which seat 1 no longer
     sees in its view once the auction is over: the same observation, different information
     states. Another seat (not the auctioneer) cannot tell them apart."""
@@ -328,16 +338,21 @@ def test_openspiel_information_state_has_perfect_recall() -> None:
 
     import qe.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("python_qe", {"players": 4})
+    params: Dict[str, Any] = {"players": 4}
+    if ladder == "geometric":
+        params["ladder"] = ":".join(map(str, qe.BidLadder.geometric(1, 2, 40).amounts))
+    elif ladder is not None:
+        params["ladder"] = ladder
+    game = pyspiel.load_game("python_qe", params)
     states = []
-    for own_bid in (1, 2):
+    for own_bid in own_bids:
         rng = np.random.default_rng(0)
         s = game.new_initial_state()
         while s.is_chance_node():
             s.apply_action(s.chance_outcomes()[0][0])
-        s.apply_action(s.legal_actions(0)[-1])  # the auctioneer opens high
+        s.apply_action(s.legal_actions(0)[-1])  # the auctioneer opens with the top rung
         assert s.is_simultaneous_node()
-        # seat 1 bids rung own_bid (amount 1 or 2), seats 2 and 3 rung 3: seat 2 or 3 wins.
+        # seat 1 bids rung own_bid, seats 2 and 3 rungs 3 and 5: seat 1 loses.
         s.apply_actions([game.num_distinct_actions() - 1, own_bid, 3, 5])
         _play_to_simultaneous_bid(s, rng)
         states.append(s)

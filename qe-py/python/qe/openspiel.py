@@ -32,9 +32,10 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   JSON.
 * **Information state** (``perfect_recall=True``): perfect recall for the seat. The tensor
   (``qe.INFO_STATE_SIZE`` floats) is the observation followed by the ``bid_history`` block
-  (``qe.HISTORY_SIZE`` floats): every secret bid and rebid of every auction as the seat saw it, its
-  own with their amounts, 3 floats per (turn, stage, seat), see ``qe.Game.information_state_into``.
-  Its opening bids, pile choices and peeks stay in the view (they are public or its own). The
+  (``qe.HISTORY_SIZE`` floats): per turn, its opening bid, price and asset price as the seat sees
+  them, then every secret bid and rebid as the seat saw it, its own with their amounts, every
+  amount exactly (four 16-bit parts) as well as squashed; see ``qe.Game.information_state_into``
+  and the README. Pile choices and peeks stay in the view (they are public or its own). The
   string is the view with the whole ``bid_history`` as JSON.
 * **Solvers**: the game tree is far too large for full-tree CFR or exact best responses (16 turns
   of sealed bids by 3-5 seats over a ladder of a dozen rungs, plus chance): use sampling methods
