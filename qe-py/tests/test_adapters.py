@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any, Dict, Optional, Tuple
 
@@ -419,6 +420,70 @@ def test_openspiel_bots_play_a_game() -> None:
     bots = [qe.bots.spiel_bot(game, p, name, seed=p) for p, name in enumerate(["value", "random", "miser", "value"])]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
     assert sum(returns) in (0.0, pytest.approx(1.0))
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_openspiel_bots_play_the_turn_based_form(players: int) -> None:
+    """On ``pyspiel.convert_to_turn_based`` of the game (the form MCCFR needs), a spiel bot
+    decides as the bot of its name and seed on the seat's view at that node, plays PASS where its
+    seat has nothing to do, and a whole game ends."""
+    import pyspiel
+
+    import qe.bots
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": players, "expansions": "commodities"})
+    tb = pyspiel.convert_to_turn_based(game)
+    names = ["value", "random", "miser", "search:easy", "value"][:players]
+    bots = [qe.bots.spiel_bot(tb, p, n, seed=p) for p, n in enumerate(names)]
+    # The same bots, asked in the same order on the simultaneous game's state.
+    twins = [qe.bots.Bot(n, seed=p) for p, n in enumerate(names)]
+    state = tb.new_initial_state()
+    passes = decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        p = state.current_player()
+        inner = state.simultaneous_game_state()
+        want = twins[p].action(inner.qe, p)
+        action = bots[p].step(state)
+        if want is None:
+            assert p not in inner.qe.to_act and action == game.pass_action
+            passes += 1
+        else:
+            assert action == want
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert passes > 0 and decisions > 30
+    assert sum(state.returns()) in (0.0, pytest.approx(1.0))
+
+
+def test_spiel_bot_checks_its_arguments_when_made() -> None:
+    import pyspiel
+
+    import qe.bots
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    cases = [
+        ((None, 0, "value"), TypeError, "game must be a python_qe game or pyspiel.convert_to_turn_based of one, got NoneType None"),
+        ((pyspiel.load_game("goofspiel"), 0, "value"), TypeError, "got pyspiel.Game"),
+        ((game, 3, "value"), ValueError, "player must be from 0 to 2, got 3"),
+        ((game, -1, "value"), ValueError, "player must be from 0 to 2, got -1"),
+        ((game, 2**70, "value"), ValueError, "player must be from 0 to 2, got 1180591620717411303424"),
+        ((game, "a", "value"), TypeError, "player must be an int, got str 'a'"),
+        ((game, True, "value"), TypeError, "player must be an int, got bool True"),
+        ((game, 0, "nope"), ValueError, 'unknown bot "nope"'),
+    ]
+    for args, kind, message in cases:
+        with pytest.raises(kind, match=re.escape(message)):
+            qe.bots.spiel_bot(*args)
+    tb = pyspiel.convert_to_turn_based(game)
+    with pytest.raises(ValueError, match="player must be from 0 to 2, got 5"):
+        qe.bots.spiel_bot(tb, 5, "value")
+    assert qe.bots.spiel_bot(tb, 2, "value") is not None
 
 
 def test_the_search_bot_is_a_pyspiel_bot() -> None:

@@ -107,6 +107,52 @@ def test_vector_env_seeds_every_game_from_the_first_of_a_seed_list() -> None:
     assert np.array_equal(listed, first) and not np.array_equal(listed, last)
 
 
+def test_vector_env_takes_a_seed_tuple_as_a_list() -> None:
+    import qe.gym
+
+    tupled, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=(3, 4))
+    listed, _ = qe.gym.QeVectorEnv(2, opponents="random").reset(seed=[3, 4])
+    assert np.array_equal(tupled, listed)
+
+
+@pytest.mark.parametrize(
+    "make, seed, error, message",
+    [
+        ("single", -1, OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
+        ("single", 1.5, TypeError, "seed must be an int, got float 1.5"),
+        ("single", True, TypeError, "seed must be an int, got bool True"),
+        ("vector", -1, OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
+        ("vector", "x", TypeError, "seed must be an int, got str 'x'"),
+        ("vector", (1, 2, 3), ValueError, "seed must be an int, None or a list of 2 seeds (one per env), got a tuple of 3"),
+        ("vector", [1, -2], OverflowError, "seed[1] must be an int from 0 to 18446744073709551615, got -2"),
+    ],
+)
+def test_both_envs_read_a_seed_as_qe_does(make: str, seed: object, error: type, message: str) -> None:
+    """A wrong seed gets qe's own error for a seed, naming the value (not gymnasium's)."""
+    import re
+
+    import qe.gym
+
+    env = qe.gym.QeEnv() if make == "single" else qe.gym.QeVectorEnv(2)
+    with pytest.raises(error, match=re.escape(message)):
+        env.reset(seed=seed)
+
+
+def test_a_step_before_the_first_reset_is_refused_and_plays_nothing() -> None:
+    import qe.gym
+
+    for env, action in ((qe.gym.QeEnv(), 1), (qe.gym.QeVectorEnv(2), np.ones(2, int))):
+        with pytest.raises(RuntimeError, match=r"^step\(\) before reset\(\): call reset\(\) first$"):
+            env.step(action)
+    vec = qe.gym.QeVectorEnv(2, seed=5)
+    with pytest.raises(RuntimeError):
+        vec.step(np.ones(2, int))
+    assert vec._env.decisions == 0
+    obs, _ = vec.reset(seed=5)
+    fresh, _ = qe.gym.QeVectorEnv(2).reset(seed=5)
+    assert np.array_equal(obs, fresh)
+
+
 def _game_over(obs: np.ndarray) -> bool:
     """Whether an observation's ``game_over`` block is set."""
     offset, length = next((o, n) for name, o, n in qe.observation_blocks() if name == "game_over")

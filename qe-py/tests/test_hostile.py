@@ -276,8 +276,12 @@ def test_environments_name_a_bad_action_and_play_nothing() -> None:
     before = par.game.commands()
     with pytest.raises(TypeError, match="actions must be a dict of agent to action, got list"):
         par.step([1])
-    with pytest.raises(KeyError, match="actions has no entry for 'seat_0', which must act"):
-        par.step({"x": 1})
+    with pytest.raises(ValueError, match="unknown agent 'x': expected one of seat_0, seat_1"):
+        par.step({"x": 1, **{a: 0 for a in par.agents}})
+    with pytest.raises(ValueError, match="unknown agent 0: expected one of seat_0"):
+        par.step({0: 3})
+    with pytest.raises(KeyError, match=r"actions has no entry for 'seat_0', which must act \(got 'seat_1'\)"):
+        par.step({"seat_1": 1})
     with pytest.raises(TypeError, match=r"action must be an int, got float 2\.5"):
         par.step({a: 2.5 for a in par.agents})
     assert par.game.commands() == before

@@ -26,6 +26,26 @@ def as_seed(value: Any, name: str) -> int:
     return _qe.seed_arg(value, name)
 
 
+def type_of(value: Any) -> str:
+    """The name of ``value``'s type for an error message: qualified by its module outside
+    ``builtins`` (the extension's own game is also called ``Game``)."""
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def as_seat(value: Any, players: int, name: str) -> int:
+    """``value`` (the argument ``name``) as a seat of a ``players``-seat game: read as
+    :func:`as_int`; an int that is not a seat (past 64 bits too) is a ``ValueError`` with the
+    range."""
+    try:
+        seat = as_int(value, name)
+    except OverflowError:
+        seat = operator.index(value)  # past 64 bits: out of range like any other seat
+    if not 0 <= seat < players:
+        raise ValueError(f"{name} must be from 0 to {players - 1}, got {_qe.quote(value)}")
+    return seat
+
+
 ILLEGAL = ("nearest", "raise")
 """The ways an environment may treat an illegal action (its ``illegal`` argument)."""
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _qe
+from ._env import type_of
 
 if TYPE_CHECKING:
     from . import Game
@@ -48,10 +49,7 @@ def _checked_game(game: "Game") -> Any:
     from . import Game
 
     if not isinstance(game, Game):
-        kind = type(game)
-        # Qualified outside builtins: the extension's own class is also called Game.
-        name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-        raise TypeError(f"game must be a qe.Game, got {name} {_qe.quote(game)}")
+        raise TypeError(f"game must be a qe.Game, got {type_of(game)} {_qe.quote(game)}")
     return game
 
 
@@ -108,8 +106,8 @@ class Bot:
         return self._b.play(_checked_game(game), seat)
 
     def spiel_bot(self, game: "QeOpenSpielGame", player: int) -> "QeSpielBot":
-        """This bot's kind and seed as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game
-        (imports :mod:`qe.openspiel`, so OpenSpiel must be installed)."""
+        """This bot's kind and seed as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game or
+        of its turn-based form (:func:`spiel_bot`)."""
         return spiel_bot(game, player, self.name, self.seed)
 
     def __repr__(self) -> str:
@@ -157,7 +155,8 @@ def play_out(game: "Game", names: Any, seed: int = 0) -> None:
 
 
 def spiel_bot(game: "QeOpenSpielGame", player: int, name: str, seed: int = 0) -> "QeSpielBot":
-    """The bot ``name`` as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game (imports
+    """The bot ``name`` as a ``pyspiel.Bot`` for ``player`` of a ``python_qe`` game or of
+    ``pyspiel.convert_to_turn_based`` of one; the arguments are checked here (imports
     :mod:`qe.openspiel`, so OpenSpiel must be installed)."""
     from .openspiel import QeSpielBot
 

@@ -28,7 +28,6 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gymnasium
@@ -36,7 +35,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_int, as_seed, check_illegal, legalize
+from ._env import as_seat, as_seed, check_illegal, legalize
 from .bots import Bot, bot_names
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -71,12 +70,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         )
         self._commodities = commodities
         players = self.game.players
-        try:
-            seat = as_int(seat, "seat")
-        except OverflowError:
-            seat = operator.index(seat)  # past 64 bits: out of range like any other seat
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, got {_qe.quote(seat)}")
+        seat = as_seat(seat, players, "seat")
         check_illegal(illegal)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"unknown render_mode {_qe.quote(render_mode)}: expected None or 'ansi'")
@@ -118,7 +112,8 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        super().reset(seed=seed)
+        # Read as qe reads a seed, so a wrong one gets the same error as everywhere in qe.
+        super().reset(seed=None if seed is None else as_seed(seed, "seed"))
         game_seed, *bot_seeds = (int(x) for x in self.np_random.integers(0, 2**63, self.players + 1))
         self.game = Game(self.players, self._commodities, game_seed, **self._kw)
         others = iter(self.opponents)
@@ -131,7 +126,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         g = self.game
         if not self._bots:
-            raise RuntimeError("step() before reset(): call reset() first")
+            raise RuntimeError(_NOT_RESET)
         if g.is_over:
             raise RuntimeError("the game is over: call reset()")
         extra: Dict[str, Any] = {}
@@ -153,6 +148,11 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
             return None
         v = self.game.public_view()
         return f"turn {v.turn}/{v.turns} phase {self.game.phase} tile {v.tile} to act {v.to_act}"
+
+
+_NOT_RESET = "step() before reset(): call reset() first"
+"""What :class:`QeEnv` and :class:`QeVectorEnv` raise (``RuntimeError``) for a step before the
+first reset."""
 
 
 class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
@@ -200,6 +200,7 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n))
         self._masks = np.zeros((num_envs, n), bool)
         self._every = np.ones(num_envs, bool)
+        self._started = False
 
     def _out(self, obs: np.ndarray, masks: np.ndarray) -> Tuple[np.ndarray, Dict[str, Any]]:
         np.not_equal(masks[:, :-1], 0, out=self._masks)
@@ -216,21 +217,26 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         seed: Optional[Union[int, List[int]]] = None,
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        if isinstance(seed, list):
+        if isinstance(seed, (list, tuple)):
             # Gymnasium's per-env seeds: the games are seeded from the first (qe.VectorEnv).
             if len(seed) != self.num_envs:
                 raise ValueError(
                     f"seed must be an int, None or a list of {self.num_envs} seeds (one per env), "
-                    f"got a list of {len(seed)}"
+                    f"got a {type(seed).__name__} of {len(seed)}"
                 )
             # Each is read as a seed is (a wrong one is an error, not ignored).
             seed = [as_seed(x, f"seed[{i}]") for i, x in enumerate(seed)][0]
+        elif seed is not None:
+            seed = as_seed(seed, "seed")
         obs, masks = self._env.reset(seed)
+        self._started = True
         return self._out(obs, masks)
 
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError(_NOT_RESET)
         # The native env reads any integer sequence or array, and names what is wrong with one.
         obs, masks, rewards, done = self._env.step(actions)
         out, info = self._out(obs, masks)

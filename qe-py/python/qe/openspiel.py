@@ -54,6 +54,7 @@ import numpy as np
 import pyspiel
 
 from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, _qe, observation_blocks
+from ._env import as_seat, type_of
 from .bots import Bot
 
 __all__ = ["GAME_TYPE", "QeObserver", "QeOpenSpielGame", "QeOpenSpielState", "QeSpielBot"]
@@ -319,17 +320,33 @@ class QeObserver:
         return json.dumps(view, sort_keys=True)
 
 
+def _qe_game_of(game: Any) -> Any:
+    """``game`` when it is a ``python_qe`` game or ``pyspiel.convert_to_turn_based`` of one, else
+    a ``TypeError`` naming what was given."""
+    if isinstance(game, QeOpenSpielGame):
+        return game
+    if isinstance(game, pyspiel.Game) and game.get_type().short_name == "turn_based_simultaneous_game":
+        inner = game.get_parameters().get("game", {})
+        if isinstance(inner, dict) and inner.get("name") == GAME_TYPE.short_name:
+            return game
+    raise TypeError(
+        f"game must be a {GAME_TYPE.short_name} game or pyspiel.convert_to_turn_based of one, got "
+        f"{type_of(game)} {_qe.quote(game)}"
+    )
+
+
 class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
     """A bot of ``qe_core::bots`` (any name :class:`qe.bots.Bot` takes) as a ``pyspiel.Bot`` for
-    one player of ``python_qe``: it decides from what that seat may know only (its view and, for
-    the search bots, its bid history); a bid off the ladder
-    becomes the nearest legal rung. At a simultaneous node where its seat has nothing to do it
-    plays ``PASS``."""
+    one player of ``python_qe``, or of ``pyspiel.convert_to_turn_based`` of it: it decides from
+    what that seat may know only (its view and, for the search bots, its bid history); a bid off
+    the ladder becomes the nearest legal rung. Where its seat has nothing to do at a simultaneous
+    node (in the turn-based form too) it plays ``PASS``. The game, the player and the name are
+    checked when it is made."""
 
     def __init__(self, game: QeOpenSpielGame, player: int, name: str, seed: int = 0) -> None:
         pyspiel.Bot.__init__(self)
-        self._game = game
-        self._player = player
+        self._game = _qe_game_of(game)
+        self._player = as_seat(player, self._game.num_players(), "player")
         self._bot = Bot(name, seed)
 
     def restart_at(self, state: QeOpenSpielState) -> None:
@@ -342,10 +359,13 @@ class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
     def step(self, state: QeOpenSpielState) -> int:
-        action = self._bot.action(state.qe, self._player)
+        # The turn-based form rolls a simultaneous node out seat by seat over the same state, so
+        # each seat decides on what it would see at that node.
+        inner = state.simultaneous_game_state() if hasattr(state, "simultaneous_game_state") else state
+        action = self._bot.action(inner.qe, self._player)
         if action is None:
-            if state.is_simultaneous_node():
-                return int(self._game.pass_action)
+            if inner.is_simultaneous_node():
+                return int(inner._pass)
             raise ValueError(f"player {self._player} has nothing to do in this state")
         return action
 

@@ -129,6 +129,14 @@ class _Common:
             self._rng = np.random.default_rng(as_seed(seed, "seed"))
         self.game = self._make_game(int(self._rng.integers(0, 2**63)))
 
+    def _seat(self, agent: Any) -> int:
+        """The seat of ``agent``; a ``ValueError`` naming it when it is not an agent of this env."""
+        if agent not in self.possible_agents:
+            raise ValueError(
+                f"unknown agent {_qe.quote(agent)}: expected one of {', '.join(self.possible_agents)}"
+            )
+        return self.possible_agents.index(agent)
+
     def _observe(self, seat: int) -> Dict[str, np.ndarray]:
         g = self.game
         if g.to_act_mask >> seat & 1:
@@ -177,11 +185,7 @@ class QeAECEnv(_Common, AECEnv):  # type: ignore[misc]
         self.agent_selection = _agent(self.game.to_act[0])
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        if agent not in self.possible_agents:
-            raise ValueError(
-                f"unknown agent {_qe.quote(agent)}: expected one of {', '.join(self.possible_agents)}"
-            )
-        return self._observe(self.possible_agents.index(agent))
+        return self._observe(self._seat(agent))
 
     def step(self, action: Any) -> None:
         if not self.agents:
@@ -235,12 +239,14 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
             raise TypeError(
                 f"actions must be a dict of agent to action, got {type(actions).__name__}"
             )
+        for agent in actions:
+            self._seat(agent)  # an entry for no agent is an error, not ignored
         for s in acting:
             agent = _agent(s)
             if agent not in actions:
                 raise KeyError(
                     f"actions has no entry for {_qe.quote(agent)}, which must act "
-                    f"(got {sorted(map(str, actions))[:8]})"
+                    f"(got {', '.join(sorted(map(_qe.quote, actions))[:8]) or 'none'})"
                 )
             per_seat[s] = self._legalize(s, actions[agent], infos[agent])
         self.game.step(per_seat)
