@@ -595,6 +595,13 @@ impl VectorEnv {
                     .filter(|&s| s < players)
                     .ok_or_else(|| crate::seat_range_error(players, seat))
             })?;
+        if opponents.is_none() && seat != 0 {
+            // Without opponents every seat is played: a learner's seat would be ignored.
+            return Err(PyValueError::new_err(format!(
+                "seat {seat} is the learner's seat against opponents, but opponents is None (every \
+                 seat is played): give opponents, or leave seat out"
+            )));
+        }
         let reward = crate::reward_of(&reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;

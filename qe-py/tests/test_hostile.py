@@ -188,6 +188,7 @@ BAD_INTS = [
     ("VectorEnv players", lambda g: qe.VectorEnv(2, players=300), qe.SetupError, "not 300"),
     ("VectorEnv seat None", lambda g: qe.VectorEnv(2, seat=None), TypeError, "argument 'seat': must be an int, got NoneType None"),
     ("VectorEnv seat", lambda g: qe.VectorEnv(2, seat=-1), ValueError, "seat must be from 0 to 3, got -1"),
+    ("VectorEnv seat without opponents", lambda g: qe.VectorEnv(2, seat=2), ValueError, "seat 2 is the learner's seat against opponents, but opponents is None"),
     ("VectorEnv.reset seed", lambda g: qe.VectorEnv(2).reset(seed=-3), OverflowError, "seed must be .*, got -3"),
     ("Bot seed", lambda g: qe._qe.Bot("value", -1), OverflowError, "seed must be .*, got -1"),
     ("Bot seed None", lambda g: qe._qe.Bot("value", None), TypeError, "argument 'seed': must be an int, got NoneType None"),
@@ -863,10 +864,15 @@ def test_vector_env_action_past_the_wait_action_names_the_whole_range() -> None:
 
 
 def test_vector_env_seat_must_be_a_seat_of_the_game_without_opponents_too() -> None:
+    """A seat of no game is out of range with or without opponents; without opponents, where
+    every seat is played, a seat other than the default is refused rather than ignored."""
     for players in (3, 4, 5):
         with pytest.raises(ValueError, match=rf"^seat must be from 0 to {players - 1}, got {players}$"):
             qe.VectorEnv(2, players=players, seat=players)
-    assert qe.VectorEnv(2, players=4, seat=3).players == 4
+    with pytest.raises(ValueError, match="^seat 3 is the learner's seat against opponents"):
+        qe.VectorEnv(2, players=4, seat=3)
+    assert qe.VectorEnv(2, players=4, seat=0).players == 4
+    assert qe.VectorEnv(2, players=4, seat=3, opponents="random").observe()[0].shape == (2, qe.OBS_SIZE)
 
 
 def test_a_record_that_holds_itself_is_refused_at_once() -> None:
