@@ -23,6 +23,14 @@ fn variant() -> impl Strategy<Value = (u8, bool)> {
     (3u8..=5, any::<bool>())
 }
 
+/// The bits of seat `s`'s bid-history block (`qe_core::encoding::write_history`), the part of its
+/// information state beyond its observation.
+fn history_bits(m: &Match, s: Seat) -> Vec<u32> {
+    let mut out = vec![0.0f32; qe_core::encoding::HISTORY_SIZE];
+    qe_core::encoding::write_history(m, s, &mut out);
+    out.iter().map(|x| x.to_bits()).collect()
+}
+
 /// The twins of `no_leaks`: game A, random play of `cut` commands (in which `s` may peek, R-VIS-5);
 /// and game B's set-up and commands: A's, with what `s` may not see changed (`twin_setup`: others'
 /// industry tokens and the unrevealed deck and piles; `twin_commands`: others' high secret bids
@@ -834,6 +842,8 @@ proptest! {
                 break;
             }
             prop_assert_eq!(replay.view(Some(s)), b.view(Some(s)), "view differs after command {}", i);
+            // The information state's bid-history block too (its observation is the view's).
+            prop_assert_eq!(history_bits(&replay, s), history_bits(&b, s), "history block differs after command {}", i);
             // The deduction aid sees no more than the view and the seat's own events.
             prop_assert_eq!(replay.deduce(s), b.deduce(s), "deduction differs after command {}", i);
             // The event streams are identical while the game runs.
@@ -939,7 +949,13 @@ fn one_auction_states(players: u8, commodities: bool, last_turn: bool) -> Vec<Ma
 #[test]
 fn states_of_one_auction_that_a_seat_cannot_tell_apart_look_the_same_to_it() {
     use std::collections::HashMap;
-    type Seen = (qe_core::MatchView, Vec<Event>, Vec<u32>, qe_core::Deduction);
+    type Seen = (
+        qe_core::MatchView,
+        Vec<Event>,
+        Vec<u32>,
+        Vec<u32>,
+        qe_core::Deduction,
+    );
     for (players, commodities, last_turn) in [
         (4, false, false),
         (4, true, false),
@@ -964,6 +980,7 @@ fn states_of_one_auction_that_a_seat_cannot_tell_apart_look_the_same_to_it() {
                     m.view(Some(s)),
                     m.events_for(s).collect(),
                     obs.iter().map(|x| x.to_bits()).collect(),
+                    history_bits(m, s),
                     m.deduce(s),
                 );
                 match groups.entry((s.0, key)) {
