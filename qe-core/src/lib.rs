@@ -135,7 +135,7 @@ pub use record::{Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
-pub use session::{Match, MatchView, SeenBid};
+pub use session::{Match, MatchView, SeenBid, SeenPeek};
 pub use setup::{deal_tokens, mix_seed, nations_in_play, Setup};
 pub use view::{AssetView, AuctionView, SeatInfo, SeatView};
 

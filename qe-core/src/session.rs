@@ -31,6 +31,22 @@ pub struct SeenBid {
     pub amount: Option<u64>,
 }
 
+/// A 5-player peek as a viewer sees it (R-VIS-5; who peeked at which auction is public, R-VIS-1):
+/// the peeking seat, the auction it peeked at, and `at`, the number of events of the viewer's
+/// stream before it ([`Match::events_as_seen`]), which places it among everything the viewer saw.
+/// The view says which auction a seat peeked at, not when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct SeenPeek {
+    /// The peeking seat.
+    pub seat: Seat,
+    /// The auction's turn.
+    pub turn: u8,
+    /// Its place in the viewer's event stream.
+    pub at: usize,
+}
+
 /// A viewer's view of a match: the table as it stands ([`SeatView`]) and the history of every
 /// bid and rebid as the viewer sees it ([`Match::bid_history`]). This is what the bindings hand
 /// out as "the view".
@@ -162,6 +178,37 @@ impl Match {
                     stage,
                     amount,
                 }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every peek so far, in order, as `viewer` (a seat, or `None` for a spectator) sees it,
+    /// with its place in the viewer's event stream ([`SeenPeek`]).
+    ///
+    /// ```
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(5).unwrap(), 1);
+    /// // Turn 0: bids 1, 2, 3, 4, 5 in turn, so the last bidder wins.
+    /// for amount in 1.. {
+    ///     if m.game().turn() > 0 {
+    ///         break;
+    ///     }
+    ///     let seat = m.game().to_act().iter().next().unwrap();
+    ///     m.apply(Command::Bid { seat, amount }).unwrap();
+    /// }
+    /// // Turn 1's auctioneer neither ran nor won turn 0: it may peek at its price (R-VIS-5).
+    /// let seat = m.game().to_act().iter().next().unwrap();
+    /// m.apply(Command::Peek { seat, turn: 0 }).unwrap();
+    /// let peeks = m.peek_history(Some(Seat((seat.0 + 1) % 5)));
+    /// assert_eq!((peeks[0].seat, peeks[0].turn), (seat, 0));
+    /// assert_eq!(peeks[0].at, m.events().len() - 1); // the last event so far
+    /// ```
+    pub fn peek_history(&self, viewer: Option<Seat>) -> Vec<SeenPeek> {
+        self.events_as_seen(viewer)
+            .enumerate()
+            .filter_map(|(at, e)| match e {
+                Event::Peeked { seat, turn, .. } => Some(SeenPeek { seat, turn, at }),
                 _ => None,
             })
             .collect()

@@ -1500,6 +1500,17 @@ impl PyGame {
         let s = seat_of(py, self.game(), seat)?;
         to_py(py, &self.m.view(Some(s)))
     }
+    /// Every peek so far as `seat` sees it, as dicts (`qe_core::Match::peek_history`: the seat,
+    /// the auction's turn, `at` its place in the seat's event stream).
+    #[pyo3(name = "_peek_history_dicts")]
+    fn peek_history_dicts<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = seat_of(py, self.game(), seat)?;
+        to_py(py, &self.m.peek_history(Some(s)))
+    }
     /// The spectator's view (public information only; everything at game end), as a dict.
     #[pyo3(name = "_public_view_dict")]
     fn public_view_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

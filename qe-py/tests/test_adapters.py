@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from typing import Any, Dict, Optional, Tuple
@@ -367,6 +368,36 @@ def test_openspiel_information_state_has_perfect_recall(ladder: Optional[str], o
     assert len(a.information_state_tensor(1)) == qe.INFO_STATE_SIZE == qe.OBS_SIZE + qe.HISTORY_SIZE
     assert game.information_state_tensor_shape() == [qe.INFO_STATE_SIZE]
     assert game.observation_tensor_shape() == [qe.OBS_SIZE]
+
+
+def test_openspiel_information_state_recalls_when_a_seat_peeked() -> None:
+    """Seat 1 peeks at turn 0's price during turn 1 in one game, during turn 2 in the other
+    (R-VIS-5): by turn 4 its view and observation are the same, but not its information-state
+    tensor or string; the others see that it peeked (R-VIS-1), and when."""
+    import types
+
+    import qe.openspiel
+
+    def played(peek_in: int) -> qe.Game:
+        g = qe.Game(5, seed=2)
+        while g.turn < 4:
+            seat = g.to_act[0]
+            if seat == 1 and g.turn == peek_in and g.view(1).seats[1].peeked is None:
+                g.peek(1, 0)
+            g.bid(seat, seat + 1 + g.turn)
+        return g
+
+    a, b = played(1), played(2)
+    recall = qe.openspiel.QeObserver(True, None)
+    assert a.observation(1).tolist() == b.observation(1).tolist()
+    for seat in range(5):
+        x, y = np.zeros(qe.INFO_STATE_SIZE, np.float32), np.zeros(qe.INFO_STATE_SIZE, np.float32)
+        a.information_state_into(seat, x)
+        b.information_state_into(seat, y)
+        assert not np.array_equal(x, y), seat
+        sa = recall.string_from(types.SimpleNamespace(qe=a), seat)  # type: ignore[arg-type]
+        sb = recall.string_from(types.SimpleNamespace(qe=b), seat)  # type: ignore[arg-type]
+        assert sa != sb and json.loads(sa)["peek_history"][0]["seat"] == 1
 
 
 def test_openspiel_default_observer_is_the_observation() -> None:

@@ -31,8 +31,14 @@ pub const HISTORY_PER_AMOUNT: usize = 1 + EXACT_PARTS;
 /// bidders.
 pub const HISTORY_PER_TURN: usize =
     3 * HISTORY_PER_AMOUNT + HISTORY_STAGES * MAX_SEATS * HISTORY_PER_BID;
-/// Floats of the block: 16 turns × ([`HISTORY_PER_TURN`] = 3 × 5 + 5 × 5 × 7 = 190).
-pub const HISTORY_SIZE: usize = MAX_TURNS * HISTORY_PER_TURN;
+/// Floats per seat of the peeks part, after the turns: peeked, then when (its place in the
+/// viewer's event stream / 1,024).
+pub const HISTORY_PER_PEEK: usize = 2;
+/// Where the peeks part starts: after the 16 turns.
+const PEEKS_AT: usize = MAX_TURNS * HISTORY_PER_TURN;
+/// Floats of the block: 16 turns × ([`HISTORY_PER_TURN`] = 3 × 5 + 5 × 5 × 7 = 190), then the
+/// peeks part (5 seats × [`HISTORY_PER_PEEK`]).
+pub const HISTORY_SIZE: usize = PEEKS_AT + MAX_SEATS * HISTORY_PER_PEEK;
 /// Floats of the information state: the observation, then the bid-history block.
 pub const INFO_STATE_SIZE: usize = OBS_SIZE + HISTORY_SIZE;
 
@@ -44,6 +50,16 @@ fn slot(stage: BidStage) -> Option<usize> {
         BidStage::AssetRebid(t @ 1..=2) => Some(2 + t as usize),
         _ => None,
     }
+}
+
+/// Where turn `turn`'s amount `k` (0 the opening bid, 1 the price, 2 the asset price) starts.
+fn amount_at(turn: usize, k: usize) -> usize {
+    turn * HISTORY_PER_TURN + k * HISTORY_PER_AMOUNT
+}
+
+/// Where the bid of `bidder` in slot `k` of turn `turn`'s auction starts.
+fn bid_at(turn: usize, k: usize, bidder: usize) -> usize {
+    turn * HISTORY_PER_TURN + 3 * HISTORY_PER_AMOUNT + (k * MAX_SEATS + bidder) * HISTORY_PER_BID
 }
 
 /// Writes `amount` exactly into `out` ([`EXACT_PARTS`] floats).
@@ -63,6 +79,14 @@ fn write_exact(out: &mut [f32], amount: u64) {
 ///   the asset rebids), `[1, known, amount / (amount + 10), parts…]` for each bid the seat saw
 ///   made (`known` = 1 when it saw the amount, R-VIS-2, R-VIS-3; every amount once the game is
 ///   over, R-VIS-7), zeros elsewhere.
+///
+/// After the 16 turns, the peeks part: per seat `[1, at / 1024]` when it peeked (5 players,
+/// R-VIS-5; public, R-VIS-1), `at` its place in the seat's event stream
+/// ([`Match::peek_history`]). The view says which auction a seat peeked at but not when, and a
+/// decision made before a peek was made without the price it showed.
+///
+/// A seat the game lacks gets the spectator's block (as [`super::observe_seat`] gives it the
+/// spectator's observation).
 ///
 /// # Panics
 /// If `out.len()` is not [`HISTORY_SIZE`].
@@ -91,35 +115,42 @@ pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
         "history length must be HISTORY_SIZE"
     );
     out.fill(0.0);
+    let viewer = (seat.0 < m.game().players()).then_some(seat);
     // The opening bid, price and asset price exactly, from the same sight as the observation's
     // `auctions` block (which has them squashed).
-    Sight::new(m.game(), Some(seat)).turns(|a| {
-        let Some(turn) = out.get_mut(a.turn as usize * HISTORY_PER_TURN..) else {
+    Sight::new(m.game(), viewer).turns(|a| {
+        let turn = a.turn as usize;
+        if turn >= MAX_TURNS {
             return;
-        };
-        for (x, amount) in
-            turn.chunks_exact_mut(HISTORY_PER_AMOUNT)
-                .zip([a.opening, a.price, a.asset.price])
-        {
+        }
+        for (k, amount) in [a.opening, a.price, a.asset.price].into_iter().enumerate() {
             if let Some(amount) = amount {
+                let x = &mut out[amount_at(turn, k)..][..HISTORY_PER_AMOUNT];
                 x[0] = 1.0;
                 write_exact(&mut x[1..], amount);
             }
         }
     });
-    for b in m.bid_history(Some(seat)) {
+    for b in m.bid_history(viewer) {
         let Some(k) = slot(b.stage) else { continue };
-        let i = usize::from(b.turn) * HISTORY_PER_TURN
-            + 3 * HISTORY_PER_AMOUNT
-            + (k * MAX_SEATS + b.seat.index()) * HISTORY_PER_BID;
-        let Some(x) = out.get_mut(i..i + HISTORY_PER_BID) else {
+        if usize::from(b.turn) >= MAX_TURNS {
             continue;
-        };
+        }
+        let x = &mut out[bid_at(usize::from(b.turn), k, b.seat.index())..][..HISTORY_PER_BID];
         x[0] = 1.0;
         if let Some(a) = b.amount {
             x[1] = 1.0;
             x[2] = money(a as f32);
             write_exact(&mut x[3..], a);
+        }
+    }
+    for p in m.peek_history(viewer) {
+        if let Some(x) = out[PEEKS_AT..]
+            .chunks_exact_mut(HISTORY_PER_PEEK)
+            .nth(p.seat.index())
+        {
+            x[0] = 1.0;
+            x[1] = p.at as f32 / 1024.0;
         }
     }
 }
@@ -218,10 +249,76 @@ mod tests {
         }
     }
 
-    /// Over random games with large bids, in every variant, for every seat after every command:
-    /// each bid the seat saw is in its slot with its amount exactly when it saw it, nothing else
-    /// is marked, and each turn's opening bid, price and asset price are exactly those of the
-    /// seat's view (R-VIS-1…7).
+    /// The layout the docs give, in numbers.
+    #[test]
+    fn the_layout_is_the_documented_one() {
+        assert_eq!(HISTORY_PER_TURN, 190);
+        assert_eq!((amount_at(0, 0), amount_at(2, 1)), (0, 2 * 190 + 5));
+        assert_eq!(bid_at(0, 0, 0), 15);
+        assert_eq!(bid_at(1, 2, 3), 190 + 15 + (2 * 5 + 3) * 7);
+        assert_eq!(bid_at(15, 4, 4) + HISTORY_PER_BID, PEEKS_AT);
+        assert_eq!(
+            (PEEKS_AT, HISTORY_SIZE, INFO_STATE_SIZE),
+            (3040, 3050, 954 + 3050)
+        );
+    }
+
+    /// A seat the game lacks gets the spectator's block, without a panic: the opening bid (public)
+    /// and that a seat bid, not how much.
+    #[test]
+    fn a_seat_the_game_lacks_gets_the_spectators_block() {
+        let m = after_first_bids(5, [70_000, 7, 9]);
+        let (a, b) = (history(&m, 4), history(&m, 7));
+        assert_eq!(a, b);
+        assert_eq!((a[0], exact(&a[1..])), (1.0, 5));
+        for bidder in 1..4 {
+            let x = &a[bid_at(0, 0, bidder)..][..HISTORY_PER_BID];
+            assert_eq!(x, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        }
+    }
+
+    /// `m` (5 players) after turn 0's bids 1, 2, 3, 4, 5 in turn, then turns with the same bids,
+    /// where turn 1's auctioneer (seat 1, which neither ran nor won turn 0) peeks at turn 0's price
+    /// when its turn `peek_in` comes, until turn 4 starts.
+    fn peeked_in(peek_in: u8) -> Match {
+        let mut m = Match::seeded(Rules::base(5).unwrap(), 2);
+        while m.game().turn() < 4 {
+            let seat = m.game().to_act().iter().next().unwrap();
+            if seat == Seat(1) && m.game().turn() == peek_in && m.game().peek_of(seat).is_none() {
+                m.apply(Command::Peek { seat, turn: 0 }).unwrap();
+            }
+            let amount = u64::from(seat.0) + 1 + u64::from(m.game().turn());
+            m.apply(Command::Bid { seat, amount }).unwrap();
+        }
+        m
+    }
+
+    /// Perfect recall of when a seat peeked (R-VIS-5): peeking at the same price one turn later
+    /// leaves the view the same but not the block; the others, who see that it peeked (R-VIS-1),
+    /// see when too.
+    #[test]
+    fn when_a_seat_peeked_is_recalled() {
+        let (a, b) = (peeked_in(1), peeked_in(2));
+        assert_eq!(a.game().view(Seat(1)), b.game().view(Seat(1)));
+        for seat in 0..5 {
+            let (x, y) = (history(&a, seat), history(&b, seat));
+            assert_ne!(x, y, "seat {seat}");
+            assert_eq!(
+                x[..PEEKS_AT],
+                y[..PEEKS_AT],
+                "seat {seat}: only the peek differs"
+            );
+            let peek = &x[PEEKS_AT + 2..PEEKS_AT + 4];
+            assert_eq!(peek[0], 1.0);
+            assert!(peek[1] > 0.0 && y[PEEKS_AT + 3] > peek[1]);
+        }
+    }
+
+    /// Over random games with large bids and (5 players) peeks, in every variant, for every seat
+    /// after every command: each bid the seat saw is in its slot with its amount exactly when it
+    /// saw it, each turn's opening bid, price and asset price are exactly those of the seat's view
+    /// (R-VIS-1…7), each peek is at the place of its event in the seat's stream, and every other
+    /// float is zero.
     #[test]
     fn the_block_holds_exactly_what_the_seat_saw() {
         let mut rng = 0x2545_f491_4f6c_dd1d_u64;
@@ -231,7 +328,7 @@ mod tests {
             rng ^= rng << 17;
             rng
         };
-        let mut checked = 0;
+        let (mut checked, mut peeks) = (0, 0);
         for players in 3..=5u8 {
             for rules in [Rules::base(players), Rules::commodities(players)] {
                 let rules = rules.unwrap();
@@ -242,6 +339,14 @@ mod tests {
                         .collect();
                     while !m.game().is_over() {
                         let seat = m.game().to_act().iter().next().unwrap();
+                        let peek = Command::Peek {
+                            seat,
+                            turn: (next() % 16) as u8,
+                        };
+                        if next() % 4 == 0 && m.game().clone().play(peek).is_ok() {
+                            m.apply(peek).unwrap();
+                            peeks += 1;
+                        }
                         let mut command = bots[seat.index()].act(&m.game().view(seat)).unwrap();
                         // Half the bids made large (up to 2^48 more), when the rules allow it.
                         if let Command::Bid { seat, amount } = command {
@@ -262,30 +367,31 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(
+            checked > 1000 && peeks > 5,
+            "{checked} checks, {peeks} peeks"
+        );
 
         fn check(m: &Match, seat: Seat) {
             let out = history(m, seat.0);
-            let mut marked = vec![false; HISTORY_SIZE];
+            // What the checks below expect; everything else must be zero.
+            let mut expected = vec![0.0f32; HISTORY_SIZE];
             let view = m.game().view(seat);
             for a in view.auctions() {
-                let turn = a.turn as usize * HISTORY_PER_TURN;
-                for (i, amount) in [a.opening, a.price, a.asset.price].into_iter().enumerate() {
-                    let x = &out[turn + i * HISTORY_PER_AMOUNT..][..HISTORY_PER_AMOUNT];
-                    marked[turn + i * HISTORY_PER_AMOUNT] = true;
-                    match amount {
-                        Some(v) => assert_eq!((x[0], exact(&x[1..])), (1.0, v)),
-                        None => assert!(x.iter().all(|&f| f == 0.0)),
+                let turn = a.turn as usize;
+                for (k, amount) in [a.opening, a.price, a.asset.price].into_iter().enumerate() {
+                    let at = amount_at(turn, k);
+                    let x = &out[at..at + HISTORY_PER_AMOUNT];
+                    if let Some(v) = amount {
+                        assert_eq!((x[0], exact(&x[1..])), (1.0, v));
+                        expected[at..at + HISTORY_PER_AMOUNT].copy_from_slice(x);
                     }
                 }
             }
             for b in m.bid_history(Some(seat)) {
                 let Some(k) = slot(b.stage) else { continue };
-                let i = usize::from(b.turn) * HISTORY_PER_TURN
-                    + 3 * HISTORY_PER_AMOUNT
-                    + (k * MAX_SEATS + b.seat.index()) * HISTORY_PER_BID;
-                let x = &out[i..i + HISTORY_PER_BID];
-                marked[i] = true;
+                let at = bid_at(usize::from(b.turn), k, b.seat.index());
+                let x = &out[at..at + HISTORY_PER_BID];
                 match b.amount {
                     Some(v) => {
                         assert_eq!(x[..3], [1.0, 1.0, money(v as f32)]);
@@ -293,19 +399,15 @@ mod tests {
                     }
                     None => assert_eq!(x, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
                 }
+                expected[at..at + HISTORY_PER_BID].copy_from_slice(x);
             }
-            // Nothing else: every flag not checked above is zero.
-            for t in 0..MAX_TURNS {
-                let turn = t * HISTORY_PER_TURN;
-                for i in 0..3 {
-                    let at = turn + i * HISTORY_PER_AMOUNT;
-                    assert!(marked[at] || out[at] == 0.0, "stray amount at {at}");
-                }
-                for j in 0..HISTORY_STAGES * MAX_SEATS {
-                    let at = turn + 3 * HISTORY_PER_AMOUNT + j * HISTORY_PER_BID;
-                    assert!(marked[at] || out[at..at + HISTORY_PER_BID].iter().all(|&f| f == 0.0));
+            for (i, e) in m.events_for(seat).enumerate() {
+                if let crate::Event::Peeked { seat: p, .. } = e {
+                    let at = PEEKS_AT + p.index() * HISTORY_PER_PEEK;
+                    expected[at..at + 2].copy_from_slice(&[1.0, i as f32 / 1024.0]);
                 }
             }
+            assert_eq!(out, expected);
         }
     }
 }

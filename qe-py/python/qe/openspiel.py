@@ -35,13 +35,9 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   (``qe.HISTORY_SIZE`` floats): per turn, its opening bid, price and asset price as the seat sees
   them, then every secret bid and rebid as the seat saw it, its own with their amounts, every
   amount exactly (four 16-bit parts) as well as squashed; see ``qe.Game.information_state_into``
-  and the README. Pile choices and peeks stay in the view (they are public or its own). The
-  string is the view with the whole ``bid_history`` as JSON.
-* **Solvers**: the game tree is far too large for full-tree CFR or exact best responses (16 turns
-  of sealed bids by 3-5 seats over a ladder of a dozen rungs, plus chance): use sampling methods
-  (outcome-sampling MCCFR runs on ``pyspiel.convert_to_turn_based`` of the game; the test suite
-  runs a few iterations on the smallest configuration), MCTS, or learning.
-* **Bots**: :func:`qe.bots.spiel_bot` gives the core's bots as ``pyspiel.Bot``.
+  and the README; then when each seat peeked (its place in the seat's event stream), which the
+  view does not keep. Pile choices stay in the view (public). The string is the view with the
+  whole ``bid_history`` and ``peek_history`` as JSON.
 """
 
 from __future__ import annotations
@@ -315,7 +311,9 @@ class QeObserver:
 
     def string_from(self, state: QeOpenSpielState, player: int) -> str:
         view = state.qe._view_dict(player)
-        if not self.perfect_recall:
+        if self.perfect_recall:
+            view["peek_history"] = state.qe._peek_history_dicts(player)
+        else:
             del view["bid_history"]
         return json.dumps(view, sort_keys=True)
 
