@@ -502,6 +502,18 @@ pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
     int(value, name)
 }
 
+/// `value` as a seat of a `players`-seat game, or an error naming `name`: a `TypeError` as for
+/// any int argument, a `ValueError` with the range for an int that is no seat (past 64 bits too):
+/// how the Python side of the package reads a seat or player argument (`qe.gym`, `qe.bots`).
+#[pyfunction]
+pub(crate) fn seat_arg(value: &Bound<'_, PyAny>, players: u8, name: &str) -> PyResult<u8> {
+    let seat = int_or::<i128>(value, name, |q| crate::seat_range_error(name, players, q))?;
+    u8::try_from(seat)
+        .ok()
+        .filter(|&s| s < players)
+        .ok_or_else(|| crate::seat_range_error(name, players, seat))
+}
+
 /// `value` as a seed (an int from 0 to 2^64 - 1), or the error [`int`] gives, naming `name`: how the
 /// Python side of the package reads a seed, with the messages of `qe.Game`'s.
 #[pyfunction]

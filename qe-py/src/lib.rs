@@ -250,7 +250,7 @@ pub(crate) fn random_seed() -> u64 {
 pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
     let seat = args::int::<i64>(seat, "seat").map_err(|e| {
         if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            seat_range_error(game.players(), args::quote(seat))
+            seat_range_error("seat", game.players(), args::quote(seat))
         } else {
             e
         }
@@ -261,11 +261,13 @@ pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> P
     }
 }
 
-/// The `ValueError` for a seat `got` outside `0..players`: an int outside the signed 64-bit
-/// range, or a `VectorEnv` seat. An int seat the game lacks is an `IllegalCommand` (R-AUC-12).
-pub(crate) fn seat_range_error(players: u8, got: impl core::fmt::Display) -> PyErr {
+/// The `ValueError` for a seat `got` (the argument `name`) outside `0..players`: an int outside
+/// the signed 64-bit range, a `VectorEnv` seat, or a seat of the Python side's own arguments
+/// (`args::seat_arg`). An int seat of a command that the game lacks is an `IllegalCommand`
+/// (R-AUC-12).
+pub(crate) fn seat_range_error(name: &str, players: u8, got: impl core::fmt::Display) -> PyErr {
     PyValueError::new_err(format!(
-        "seat must be from 0 to {}, got {got}",
+        "{name} must be from 0 to {}, got {got}",
         players.saturating_sub(1)
     ))
 }
@@ -1675,6 +1677,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
+    m.add_function(wrap_pyfunction!(args::seat_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::seed_arg, m)?)?;
     m.add_function(wrap_pyfunction!(record_text, m)?)?;

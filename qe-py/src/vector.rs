@@ -588,12 +588,12 @@ impl VectorEnv {
             }
         }
         let seat = seat
-            .map_err(|quoted| crate::seat_range_error(players, quoted))
+            .map_err(|quoted| crate::seat_range_error("seat", players, quoted))
             .and_then(|seat| {
                 u8::try_from(seat)
                     .ok()
                     .filter(|&s| s < players)
-                    .ok_or_else(|| crate::seat_range_error(players, seat))
+                    .ok_or_else(|| crate::seat_range_error("seat", players, seat))
             })?;
         if opponents.is_none() && seat != 0 {
             // Without opponents every seat is played: a learner's seat would be ignored.

@@ -34,16 +34,10 @@ def type_of(value: Any) -> str:
 
 
 def as_seat(value: Any, players: int, name: str) -> int:
-    """``value`` (the argument ``name``) as a seat of a ``players``-seat game: read as
-    :func:`as_int`; an int that is not a seat (past 64 bits too) is a ``ValueError`` with the
-    range."""
-    try:
-        seat = as_int(value, name)
-    except OverflowError:
-        seat = operator.index(value)  # past 64 bits: out of range like any other seat
-    if not 0 <= seat < players:
-        raise ValueError(f"{name} must be from 0 to {players - 1}, got {_qe.quote(value)}")
-    return seat
+    """``value`` (the argument ``name``) as a seat of a ``players``-seat game: a ``TypeError`` as
+    for :func:`as_int`, a ``ValueError`` with the range for an int that is no seat (past 64 bits
+    too). The extension reads it, so the messages are those of its own seat arguments."""
+    return _qe.seat_arg(value, players, name)
 
 
 ILLEGAL = ("nearest", "raise")
