@@ -38,6 +38,12 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   and the README; then when each seat peeked (its place in the seat's event stream), which the
   view does not keep. Pile choices stay in the view (public). The string is the view with the
   whole ``bid_history`` and ``peek_history`` as JSON.
+* **Solvers**: the game tree is far too large for full-tree CFR or exact best responses (16 turns
+  of sealed bids by 3-5 seats over a ladder of a dozen rungs, plus chance): use sampling methods
+  (outcome-sampling MCCFR runs on ``pyspiel.convert_to_turn_based`` of the game; the test suite
+  runs a few iterations on the smallest configuration), MCTS, or learning.
+* **Bots**: :func:`qe.bots.spiel_bot` gives the core's bots as ``pyspiel.Bot``, for the game or
+  its turn-based form.
 """
 
 from __future__ import annotations
