@@ -7,7 +7,7 @@ mod play;
 
 use play::{auction, play_until, tie_for_the_asset_three_times};
 use qe_core::bots::{by_name, decide, Bot, MiserBot, RandomBot, NAMES};
-use qe_core::{AssetKind, Command, Game, Match, Phase, Record, Rules, Seat};
+use qe_core::{AssetKind, Command, Game, Match, Phase, Rules, Seat};
 
 /// A 3-player Commodities game of set-up `seed`: seat 0 takes a gold token on turn 0, then, as
 /// auctioneer again on turn 3, wins while seats 1 and 2 tie for the asset three times, so it
@@ -142,6 +142,7 @@ fn bot_names_are_exact() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn json_keys_repeated_anywhere_are_refused_and_leading_space_is_allowed() {
     let e = Command::from_json(r#"{"bid":5,"seat":0,"bid":6}"#).unwrap_err();
@@ -157,9 +158,9 @@ fn json_keys_repeated_anywhere_are_refused_and_leading_space_is_allowed() {
     let mut m = Match::seeded(Rules::base(4).unwrap(), 7);
     m.play(command).unwrap();
     let text = m.record().unwrap().to_json();
-    assert!(Record::from_json(&format!("\n  {text}")).is_ok());
+    assert!(qe_core::Record::from_json(&format!("\n  {text}")).is_ok());
     let twice = text.replacen(r#""players":4"#, r#""players":9,"x":0,"players":4"#, 1);
     let twice = twice.replacen(r#","x":0"#, r#","seed":7"#, 1);
-    let e = Record::from_json(&twice).unwrap_err().to_string();
+    let e = qe_core::Record::from_json(&twice).unwrap_err().to_string();
     assert!(e.contains("duplicate key `players`"), "{e}");
 }

@@ -1122,6 +1122,7 @@ fn r_vis_8_every_seat_of_an_events_audience_sees_it_whole() {
     assert!(partial > 100 && redacted > 100, "{partial} {redacted}");
 }
 
+#[cfg(feature = "serde")] // the record is read back from JSON
 #[test]
 fn r_set_2_explicit_nations_are_recorded_and_replay() {
     // R-SET-1, R-SET-2: a set-up with nations other than the default ones is kept by the record.

@@ -1,0 +1,34 @@
+# Sourced by the test scripts (not run): what to do when a system tool is missing.
+#
+# need_system COMMAND PACKAGE...   succeeds when COMMAND is on PATH. When it is not, and this is
+#                                  root on a machine with apt-get (CI, a container), it installs
+#                                  the Debian PACKAGEs; as a normal user it installs nothing and
+#                                  fails, so the caller skips that check with `skipped`.
+# skipped WHAT PACKAGE...          prints the loud line that says WHAT did not run and the exact
+#                                  command that would make it run.
+#
+# QE_APT=0 never calls apt-get, even as root (the test command checks the normal user's path so).
+
+qe_apt_updated=0
+
+need_system() {
+    local cmd=$1
+    shift
+    command -v "$cmd" > /dev/null && return 0
+    if [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null; then
+        printf -- '-- installing %s (apt-get, as root)\n' "$*"
+        if [ "$qe_apt_updated" = 0 ]; then
+            apt-get update -qq
+            qe_apt_updated=1
+        fi
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null
+        command -v "$cmd" > /dev/null && return 0
+    fi
+    return 1
+}
+
+skipped() {
+    local what=$1
+    shift
+    echo "!!!! SKIPPED: $what: it needs $*, which needs root to install; run: sudo apt-get install $* !!!!"
+}
