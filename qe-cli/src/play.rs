@@ -14,7 +14,6 @@ use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules
 use crate::layout::fit;
 use crate::lines::Line;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
-use crate::simulate::bot_seed;
 use crate::{interrupt, manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -352,6 +351,11 @@ pub fn print_end(m: &Match, rules: &Rules, width: usize) {
     if let Some(outcome) = game.outcome() {
         say(&outcome_table(&outcome), width);
     }
+}
+
+/// The seed of the bot at `seat` in a game seeded with `game_seed`.
+pub fn bot_seed(game_seed: u64, seat: u8) -> u64 {
+    qe_core::mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
 
 /// Runs `qe play`.

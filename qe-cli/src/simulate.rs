@@ -1,10 +1,12 @@
 //! `qe simulate`: a tournament (arena) between agents — built-in bots and `exec:` programs that
 //! speak `qe-agent/1` — over many seeded games, on every core.
 //!
-//! Game `i` is seeded from `(seed, i)`, its seats rotated by `i` (seat `s` plays the lineup's entry
-//! `(s + i) mod players`, so no agent keeps a seat), and each built-in bot seeded from `(game seed,
-//! seat)`. The statistics are integer sums and the ratings are fitted from the games in index
-//! order, so with built-in bots the result is the same for a given seed whatever the thread count.
+//! Game `i` and its built-in bots are seeded from stream `i` of ChaCha20 keyed by the tournament
+//! seed ([`game_seeds`]), which is drawn from the operating system unless `--seed` gives it and
+//! is told no one before the tournament is over; its seats are rotated by `i` (seat `s` plays the
+//! lineup's entry `(s + i) mod players`, so no agent keeps a seat). The statistics are integer sums
+//! and the ratings are fitted from the number of games of each finishing pattern, so with built-in
+//! bots the result is the same for a given seed whatever the thread count.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -12,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot, ValueBot, NAMES};
-use qe_core::{mix_seed, Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
 use serde_json::json;
 
 use crate::agent::{self, ExecSeat, Faults};
@@ -31,8 +33,11 @@ list for the shell: --bots 'value,exec:python3 agent.py').
 --bots lists the lineup, one agent per seat; a shorter list repeats (`--bots value` puts value bots at
 every seat). Without --players, a list of 3 to 5 entries sets the player count, else 4. Seats rotate
 from game to game: in game i seat s plays entry (s + i) mod players, so no agent keeps a seat.
-Each game is seeded from (--seed, game index), so with built-in bots the same seed gives the same
-result whatever the thread count. Per agent: win rate with its 95% interval (Wilson; a shared win
+Each game and its bots are seeded from the tournament seed and the game index by ChaCha20 keyed by
+the seed, which qe draws from the operating system unless --seed gives it; it is printed when the
+tournament is over, and --seed with it gives the same result with built-in bots, whatever the
+thread count. An agent that can read qe's command line knows a --seed given there, and with it
+every game's secrets: a rated tournament lets qe draw the seed and runs agents as another user. Per agent: win rate with its 95% interval (Wilson; a shared win
 counts as a win for each winner), a rating with its 95% interval (Bradley-Terry on every pair of
 seats of every game, ranked by the final order: not eliminated first, then total, then least spent;
 Elo scale, mean 1500; interval from 200 bootstrap resamples of the games, seeded by --seed), mean
@@ -110,9 +115,10 @@ pub struct SimulateArgs {
     /// The lineup, comma-separated: value, random, miser, search[:easy|:medium|:hard], exec:COMMAND
     #[arg(long, value_parser = parse_agent_list, default_value = "value", value_name = "LIST")]
     pub bots: AgentList,
-    /// Tournament seed
-    #[arg(long, default_value_t = 0, value_name = "S", value_parser = crate::parse_seed)]
-    pub seed: u64,
+    /// Tournament seed (default: drawn from the operating system's randomness, printed when the
+    /// tournament is over)
+    #[arg(long, value_name = "S", value_parser = crate::parse_seed)]
+    pub seed: Option<u64>,
     /// Worker threads (default: all cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024), value_name = "T")]
     pub threads: Option<u64>,
@@ -126,14 +132,28 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-/// The seed of game `index` of a tournament seeded with `seed`.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix_seed(seed ^ mix_seed(index))
+/// The seeds of game `index` of a tournament seeded with `seed`: the game's (deck, industry
+/// tokens, piles) and each seat's built-in bot's.
+///
+/// They are the first words of stream `index` of ChaCha20 keyed by the tournament seed: without
+/// the seed, neither the game index nor one game's seeds tell anything of another game's, nor a
+/// game's seed of its bots' (an agent that sees its game index learns nothing it may not see).
+pub fn game_seeds(seed: u64, index: u64) -> (u64, [u64; MAX_SEATS]) {
+    use rand_core::{RngCore, SeedableRng};
+    let mut stream = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    stream.set_stream(index);
+    let game = stream.next_u64();
+    (game, std::array::from_fn(|_| stream.next_u64()))
 }
 
-/// The seed of the bot at `seat` in a game seeded with `game_seed`.
-pub fn bot_seed(game_seed: u64, seat: u8) -> u64 {
-    mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
+/// A tournament seed drawn from the operating system's randomness.
+fn os_seed() -> Result<u64, Failure> {
+    use rand_core::TryRngCore;
+    rand_core::OsRng.try_next_u64().map_err(|e| {
+        Failure::BadInput(format!(
+            "cannot draw a tournament seed from the operating system ({e}): give one with --seed"
+        ))
+    })
 }
 
 /// Sums over games, per agent and per seat (exact integers: merging is order-independent).
@@ -212,14 +232,15 @@ impl Stats {
 }
 
 /// The tournament: the lineup, its distinct agents, the rules.
-struct Tournament<'a> {
+struct Tournament {
     lineup: Vec<AgentSpec>,
     /// The distinct agent (index into `agents`) of each lineup entry.
     agent_of: Vec<u8>,
     agents: Vec<String>,
     rules: Rules,
     manifest: Manifest,
-    args: &'a SimulateArgs,
+    /// The tournament seed: `--seed`, else drawn from the operating system.
+    seed: u64,
 }
 
 /// A seat's player in one game.
@@ -228,14 +249,14 @@ enum Player<'w> {
     Exec(&'w mut ExecSeat, Box<ValueBot>),
 }
 
-impl Tournament<'_> {
+impl Tournament {
     /// Plays game `index`; `exec` holds the worker's `exec:` seats by lineup entry.
     /// Plays game `index` and tallies it in `stats`, unless Ctrl-C (or a termination signal)
     /// came while it was played: then its last moves were made by stand-ins (a stopped agent's
     /// fallback), so it is not tallied. Returns whether it was.
     fn play(&self, index: u64, exec: &mut [Option<ExecSeat>], stats: &mut Stats) -> bool {
         let players = self.rules.players() as usize;
-        let seed = game_seed(self.args.seed, index);
+        let (seed, bot_seeds) = game_seeds(self.seed, index);
         let mut m = Match::seeded(self.rules, seed);
         // Seat s plays lineup entry (s + index) mod players.
         let entry = |s: usize| (s + (index % players as u64) as usize) % players;
@@ -247,7 +268,7 @@ impl Tournament<'_> {
         let mut slots: Vec<Option<&mut ExecSeat>> = exec.iter_mut().map(Option::as_mut).collect();
         let mut seats: Vec<Player> = Vec::with_capacity(players);
         for s in 0..players {
-            let seat_seed = bot_seed(seed, s as u8);
+            let seat_seed = bot_seeds[s];
             seats.push(match &self.lineup[entry(s)] {
                 AgentSpec::Bot(name) => {
                     Player::Bot(by_name_with(name, seat_seed, self.manifest).expect("a known bot"))
@@ -343,13 +364,18 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
     let threads = threads.min(args.games);
+    // Drawn, the seed is told no one until the tournament is over: it decides every game.
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => os_seed()?,
+    };
     let tournament = Tournament {
         lineup,
         agent_of,
         agents: agents.clone(),
         rules,
         manifest,
-        args,
+        seed,
     };
     let timeout = Duration::from_millis(args.agent_timeout);
 
@@ -418,7 +444,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     let total = total.into_inner().expect("the workers are done");
     let elapsed = started.elapsed().as_secs_f64();
     let per_s = total.games as f64 / elapsed.max(1e-9);
-    let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, args.seed);
+    let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, seed);
     report(
         args,
         players,
@@ -512,7 +538,7 @@ fn report(
             "players": players,
             "expansions": t.rules.expansions().names().collect::<Vec<_>>(),
             "commodities": t.rules.has_commodities(),
-            "seed": args.seed,
+            "seed": t.seed,
             "threads": threads,
             "interrupted": crate::interrupt::requested(),
             "lineup": lineup,
@@ -537,7 +563,7 @@ fn report(
     println!(
         "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{} · seats rotated",
         manifest::title(t.rules.expansions(), " · base game"),
-        args.seed,
+        t.seed,
         if threads == 1 { "" } else { "s" }
     );
     let width = t.agents.iter().map(String::len).max().unwrap_or(5).max(5);

@@ -357,7 +357,7 @@ fn replay_step_pauses_between_auctions_on_a_terminal() {
 
 // ----- play: scripted games through standard input ---------------------------------------------
 
-/// The seed `qe` gives the bot at `seat` (`simulate::bot_seed`).
+/// The seed `qe play` gives the bot at `seat` (`play::bot_seed`).
 fn bot_seed(game_seed: u64, seat: u8) -> u64 {
     qe_core::mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
@@ -923,7 +923,7 @@ fn simulate_is_deterministic_for_a_seed() {
 
 #[test]
 fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
-    let base = ["simulate", "--games", "20", "--players", "3", "--json"];
+    let base = ["simulate", "--games", "20", "--players", "3", "--seed", "1", "--json"];
     let with = |extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
@@ -1214,9 +1214,114 @@ fn simulate_refuses_an_answer_for_another_seat() {
     assert_eq!(row["fallback_moves"].as_u64(), Some(decisions), "{row}");
 }
 
-/// The seed of game `index` of a tournament seeded `seed` (`simulate::game_seed`).
-fn game_seed(seed: u64, index: u64) -> u64 {
-    qe_core::mix_seed(seed ^ qe_core::mix_seed(index))
+/// The seeds of game `index` of a tournament seeded `seed`, and of its seats' bots
+/// (`simulate::game_seeds`): the first words of stream `index` of ChaCha20 keyed by the seed.
+fn game_seeds(seed: u64, index: u64) -> (u64, Vec<u64>) {
+    use rand_core::{RngCore, SeedableRng};
+    let mut stream = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    stream.set_stream(index);
+    let game = stream.next_u64();
+    (game, (0..5).map(|_| stream.next_u64()).collect())
+}
+
+/// What a spying agent saw of each game: `(game index, players, the tiles revealed in turn
+/// order)`, read from the lines it kept (one process, so one game after another).
+fn spied_games(path: &Path) -> Vec<(u64, u8, Vec<String>)> {
+    let mut games: Vec<(u64, u8, Vec<String>)> = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["type"] == "start" {
+            assert_eq!(v["commodities"], false);
+            let players = v["players"].as_u64().unwrap() as u8;
+            games.push((v["game"].as_u64().unwrap(), players, Vec::new()));
+        }
+        let tiles = &mut games.last_mut().expect("start comes first").2;
+        for e in v["events"].as_array().into_iter().flatten() {
+            if e["event"] == "tile_revealed" {
+                tiles.push(e["tile"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    games
+}
+
+/// The deck of a base game of `players` seeded `seed`, as tile names.
+fn deck(players: u8, seed: u64) -> Vec<String> {
+    let rules = Rules::base(players).unwrap();
+    let deck = qe_core::Setup::seeded(&rules, seed).deck().to_vec();
+    deck.iter().map(ToString::to_string).collect()
+}
+
+/// Arena integrity: an agent that knows how games used to be seeded (game `i` from
+/// `mix(S ^ mix(i))`, S = 0 by default) and sees its game index predicts no deck when `qe` draws
+/// the tournament seed; the seed is printed at the end, and replaying with it reproduces every
+/// deck (so the spy's reading of the revealed tiles is right).
+#[test]
+fn an_agent_cannot_predict_the_games_from_the_seeding() {
+    let dir = format!("{}/tests/agents", env!("CARGO_MANIFEST_DIR"));
+    let agent = format!("exec:sh {dir}/spy.sh");
+    let spy = tmp("spy.jsonl");
+    let _ = std::fs::remove_file(&spy);
+    let o = qe()
+        .args(["simulate", "--games", "12", "--threads", "1", "--json"])
+        .args(["--bots", &format!("value,value,{agent}")])
+        .env("QE_TEST_SPY", &spy)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let seed = v["seed"].as_u64().expect("the drawn seed is in the result");
+    let games = spied_games(&spy);
+    assert_eq!(games.len(), 12);
+    let old = |s: u64, i: u64| qe_core::mix_seed(s ^ qe_core::mix_seed(i));
+    let mut predicted = 0;
+    for (i, players, tiles) in &games {
+        assert_eq!(tiles.len(), 16, "game {i}: {tiles:?}");
+        // The hostile agent's guesses: the old derivation, with the old default seed and with the
+        // game index taken as the seed.
+        for guess in [old(0, *i), old(*i, 0), *i] {
+            predicted += usize::from(deck(*players, guess)[..16] == tiles[..]);
+        }
+        // With the seed printed at the end, every deck is known.
+        let (game, _) = game_seeds(seed, *i);
+        assert_eq!(deck(*players, game)[..16], tiles[..], "game {i}");
+    }
+    assert_eq!(predicted, 0, "decks predicted from the game index");
+    // The printed seed reproduces the tournament.
+    let again = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        "77",
+        "--json",
+    ]);
+    let drawn = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--json",
+    ]);
+    let replayed = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        &drawn["seed"].to_string(),
+        "--json",
+    ]);
+    assert_eq!(drawn, replayed);
+    assert_eq!(again["seed"], 77);
+    assert_ne!(
+        drawn["seed"], again["seed"],
+        "a drawn seed is not a fixed default"
+    );
 }
 
 /// The tournament's sums are those of its games, replayed here: game i seeded from (seed, i),
@@ -1263,11 +1368,11 @@ fn tally_and_compare(lineup: [&str; 3]) {
     let (mut seat_wins, mut seat_score) = ([0u64; 3], [0u64; 3]);
     let mut no_winner = 0u64;
     for i in 0..games {
-        let gs = game_seed(seed, i);
+        let (gs, bot_seeds) = game_seeds(seed, i);
         let entry = |s: usize| (s + i as usize) % 3;
         let mut game = Game::seeded(Rules::base(3).unwrap(), gs);
         let mut bots: Vec<BoxedBot> = (0..3)
-            .map(|s| by_name(lineup[entry(s)], bot_seed(gs, s as u8)).unwrap())
+            .map(|s| by_name(lineup[entry(s)], bot_seeds[s]).unwrap())
             .collect();
         while !game.is_over() {
             let seat = game.to_act().first().unwrap();
@@ -2609,6 +2714,8 @@ fn simulate_prints_an_agents_faults_as_its_json_counts_them() {
         "3",
         "--threads",
         "1",
+        "--seed",
+        "3",
         "--bots",
         &format!("value,value,{agent}"),
     ];
