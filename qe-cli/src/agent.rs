@@ -6,7 +6,9 @@
 //! output for each `act`: a command in the record format (`qe_core::Command::from_json`). An answer
 //! that is not a legal command for the seat is counted and replaced by the `value` bot's move; an
 //! agent that does not answer in time, or exits, is counted, stopped, replaced by the `value` bot
-//! for the rest of the game and started again for the next game.
+//! for the rest of the game and started again for the next game. Each `act` carries an `id`; an
+//! answer that echoes another question's id is dropped and counted as stale, never applied to a
+//! later question.
 
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, Command as Process, Stdio};
@@ -40,6 +42,8 @@ pub struct Faults {
     pub timeouts: u64,
     /// Times the program exited (or closed its output) during a game, or could not be started.
     pub crashes: u64,
+    /// Answers that carried the `id` of another question: dropped, never applied to this one.
+    pub stale: u64,
     /// Moves the `value` bot made in the agent's place.
     pub fallback_moves: u64,
 }
@@ -49,6 +53,7 @@ impl Faults {
         self.illegal += other.illegal;
         self.timeouts += other.timeouts;
         self.crashes += other.crashes;
+        self.stale += other.stale;
         self.fallback_moves += other.fallback_moves;
     }
 }
@@ -274,6 +279,8 @@ pub struct ExecSeat {
     /// Time spent waiting for answers, and how many.
     pub waited: Duration,
     pub answers: u64,
+    /// The `id` of the last `act` sent (each `act` gets the next one).
+    asked: u64,
 }
 
 impl ExecSeat {
@@ -287,6 +294,7 @@ impl ExecSeat {
             faults: Faults::default(),
             waited: Duration::ZERO,
             answers: 0,
+            asked: 0,
         }
     }
 
@@ -334,11 +342,10 @@ impl ExecSeat {
         }
     }
 
-    /// Waits for the agent's next line, at most the time limit and not past a Ctrl-C.
-    fn answer(&mut self) -> Result<Line, Waited> {
+    /// Waits for the agent's next line, until `until` and not past a Ctrl-C.
+    fn answer(&mut self, until: Instant) -> Result<Line, Waited> {
         let running = self.running.as_mut().ok_or(Waited::Gone)?;
         let asked = Instant::now();
-        let until = asked + self.timeout;
         let answer = loop {
             let left = until.saturating_duration_since(Instant::now());
             match running.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
@@ -388,8 +395,12 @@ impl ExecSeat {
             let bounds = m.deduce(seat);
             let legal = legal_json(&view.view.legal);
             let line = format!(
-                r#"{{"type":"act","game":{game},"seat":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
+                r#"{{"type":"act","game":{game},"seat":{},"id":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
                 seat.0,
+                {
+                    self.asked += 1;
+                    self.asked
+                },
                 serde_json::to_string(&view).expect("views serialize"),
                 serde_json::to_string(&bounds.seats[..m.game().players() as usize])
                     .expect("bounds serialize"),
@@ -397,35 +408,56 @@ impl ExecSeat {
             );
             self.send_or_break(line);
             if !self.broken {
-                match self.answer() {
-                    Ok(Line::Bytes(bytes)) => {
-                        self.answers += 1;
-                        // Not UTF-8: not JSON either, so an illegal answer.
-                        let text = std::str::from_utf8(&bytes).unwrap_or("");
-                        match Command::from_json(text) {
-                            Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => return c,
-                            _ => self.faults.illegal += 1,
-                        }
-                    }
-                    Ok(Line::TooLong) => {
-                        self.answers += 1;
-                        self.faults.illegal += 1;
-                    }
-                    Err(Waited::TimedOut) => {
-                        self.faults.timeouts += 1;
-                        self.fail();
-                    }
-                    Err(Waited::Gone) => {
-                        self.faults.crashes += 1;
-                        self.fail();
-                    }
-                    // Ctrl-C: no fault; the agent is stopped and the games in progress end fast.
-                    Err(Waited::Interrupted) => self.fail(),
+                if let Some(c) = self.read_answer(m, seat) {
+                    return c;
                 }
             }
         }
         self.faults.fallback_moves += 1;
         qe_core::bots::decide(fallback, m, seat, true).expect("the value bot acts when it must")
+    }
+
+    /// Reads the answer to the `act` just sent (id [`ExecSeat::asked`]) within the time limit:
+    /// the command if it is legal; `None` after an illegal answer or a fault (counted). Answers
+    /// that carry another `id` are dropped and counted as stale, and the wait goes on.
+    fn read_answer(&mut self, m: &Match, seat: Seat) -> Option<Command> {
+        let until = Instant::now() + self.timeout;
+        loop {
+            match self.answer(until) {
+                Ok(Line::Bytes(bytes)) => {
+                    self.answers += 1;
+                    // Not UTF-8: not JSON either, so an illegal answer.
+                    let text = std::str::from_utf8(&bytes).unwrap_or("");
+                    let command = match answer_id(text) {
+                        Answer::Id(id, _) if id != self.asked.to_string() => {
+                            self.faults.stale += 1;
+                            continue;
+                        }
+                        Answer::Id(_, command) => Command::from_json(&command),
+                        Answer::NoId => Command::from_json(text),
+                    };
+                    match command {
+                        Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => return Some(c),
+                        _ => self.faults.illegal += 1,
+                    }
+                }
+                Ok(Line::TooLong) => {
+                    self.answers += 1;
+                    self.faults.illegal += 1;
+                }
+                Err(Waited::TimedOut) => {
+                    self.faults.timeouts += 1;
+                    self.fail();
+                }
+                Err(Waited::Gone) => {
+                    self.faults.crashes += 1;
+                    self.fail();
+                }
+                // Ctrl-C: no fault; the agent is stopped and the games in progress end fast.
+                Err(Waited::Interrupted) => self.fail(),
+            }
+            return None;
+        }
     }
 
     /// Ends the game: sends `end` with the last events and the outcome.
@@ -442,6 +474,56 @@ impl ExecSeat {
         );
         self.send_or_break(line);
     }
+}
+
+/// An answer line as to its `id`.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// An object with one `id` member: the id as written, and the command without it.
+    Id(String, String),
+    /// Anything else (a command without `id`, or not a command at all).
+    NoId,
+}
+
+/// Splits the optional `id` member off an answer. The other members are kept in order and as
+/// written, so that [`Command::from_json`] reads them as strictly as any command (a key given
+/// twice is still an error).
+fn answer_id(text: &str) -> Answer {
+    use serde::de::{Deserializer as _, MapAccess, Visitor};
+    use serde_json::value::RawValue;
+
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut members = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                members.push((key, map.next_value()?));
+            }
+            Ok(members)
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(text);
+    let Ok(members) = de.deserialize_map(Members) else {
+        return Answer::NoId;
+    };
+    let mut ids = members.iter().filter(|(k, _)| k == "id");
+    let (Some((_, id)), None) = (ids.next(), ids.next()) else {
+        return Answer::NoId;
+    };
+    let rest: Vec<String> = members
+        .iter()
+        .filter(|(k, _)| k != "id")
+        .map(|(k, v)| format!("{}:{}", serde_json::Value::from(k.as_str()), v.get()))
+        .collect();
+    Answer::Id(
+        id.get().trim().to_owned(),
+        format!("{{{}}}", rest.join(",")),
+    )
 }
 
 /// Why no answer came.
@@ -476,4 +558,41 @@ fn legal_json(legal: &qe_core::Legal) -> String {
         "peek": peek,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answers_id_is_split_off_and_the_rest_kept_as_written() {
+        assert_eq!(
+            answer_id(r#"{"seat":2,"id":17,"bid":7}"#),
+            Answer::Id("17".into(), r#"{"seat":2,"bid":7}"#.into())
+        );
+        let Answer::Id(id, rest) = answer_id(r#"{"id": 3, "seat": 1, "take_asset": "gold"}"#)
+        else {
+            panic!("an id")
+        };
+        assert_eq!(id, "3");
+        assert_eq!(
+            Command::from_json(&rest),
+            Command::from_json(r#"{"seat":1,"take_asset":"gold"}"#)
+        );
+        // No id, or not an object: read as a command, as before ids.
+        assert_eq!(answer_id(r#"{"seat":2,"bid":7}"#), Answer::NoId);
+        assert_eq!(answer_id("I bid a lot"), Answer::NoId);
+        assert_eq!(
+            answer_id(r#"{"id":1,"id":1,"seat":0,"bid":0}"#),
+            Answer::NoId
+        );
+        // A key given twice stays an error of the command reader.
+        let Answer::Id(_, rest) = answer_id(r#"{"id":1,"seat":3,"seat":0,"bid":5}"#) else {
+            panic!("an id")
+        };
+        assert!(Command::from_json(&rest)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate key `seat`"));
+    }
 }

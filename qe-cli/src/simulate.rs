@@ -42,7 +42,8 @@ counts as a win for each winner), a rating with its 95% interval (Bradley-Terry 
 seats of every game, ranked by the final order: not eliminated first, then total, then least spent;
 Elo scale, mean 1500; interval from 200 bootstrap resamples of the games, seeded by --seed), mean
 score, mean spent, elimination rate and time per decision; for exec agents also their illegal
-answers, timeouts and crashes, each answered by a value-bot move. A progress bar is drawn on stderr
+answers, timeouts and crashes, each answered by a value-bot move, and their stale answers (an answer
+with the id of another question is dropped). A progress bar is drawn on stderr
 while it runs, when stderr is a terminal.";
 
 /// One entry of the lineup.
@@ -504,6 +505,7 @@ fn report(
                 row["illegal_answers"] = json!(f.illegal);
                 row["timeouts"] = json!(f.timeouts);
                 row["crashes"] = json!(f.crashes);
+                row["stale_answers"] = json!(f.stale);
                 row["fallback_moves"] = json!(f.fallback_moves);
             }
             row
@@ -614,12 +616,14 @@ fn report(
     for (a, r) in agent_rows.iter().enumerate() {
         if exec_agent(a) {
             println!(
-                "{}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead",
+                "{}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead; \
+                 {} stale answers dropped",
                 t.agents[a],
                 r["illegal_answers"],
                 r["timeouts"],
                 r["crashes"],
-                r["fallback_moves"]
+                r["fallback_moves"],
+                r["stale_answers"]
             );
         }
     }

@@ -877,7 +877,13 @@ fn python_agent(path: &str) -> String {
 
 /// An `exec:` agent's row of a `qe simulate --json` result shows no fault of any kind.
 fn assert_no_faults(row: &Value, context: &str) {
-    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+    for fault in [
+        "illegal_answers",
+        "timeouts",
+        "crashes",
+        "fallback_moves",
+        "stale_answers",
+    ] {
         assert_eq!(row[fault], 0, "{context}: {fault}: {row}");
     }
 }
@@ -923,7 +929,16 @@ fn simulate_is_deterministic_for_a_seed() {
 
 #[test]
 fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
-    let base = ["simulate", "--games", "20", "--players", "3", "--seed", "1", "--json"];
+    let base = [
+        "simulate",
+        "--games",
+        "20",
+        "--players",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+    ];
     let with = |extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
@@ -1174,6 +1189,46 @@ fn simulate_counts_broken_agents_and_plays_on() {
             "{script}: {row}"
         );
     }
+}
+
+/// Every question carries an `id`: an agent that writes each answer twice and echoes the ids has
+/// its stray copies dropped and counted as stale, never applied to the next question; without
+/// ids, the same stray line is taken as the next answer (a legal one, by luck, or an illegal one).
+#[test]
+fn a_stray_answer_with_a_stale_id_is_dropped_not_applied() {
+    let with_ids = format!("{} --id", python_agent("tests/agents/twice.py"));
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{with_ids}"),
+        "--json",
+    ]);
+    let row = agent_row(&v, &with_ids);
+    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+        assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
+    // Every seat acts at least once a turn, 16 turns a game: each of its questions but the first
+    // finds the previous answer's copy waiting.
+    let stale = row["stale_answers"].as_u64().unwrap();
+    assert!(stale >= 4 * 16 - 1, "{row}");
+    let without = python_agent("tests/agents/twice.py");
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{without}"),
+        "--json",
+    ]);
+    let row = agent_row(&v, &without);
+    assert_eq!(row["stale_answers"], 0, "{row}");
+    assert!(row["illegal_answers"].as_u64().unwrap() > 0, "{row}");
 }
 
 /// An answer for another seat is illegal even when that seat may act (R-AUC-12): every answer of
@@ -2727,8 +2782,13 @@ fn simulate_prints_an_agents_faults_as_its_json_counts_them() {
     let row = agent_row(&v, &agent);
     assert!(row["crashes"].as_u64().unwrap() > 0, "{row}");
     let line = format!(
-        "{agent}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead",
-        row["illegal_answers"], row["timeouts"], row["crashes"], row["fallback_moves"]
+        "{agent}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead; \
+         {} stale answers dropped",
+        row["illegal_answers"],
+        row["timeouts"],
+        row["crashes"],
+        row["fallback_moves"],
+        row["stale_answers"]
     );
     assert!(
         stdout(&o).contains(&line),
