@@ -380,69 +380,10 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     };
     let timeout = Duration::from_millis(args.agent_timeout);
 
-    const CHUNK: u64 = 8;
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
     let progress = Progress::new(args.games, !args.json);
     crate::interrupt::install(|| {}); // the workers stop starting games
     let started = Instant::now();
-    let total = Mutex::new(Stats::new(agents.len()));
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut stats = Stats::new(agents.len());
-                    let mut exec: Vec<Option<ExecSeat>> = tournament
-                        .lineup
-                        .iter()
-                        .map(|spec| match spec {
-                            AgentSpec::Exec { argv, .. } => {
-                                Some(ExecSeat::new(argv.clone(), timeout))
-                            }
-                            AgentSpec::Bot(_) => None,
-                        })
-                        .collect();
-                    loop {
-                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= args.games || crate::interrupt::requested() {
-                            break;
-                        }
-                        let end = (start + CHUNK).min(args.games);
-                        for i in start..end {
-                            if crate::interrupt::requested() {
-                                break;
-                            }
-                            if tournament.play(i, &mut exec, &mut stats) {
-                                done.fetch_add(1, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                    for (k, e) in exec.iter().enumerate() {
-                        if let Some(e) = e {
-                            let a = tournament.agent_of[k] as usize;
-                            stats.faults[a].merge(&e.faults);
-                        }
-                    }
-                    total
-                        .lock()
-                        .expect("no worker panicked holding the lock")
-                        .merge(stats);
-                })
-            })
-            .collect();
-        if progress.is_drawn() {
-            while workers.iter().any(|w| !w.is_finished()) {
-                progress.set(done.load(Ordering::Relaxed));
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            progress.set(done.load(Ordering::Relaxed));
-            progress.finish();
-        }
-        for w in workers {
-            w.join().expect("a simulation thread panicked");
-        }
-    });
-    let total = total.into_inner().expect("the workers are done");
+    let (total, threads) = play_games(&tournament, args.games, threads, timeout, &progress);
     let elapsed = started.elapsed().as_secs_f64();
     let per_s = total.games as f64 / elapsed.max(1e-9);
     let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, seed);
@@ -464,6 +405,105 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Plays the `games` games of `tournament` on up to `threads` worker threads (fewer if some cannot
+/// be started; none: on this one), each with its own `exec:` processes: the sums, and the number
+/// of threads used.
+fn play_games(
+    tournament: &Tournament,
+    games: u64,
+    threads: u64,
+    timeout: Duration,
+    progress: &Progress,
+) -> (Stats, u64) {
+    const CHUNK: u64 = 8;
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let total = Mutex::new(Stats::new(tournament.agents.len()));
+    // One worker: its own exec processes, games taken CHUNK at a time, its sums merged at the end.
+    let work = || {
+        let mut stats = Stats::new(tournament.agents.len());
+        let mut exec: Vec<Option<ExecSeat>> = tournament
+            .lineup
+            .iter()
+            .map(|spec| match spec {
+                AgentSpec::Exec { argv, .. } => Some(ExecSeat::new(argv.clone(), timeout)),
+                AgentSpec::Bot(_) => None,
+            })
+            .collect();
+        loop {
+            let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+            if start >= games || crate::interrupt::requested() {
+                break;
+            }
+            let end = (start + CHUNK).min(games);
+            for i in start..end {
+                if crate::interrupt::requested() {
+                    break;
+                }
+                if tournament.play(i, &mut exec, &mut stats) {
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        for (k, e) in exec.iter().enumerate() {
+            if let Some(e) = e {
+                let a = tournament.agent_of[k] as usize;
+                stats.faults[a].merge(&e.faults);
+            }
+        }
+        total
+            .lock()
+            .expect("no worker panicked holding the lock")
+            .merge(stats);
+    };
+    let threads = std::thread::scope(|scope| {
+        let workers = start_workers(threads, || {
+            #[cfg(test)]
+            if tests::WORKERS_THAT_START.with(|n| n.replace(n.get().saturating_sub(1))) == 0 {
+                return Err(std::io::Error::other("no thread may be started (a test)"));
+            }
+            std::thread::Builder::new().spawn_scoped(scope, work)
+        });
+        if workers.len() < threads as usize {
+            eprintln!(
+                "qe: only {} of {threads} worker threads could be started",
+                workers.len()
+            );
+        }
+        if workers.is_empty() {
+            work();
+            return 1;
+        }
+        if progress.is_drawn() {
+            while workers.iter().any(|w| !w.is_finished()) {
+                progress.set(done.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            progress.set(done.load(Ordering::Relaxed));
+            progress.finish();
+        }
+        let n = workers.len() as u64;
+        for w in workers {
+            w.join().expect("a simulation thread panicked");
+        }
+        n
+    });
+    (total.into_inner().expect("the workers are done"), threads)
+}
+
+/// Starts up to `n` workers with `spawn`, fewer if one cannot be started (the system is out of
+/// threads or memory): the ones started play every game. None started: the caller plays them.
+fn start_workers<W>(n: u64, mut spawn: impl FnMut() -> std::io::Result<W>) -> Vec<W> {
+    let mut workers = Vec::new();
+    for _ in 0..n {
+        match spawn() {
+            Ok(w) => workers.push(w),
+            Err(_) => break,
+        }
+    }
+    workers
 }
 
 /// Prints the table or the JSON.
@@ -638,4 +678,77 @@ fn report(
     );
     println!("{}", crate::layout::fit(&about, crate::layout::width()));
     println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    thread_local! {
+        /// How many more worker threads `play_games` may start (the test's own thread).
+        pub static WORKERS_THAT_START: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+    }
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SimulateArgs,
+    }
+
+    /// A tournament of `games` games of value, random and miser bots, seeded.
+    fn tournament(games: u64) -> (Tournament, SimulateArgs) {
+        let games = games.to_string();
+        let cli = Cli::try_parse_from([
+            "simulate",
+            "--games",
+            &games,
+            "--bots",
+            "value,random,miser",
+        ])
+        .unwrap();
+        let rules = Rules::base(3).unwrap();
+        let lineup = cli.args.bots.0.clone();
+        let t = Tournament {
+            agents: lineup.iter().map(|a| a.label().to_owned()).collect(),
+            agent_of: vec![0, 1, 2],
+            lineup,
+            rules,
+            manifest: Manifest::default(),
+            seed: 9,
+        };
+        (t, cli.args)
+    }
+
+    #[test]
+    fn workers_that_cannot_be_started_leave_the_games_to_the_others() {
+        let (t, _) = tournament(20);
+        let timeout = Duration::from_secs(60);
+        let (all, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+        assert_eq!((all.games, used), (20, 4));
+        for (start, want) in [(2, 2), (0, 1)] {
+            WORKERS_THAT_START.with(|n| n.set(start));
+            let (some, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+            WORKERS_THAT_START.with(|n| n.set(u64::MAX));
+            assert_eq!(used, want, "{start} threads start");
+            assert_eq!(some.games, 20);
+            assert_eq!(some.wins, all.wins);
+            assert_eq!(some.finishes, all.finishes);
+        }
+    }
+
+    #[test]
+    fn start_workers_stops_at_the_first_that_fails() {
+        let mut k = 0;
+        let got = start_workers(5, || {
+            k += 1;
+            if k == 3 {
+                Err(std::io::Error::other("out of threads"))
+            } else {
+                Ok(k)
+            }
+        });
+        assert_eq!(got, vec![1, 2]);
+        assert!(start_workers(3, || Err::<u8, _>(std::io::Error::other("none"))).is_empty());
+    }
 }

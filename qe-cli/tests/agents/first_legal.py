@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""A qe-agent/1 agent for the tests that answers every question twice: the first legal command (the
-lowest bid, the first pile), then the same line again, a stray line that arrives before the next
-question. With `--id` it echoes each question's `id` (the stray copy then carries a stale one);
-without, its answers carry no id."""
+"""A qe-agent/1 agent for the tests that answers every question with the first legal command (the
+lowest bid, the first pile). Options:
+
+--id        echo each question's `id`;
+--twice     write every answer twice: the copy is a stray line that arrives before the next
+            question (with --id it carries a stale id);
+--one-game  exit after its first game's `end` (between games)."""
 
 import json
 import sys
 
 
 def main():
-    echo = "--id" in sys.argv[1:]
+    echo, twice, one_game = (flag in sys.argv[1:] for flag in ("--id", "--twice", "--one-game"))
     for line in sys.stdin:
         message = json.loads(line)
+        if message["type"] == "end" and one_game:
+            return
         if message["type"] != "act":
             continue
         seat, legal = message["seat"], message["legal"]
@@ -26,7 +31,7 @@ def main():
         if echo:
             command["id"] = message["id"]
         answer = json.dumps(command)
-        print(answer + "\n" + answer, flush=True)
+        print(answer + ("\n" + answer if twice else ""), flush=True)
 
 
 if __name__ == "__main__":
