@@ -37,11 +37,12 @@ Each game and its bots are seeded from the tournament seed and the game index by
 the seed, which qe draws from the operating system unless --seed gives it; it is printed when the
 tournament is over, and --seed with it gives the same result with built-in bots, whatever the
 thread count. An agent that can read qe's command line knows a --seed given there, and with it
-every game's secrets: a rated tournament lets qe draw the seed and runs agents as another user. Per agent: win rate with its 95% interval (Wilson; a shared win
-counts as a win for each winner), a rating with its 95% interval (Bradley-Terry on every pair of
-seats of every game, ranked by the final order: not eliminated first, then total, then least spent;
-Elo scale, mean 1500; interval from 200 bootstrap resamples of the games, seeded by --seed), mean
-score, mean spent, elimination rate and time per decision; for exec agents also their illegal
+every game's secrets: a rated tournament lets qe draw the seed and runs agents as another user.
+Per agent: win rate with its 95% interval (Wilson; a win shared by k seats counts 1/k to each),
+a rating with its 95% interval (who wins: a seat of agent a wins with probability s_a / sum of s
+over the game's seats, Plackett-Luce; Elo scale, mean 1500; interval from 200 bootstrap resamples
+of the games; with seats rotated, ratings are in the order of the win rates; --json adds the
+order rating, Bradley-Terry on every pair of seats ranked by the final order), mean score, mean spent, elimination rate and time per decision; for exec agents also their illegal
 answers, timeouts and crashes, each answered by a value-bot move, and their stale answers (an answer
 with the id of another question is dropped). A progress bar is drawn on stderr
 while it runs, when stderr is a terminal.";
@@ -157,6 +158,10 @@ fn os_seed() -> Result<u64, Failure> {
     })
 }
 
+/// The unit of an agent's wins: a game won alone is this many; a win shared by `k` seats (2 to 5)
+/// is split exactly among them.
+const WIN_SHARE: u64 = 60;
+
 /// Sums over games, per agent and per seat (exact integers: merging is order-independent).
 #[derive(Clone, Debug, Default)]
 struct Stats {
@@ -164,7 +169,8 @@ struct Stats {
     no_winner: u64,
     seat_wins: [u64; MAX_SEATS],
     seat_score: [u64; MAX_SEATS],
-    /// Per agent: seats played, wins, score, spent, eliminations.
+    /// Per agent: seats played, wins (in [`WIN_SHARE`]s: a win shared by `k` seats is split
+    /// among them), score, spent, eliminations.
     played: Vec<u64>,
     wins: Vec<u64>,
     score: Vec<u64>,
@@ -194,7 +200,8 @@ impl Stats {
 
     fn add(&mut self, outcome: &Outcome, agent: [u8; MAX_SEATS]) {
         self.games += 1;
-        if outcome.winners().next().is_none() {
+        let winners = outcome.winners().count() as u64;
+        if winners == 0 {
             self.no_winner += 1;
         }
         for s in outcome.seats() {
@@ -203,7 +210,9 @@ impl Stats {
             self.seat_wins[i] += u64::from(s.winner);
             self.seat_score[i] += u64::from(s.total);
             self.played[a] += 1;
-            self.wins[a] += u64::from(s.winner);
+            if s.winner {
+                self.wins[a] += WIN_SHARE / winners;
+            }
             self.score[a] += u64::from(s.total);
             self.spent[a] += s.spent;
             self.eliminated[a] += u64::from(s.eliminated);
@@ -527,15 +536,19 @@ fn report(
     let agent_rows: Vec<serde_json::Value> = (0..t.agents.len())
         .map(|a| {
             let n = total.played[a];
-            let (lo, hi) = arena::wilson(total.wins[a] as f64, n as f64);
+            let wins = total.wins[a] as f64 / WIN_SHARE as f64;
+            let (lo, hi) = arena::wilson(wins, n as f64);
+            let (w, o) = (&ratings.wins, &ratings.order);
             let mut row = json!({
                 "agent": t.agents[a],
                 "seats_played": n,
-                "wins": total.wins[a],
-                "win_rate": ratio(total.wins[a] as f64, n),
+                "wins": wins,
+                "win_rate": ratio(wins, n),
                 "win_rate_ci95": [lo, hi],
-                "rating": ratings.rating[a],
-                "rating_ci95": [ratings.low[a], ratings.high[a]],
+                "rating": w.rating[a],
+                "rating_ci95": [w.low[a], w.high[a]],
+                "order_rating": o.rating[a],
+                "order_rating_ci95": [o.low[a], o.high[a]],
                 "mean_score": ratio(total.score[a] as f64, n),
                 "mean_spent": ratio(total.spent[a] as f64, n),
                 "elimination_rate": ratio(total.eliminated[a] as f64, n),
@@ -587,6 +600,12 @@ fn report(
             "seats_rotated": true,
             "no_winner_rate": ratio(total.no_winner as f64, g),
             "rating_method": format!(
+                "who wins: P(a seat wins) = s / sum of s over the game's seats (Plackett-Luce \
+                 winner, a shared win split), Elo scale (mean 1500), 95% interval from {} \
+                 bootstrap resamples of the games",
+                ratings.resamples
+            ),
+            "order_rating_method": format!(
                 "Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval \
                  from {} bootstrap resamples of the games",
                 ratings.resamples
@@ -602,45 +621,46 @@ fn report(
         println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         return;
     }
-    println!(
-        "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{} · seats rotated",
+    let width = crate::layout::width();
+    let say = |text: &str| println!("{}", crate::layout::fit(text, width));
+    say(&format!(
+        "qe simulate: {g} games · {players} players{} · {threads} thread{} · seats rotated",
         manifest::title(t.rules.expansions(), " · base game"),
-        t.seed,
         if threads == 1 { "" } else { "s" }
-    );
-    let width = t.agents.iter().map(String::len).max().unwrap_or(5).max(5);
+    ));
+    let shown = table_names(&t.agents);
+    let w = shown.iter().map(String::len).max().unwrap_or(5).max(5);
     println!(
-        "{:<width$}  {:>7}  {:>6}  {:>13}  {:>6}  {:>11}  {:>10}  {:>10}  {:>6}  {:>8}",
+        "{:<w$}  {:>7}  {:>5}  {:>11}  {:>6}  {:>9}  {:>6}  {:>7}  {:>6}  {:>7}",
         "agent",
         "seats",
         "win %",
         "95% CI",
         "rating",
         "95% CI",
-        "mean score",
-        "mean spent",
+        "score",
+        "spent",
         "elim %",
         "ms/dec"
     );
     for (a, r) in agent_rows.iter().enumerate() {
         let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
-        let ci = &r["win_rate_ci95"];
-        let rc = &r["rating_ci95"];
+        let pair = |k: &str, i: usize| r[k][i].as_f64().unwrap_or(0.0);
         println!(
-            "{:<width$}  {:>7}  {:>6.1}  {:>13}  {:>6.0}  {:>11}  {:>10.2}  {:>10.2}  {:>6.1}  {:>8.3}",
-            t.agents[a],
+            "{:<w$}  {:>7}  {:>5.1}  {:>11}  {:>6.0}  {:>9}  {:>6.2}  {:>7.2}  {:>6.1}  {:>7.3}",
+            shown[a],
             total.played[a],
             f("win_rate") * 100.0,
             format!(
                 "{:.1}–{:.1}",
-                ci[0].as_f64().unwrap_or(0.0) * 100.0,
-                ci[1].as_f64().unwrap_or(0.0) * 100.0
+                pair("win_rate_ci95", 0) * 100.0,
+                pair("win_rate_ci95", 1) * 100.0
             ),
             f("rating"),
             format!(
                 "{:.0}–{:.0}",
-                rc[0].as_f64().unwrap_or(0.0),
-                rc[1].as_f64().unwrap_or(0.0)
+                pair("rating_ci95", 0),
+                pair("rating_ci95", 1)
             ),
             f("mean_score"),
             f("mean_spent"),
@@ -648,36 +668,75 @@ fn report(
             ms_per_decision[a],
         );
     }
+    for (a, name) in shown.iter().enumerate() {
+        if *name != t.agents[a] {
+            say(&format!("{name} = {}", t.agents[a]));
+        }
+    }
     let seats: Vec<String> = seat_rows
         .iter()
         .map(|r| format!("{:.1}", r["win_rate"].as_f64().unwrap_or(0.0) * 100.0))
         .collect();
-    println!("win % by seat (all agents): {}", seats.join(" · "));
+    say(&format!(
+        "win % by seat (all agents): {}",
+        seats.join(" · ")
+    ));
     for (a, r) in agent_rows.iter().enumerate() {
         if exec_agent(a) {
-            println!(
-                "{}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead; \
-                 {} stale answers dropped",
-                t.agents[a],
+            say(&format!(
+                "{}: {} illegal answers, {} timeouts, {} crashes, {} stale answers; {} value-bot \
+                 moves instead",
+                shown[a],
                 r["illegal_answers"],
                 r["timeouts"],
                 r["crashes"],
-                r["fallback_moves"],
-                r["stale_answers"]
-            );
+                r["stale_answers"],
+                r["fallback_moves"]
+            ));
         }
     }
-    println!(
+    say(&format!(
         "no winner (all eliminated): {:.1}% of games",
         ratio(total.no_winner as f64, g) * 100.0
-    );
-    let about = format!(
-        "ratings: Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval \
-         from {} bootstrap resamples",
+    ));
+    say("win %: a shared win is split among its winners · score, spent: means per seat");
+    say(&format!(
+        "rating: who wins, P(a seat wins) = s / Σ s over its game's seats (Plackett–Luce), Elo \
+         scale with mean 1500, 95% interval from {} bootstrap resamples; --json adds the order \
+         rating (Bradley–Terry on pairwise finishing orders)",
         ratings.resamples
-    );
-    println!("{}", crate::layout::fit(&about, crate::layout::width()));
-    println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
+    ));
+    say(&format!("{g} games in {elapsed:.2} s: {per_s:.0} games/s"));
+    say(&format!(
+        "seed {} (--seed {} plays this tournament again)",
+        t.seed, t.seed
+    ));
+}
+
+/// The longest agent name shown in the table: longer ones are shown as `exec#1`, `exec#2`, ...
+/// (or `agent#N`), named in full below the table and in `--json`, so that the table fits 100
+/// columns.
+const TABLE_NAME: usize = 18;
+
+/// The agents' names as the table shows them.
+fn table_names(agents: &[String]) -> Vec<String> {
+    let mut k = 0;
+    agents
+        .iter()
+        .map(|name| {
+            if name.chars().count() <= TABLE_NAME {
+                name.clone()
+            } else {
+                k += 1;
+                let kind = if name.starts_with("exec:") {
+                    "exec"
+                } else {
+                    "agent"
+                };
+                format!("{kind}#{k}")
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
