@@ -103,6 +103,20 @@ fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The longest `--agent-timeout`, in milliseconds: a day.
+pub const MAX_AGENT_TIMEOUT_MS: u64 = 86_400_000;
+
+/// Parses `--agent-timeout`: whole milliseconds, 1 to [`MAX_AGENT_TIMEOUT_MS`].
+fn parse_agent_timeout(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(ms @ 1..=MAX_AGENT_TIMEOUT_MS) => Ok(ms),
+        _ => Err(format!(
+            "the time an agent has to answer is a whole number of milliseconds from 1 to \
+             {MAX_AGENT_TIMEOUT_MS} (a day), got `{text}`"
+        )),
+    }
+}
+
 /// `qe simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
@@ -124,10 +138,9 @@ pub struct SimulateArgs {
     /// Worker threads (default: all cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024), value_name = "T")]
     pub threads: Option<u64>,
-    /// Milliseconds an exec agent has to answer, after which its seat is played by the value bot
-    /// for the rest of the game
-    #[arg(long, default_value_t = 10_000, value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    /// Milliseconds an exec agent has to answer (1 to 86400000, a day), after which its seat is
+    /// played by the value bot for the rest of the game
+    #[arg(long, default_value_t = 10_000, value_name = "MS", value_parser = parse_agent_timeout)]
     pub agent_timeout: u64,
     /// Print the results as JSON
     #[arg(long)]

@@ -2214,10 +2214,27 @@ fn bad_input_gets_a_clear_message() {
             &["simulate", "--agent-timeout", "0"],
             "invalid value '0' for '--agent-timeout <MS>'",
         ),
+        // The range said is the range accepted, with its unit.
+        (
+            &["simulate", "--agent-timeout", "18446744073709551615"],
+            "a whole number of milliseconds from 1 to 86400000 (a day), got `18446744073709551615`",
+        ),
+        (
+            &["simulate", "--agent-timeout", "86400001"],
+            "milliseconds from 1 to 86400000",
+        ),
+        (
+            &["simulate", "--agent-timeout", "0"],
+            "milliseconds from 1 to 86400000",
+        ),
     ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+    for ms in ["1", "86400000"] {
+        let o = run(&["simulate", "--games", "1", "--agent-timeout", ms], "");
+        assert_eq!(o.status.code(), Some(0), "{ms}: {}", stderr(&o));
     }
     // In `qe play`: the opening screen points to `help` and `qe rules`; a command without its
     // argument says what is missing; commands are case-insensitive.
@@ -2917,8 +2934,8 @@ fn simulate_uses_every_core_by_default() {
 
 // ----- replay ------------------------------------------------------------------------------------
 
-/// A pending game's text report names the turn as the game counts it, from 0, of the number of
-/// turns.
+/// A pending game's text report names the turn as the game counts it, from 0, and its round, as
+/// `qe play`'s screen does (`show::turn_text`).
 #[test]
 fn replay_names_the_pending_turn_from_0() {
     let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "pending-turns.json");
@@ -2930,9 +2947,12 @@ fn replay_names_the_pending_turn_from_0() {
         let m = Record::from_json(&text).unwrap().replay().unwrap();
         let o = run(&["replay", "-"], &text);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let t = m.game().turn();
         let want = format!(
-            "pending after {keep} commands: turn {} of 16",
-            m.game().turn()
+            "pending after {keep} commands: turn {t} of 0–15 · round {} (turns {}–{}),",
+            t / 4,
+            t / 4 * 4,
+            t / 4 * 4 + 3
         );
         assert!(stdout(&o).starts_with(&want), "{want:?}: {}", stdout(&o));
     }
@@ -2961,13 +2981,46 @@ fn replay_says_whether_the_game_had_commodities() {
 
 // ----- play --------------------------------------------------------------------------------------
 
+/// In a base game, a pile command is told that the game has no Commodities (R-COM-1).
+#[test]
+fn play_says_a_base_game_has_no_piles() {
+    let o = run(&["play", "--seed", "9"], "take gold\nquit\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("error: this game is played without the Commodities expansion")
+            && out.contains("(R-COM-1)"),
+        "{out}"
+    );
+}
+
+/// Hot-seat: `quit` typed where the next seat is asked to press Enter quits (it is not Enter).
+#[test]
+fn hot_seat_quit_at_the_hidden_screen_quits() {
+    let o = run(&["play", "--humans", "0,1", "--seed", "9"], "quit\nview\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("quit; game abandoned"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Pass the terminal to seat 0 (US)"), "{out}");
+    assert!(!out.contains("──── turn"), "the screen was shown:\n{out}");
+}
+
 /// `view` shows the screen again (README: "view | show the screen again").
 #[test]
 fn play_view_shows_the_screen_again() {
     let o = run(&["play", "--seed", "9"], "view\nquit\n");
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let out = stdout(&o);
-    assert_eq!(out.matches("──── turn 0 (turns 0–15)").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("──── turn 0 of 0–15 · round 0 (turns 0–3) · ")
+            .count(),
+        2,
+        "{out}"
+    );
     assert_eq!(out.matches("up for auction: ").count(), 2, "{out}");
 }
 
