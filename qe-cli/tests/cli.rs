@@ -1205,6 +1205,10 @@ fn simulate_counts_broken_agents_and_plays_on() {
         ("not_utf8.sh", "illegal_answers"),
     ] {
         let agent = format!("exec:sh {dir}/{script}");
+        // Timeouts come from agents that never answer (or never read), so a short limit cannot
+        // catch a slow answer; the other agents get a minute, so that a loaded machine cannot turn
+        // their faults into timeouts.
+        let timeout = if fault == "timeouts" { "300" } else { "60000" };
         let v = simulate_json(&[
             "simulate",
             "--games",
@@ -1212,7 +1216,7 @@ fn simulate_counts_broken_agents_and_plays_on() {
             "--bots",
             &format!("value,value,{agent}"),
             "--agent-timeout",
-            "300",
+            timeout,
             "--json",
         ]);
         assert_eq!(v["games"], 3);
@@ -2445,11 +2449,13 @@ fn an_answer_past_the_limit_is_illegal_before_its_line_ends() {
     );
     let o = qe()
         .args(["simulate", "--games", "1", "--threads", "1", "--json"])
+        // The first answer must come in well before its limit under any load; the second never
+        // comes, and waits the limit out.
         .args([
             "--bots",
             &format!("value,value,{agent}"),
             "--agent-timeout",
-            "3000",
+            "10000",
         ])
         .output()
         .unwrap();
