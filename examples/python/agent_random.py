@@ -39,7 +39,11 @@ def main():
         if message["type"] == "start":
             rng.seed(message["game"] * 7919 + message["seat"])
         elif message["type"] == "act":
-            print(json.dumps(choose(message, rng)), flush=True)
+            command = choose(message, rng)
+            # Echo the question's id: a stray line can then never be taken for a later answer.
+            if "id" in message:
+                command["id"] = message["id"]
+            print(json.dumps(command), flush=True)
 
 
 if __name__ == "__main__":

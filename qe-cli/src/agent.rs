@@ -6,11 +6,15 @@
 //! output for each `act`: a command in the record format (`qe_core::Command::from_json`). An answer
 //! that is not a legal command for the seat is counted and replaced by the `value` bot's move; an
 //! agent that does not answer in time, or exits, is counted, stopped, replaced by the `value` bot
-//! for the rest of the game and started again for the next game.
+//! for the rest of the game and started again for the next game. Each `act` carries an `id`; an
+//! answer that echoes another question's id is dropped and counted as stale, never applied to a
+//! later question.
 
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, Command as Process, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qe_core::bots::ValueBot;
@@ -40,6 +44,8 @@ pub struct Faults {
     pub timeouts: u64,
     /// Times the program exited (or closed its output) during a game, or could not be started.
     pub crashes: u64,
+    /// Answers that carried the `id` of another question: dropped, never applied to this one.
+    pub stale: u64,
     /// Moves the `value` bot made in the agent's place.
     pub fallback_moves: u64,
 }
@@ -49,6 +55,7 @@ impl Faults {
         self.illegal += other.illegal;
         self.timeouts += other.timeouts;
         self.crashes += other.crashes;
+        self.stale += other.stale;
         self.fallback_moves += other.fallback_moves;
     }
 }
@@ -78,9 +85,15 @@ struct Running {
     lines: Receiver<Line>,
     /// Stop it at once when dropped (it failed), rather than letting it finish.
     kill: bool,
+    /// Set when it is stopped: its reader and writer threads then end within [`pipe::POLL`],
+    /// whatever holds its pipes open (something it started that left its process group).
+    stop: Arc<AtomicBool>,
 }
 
 impl Running {
+    /// Starts the program, with a thread that writes its input and one that reads its output.
+    /// A thread that cannot be started is an error, as a program that cannot be: the program is
+    /// stopped again.
     fn spawn(argv: &[String]) -> std::io::Result<Running> {
         let mut process = Process::new(&argv[0]);
         process
@@ -92,29 +105,35 @@ impl Running {
         std::os::unix::process::CommandExt::process_group(&mut process, 0);
         let mut child = process.spawn()?;
         groups::started(child.id());
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let stop = Arc::new(AtomicBool::new(false));
+        let stdin = pipe::Stoppable::new(child.stdin.take().expect("piped stdin"), &stop);
+        let stdout = pipe::Stoppable::new(child.stdout.take().expect("piped stdout"), &stop);
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
-        std::thread::spawn(move || read_lines(stdout, &tx));
         let (messages, rx) = mpsc::sync_channel::<String>(MESSAGES_AHEAD);
-        std::thread::spawn(move || {
-            let mut stdin = stdin;
-            for message in rx {
-                let written = stdin
-                    .write_all(message.as_bytes())
-                    .and_then(|()| stdin.write_all(b"\n"))
-                    .and_then(|()| stdin.flush());
-                if written.is_err() {
-                    break;
+        let threads = spawn_thread(move || read_lines(stdout, &tx)).and_then(|()| {
+            spawn_thread(move || {
+                let mut stdin = stdin;
+                for message in rx {
+                    let written = stdin
+                        .write_all(message.as_bytes())
+                        .and_then(|()| stdin.write_all(b"\n"))
+                        .and_then(|()| stdin.flush());
+                    if written.is_err() {
+                        break;
+                    }
                 }
-            }
+            })
         });
-        Ok(Running {
+        let mut running = Running {
             child,
             messages: Some(messages),
             lines,
-            kill: false,
-        })
+            kill: true,
+            stop,
+        };
+        threads?;
+        running.kill = false;
+        Ok(running)
     }
 
     /// Queues one message line without waiting: [`Sent::NotReading`] if the agent has left
@@ -145,11 +164,14 @@ impl Running {
         matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
-    /// Stops the program and everything it started (its process group), then reaps it.
+    /// Stops the program and everything it started (its process group, killed before its leader
+    /// is reaped, so the group's id cannot have been reused), then reaps it, and ends its reader
+    /// and writer threads.
     fn stop(&mut self) {
         groups::stop(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -215,6 +237,131 @@ mod groups {
 
 pub use groups::stop_all;
 
+/// Starts a thread; in the unit tests, fails while [`test_hooks::FAIL_THREADS`] is set on the
+/// calling thread.
+fn spawn_thread(f: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    #[cfg(test)]
+    if test_hooks::FAIL_THREADS.with(std::cell::Cell::get) {
+        return Err(std::io::Error::other("no thread may be started (a test)"));
+    }
+    std::thread::Builder::new().spawn(f).map(drop)
+}
+
+#[cfg(test)]
+mod test_hooks {
+    thread_local! {
+        /// No thread can be started.
+        pub static FAIL_THREADS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+}
+
+/// Pipe ends that a thread can be told to stop waiting on: each read or write waits at most
+/// [`POLL`] at a time for the pipe to be ready, and gives up once the flag is set (Unix; elsewhere
+/// they block as the plain pipe does).
+mod pipe {
+    use std::io::{self, Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// How long a read or write waits before it looks at the flag again.
+    pub const POLL: Duration = Duration::from_millis(50);
+
+    pub struct Stoppable<P> {
+        pipe: P,
+        stop: Arc<AtomicBool>,
+    }
+
+    impl<P> Stoppable<P> {
+        pub fn new(pipe: P, stop: &Arc<AtomicBool>) -> Stoppable<P> {
+            Stoppable {
+                pipe,
+                stop: Arc::clone(stop),
+            }
+        }
+
+        fn stopped() -> io::Error {
+            io::Error::new(io::ErrorKind::BrokenPipe, "the agent was stopped")
+        }
+    }
+
+    /// Waits at most [`POLL`] for `fd` to be ready for `events`: whether it is (else a timeout or
+    /// an interruption, and the caller tries again).
+    #[cfg(unix)]
+    fn ready(fd: std::os::fd::RawFd, events: libc::c_short) -> bool {
+        let mut poll = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for one open descriptor.
+        unsafe { libc::poll(&raw mut poll, 1, POLL.as_millis() as libc::c_int) > 0 }
+    }
+
+    #[cfg(unix)]
+    impl<P: Read + std::os::fd::AsRawFd> Read for Stoppable<P> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            loop {
+                if self.stop.load(Ordering::Relaxed) {
+                    return Err(Self::stopped());
+                }
+                // Ready (data, the end, or an error to report): the read does not block.
+                if ready(self.pipe.as_raw_fd(), libc::POLLIN) {
+                    return self.pipe.read(buf);
+                }
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    impl<P: Write + std::os::fd::AsRawFd> Write for Stoppable<P> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let fd = self.pipe.as_raw_fd();
+            // SAFETY: fcntl on an open descriptor of ours; non-blocking, a write never waits
+            // (it says WouldBlock) and the wait is a poll that looks at the flag.
+            unsafe {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags >= 0 && flags & libc::O_NONBLOCK == 0 {
+                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                }
+            }
+            loop {
+                if self.stop.load(Ordering::Relaxed) {
+                    return Err(Self::stopped());
+                }
+                match self.pipe.write(buf) {
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                        ready(fd, libc::POLLOUT);
+                    }
+                    other => return other,
+                }
+            }
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.pipe.flush()
+        }
+    }
+
+    #[cfg(not(unix))]
+    impl<P: Read> Read for Stoppable<P> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.pipe.read(buf)
+        }
+    }
+
+    #[cfg(not(unix))]
+    impl<P: Write> Write for Stoppable<P> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.pipe.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.pipe.flush()
+        }
+    }
+}
+
 /// What [`Running::send`] did.
 enum Sent {
     Queued,
@@ -274,6 +421,25 @@ pub struct ExecSeat {
     /// Time spent waiting for answers, and how many.
     pub waited: Duration,
     pub answers: u64,
+    /// The `id` of the last `act` sent (each `act` gets the next one).
+    asked: u64,
+    /// The `start` message of the current game.
+    start_line: String,
+    /// The program has written a line in the current game.
+    heard: bool,
+    /// The program was started again in the current game (see [`ExecSeat::restart`]).
+    restarted: bool,
+}
+
+/// Why a question got no answer.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// The program is gone, or cannot be started.
+    Crash,
+    /// It did not answer in time, or left its questions unread.
+    Timeout,
+    /// Ctrl-C: no fault of the agent's.
+    Interrupted,
 }
 
 impl ExecSeat {
@@ -287,24 +453,22 @@ impl ExecSeat {
             faults: Faults::default(),
             waited: Duration::ZERO,
             answers: 0,
+            asked: 0,
+            start_line: String::new(),
+            heard: false,
+            restarted: false,
         }
     }
 
-    /// Starts a game at `seat`: (re)starts the program if needed and sends `start`.
+    /// Starts a game at `seat`: starts the program if it is not running (never started, failed
+    /// in the last game, or exited since) and sends `start`.
     pub fn start(&mut self, m: &Match, game: u64, seat: Seat, manifest: &Manifest) {
         self.sent = 0;
         self.broken = false;
-        if self.running.is_none() {
-            if let Ok(r) = Running::spawn(&self.argv) {
-                self.running = Some(r);
-            } else {
-                self.faults.crashes += 1;
-                self.broken = true;
-                return;
-            }
-        }
+        self.heard = false;
+        self.restarted = false;
         let rules = m.game().rules();
-        let line = format!(
+        self.start_line = format!(
             r#"{{"type":"start","protocol":"{PROTOCOL}","game":{game},"seat":{},"players":{},"commodities":{},"turns":{},"manifest":{}}}"#,
             seat.0,
             rules.players(),
@@ -312,50 +476,90 @@ impl ExecSeat {
             rules.turns(),
             crate::manifest::to_json(manifest),
         );
-        self.send_or_break(line);
+        // Exited between games: dropped (its group is stopped), and started again.
+        if self.running.as_mut().is_some_and(Running::exited) {
+            self.running = None;
+        }
+        if self.running.is_none() {
+            match Running::spawn(&self.argv) {
+                Ok(r) => self.running = Some(r),
+                Err(_) => return self.failed(Fault::Crash),
+            }
+        }
+        if let Err(fault) = self.send(self.start_line.clone()) {
+            if !(matches!(fault, Fault::Crash) && self.restart()) {
+                self.failed(fault);
+            }
+        }
     }
 
-    /// Sends `line`; an agent that no longer reads is a crash, one that has left the last messages
-    /// unread a timeout (it is not reading, so it cannot answer in time).
-    fn send_or_break(&mut self, line: String) {
-        if self.broken {
-            return;
+    /// Starts the program again in this game, once, when it turns out to be gone before it said
+    /// anything in the game: it most likely exited between games, after the last `end`. Sends it
+    /// `start` and every event of the game again. Whether it is running again.
+    fn restart(&mut self) -> bool {
+        if self.heard || self.restarted {
+            return false;
         }
+        self.restarted = true;
+        self.stop();
+        self.sent = 0;
+        match Running::spawn(&self.argv) {
+            Ok(r) => self.running = Some(r),
+            Err(_) => return false,
+        }
+        self.send(self.start_line.clone()).is_ok()
+    }
+
+    /// Queues `line`: an agent that no longer reads has crashed, one that has left the last
+    /// messages unread times out (it is not reading, so it cannot answer in time).
+    fn send(&mut self, line: String) -> Result<(), Fault> {
         match self.running.as_mut().map(|r| r.send(line)) {
-            Some(Sent::Queued) => {}
-            Some(Sent::NotReading) => {
-                self.faults.timeouts += 1;
-                self.fail();
-            }
-            Some(Sent::Gone) | None => {
-                self.faults.crashes += 1;
-                self.fail();
-            }
+            Some(Sent::Queued) => Ok(()),
+            Some(Sent::NotReading) => Err(Fault::Timeout),
+            Some(Sent::Gone) | None => Err(Fault::Crash),
         }
     }
 
-    /// Waits for the agent's next line, at most the time limit and not past a Ctrl-C.
-    fn answer(&mut self) -> Result<Line, Waited> {
-        let running = self.running.as_mut().ok_or(Waited::Gone)?;
+    /// Counts `fault` and stops the program for the rest of the game (it is started again for
+    /// the next one).
+    fn failed(&mut self, fault: Fault) {
+        match fault {
+            Fault::Crash => self.faults.crashes += 1,
+            Fault::Timeout => self.faults.timeouts += 1,
+            Fault::Interrupted => {}
+        }
+        self.broken = true;
+        self.stop();
+    }
+
+    /// Stops the program at once, if it runs.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.as_mut() {
+            r.kill = true;
+        }
+        self.running = None;
+    }
+
+    /// Waits for the agent's next line, until `until` and not past a Ctrl-C.
+    fn answer(&mut self, until: Instant) -> Result<Line, Fault> {
+        let running = self.running.as_mut().ok_or(Fault::Crash)?;
         let asked = Instant::now();
-        let until = asked + self.timeout;
         let answer = loop {
             let left = until.saturating_duration_since(Instant::now());
             match running.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
                 Ok(line) => break Ok(line),
-                Err(RecvTimeoutError::Disconnected) => break Err(Waited::Gone),
-                Err(RecvTimeoutError::Timeout) if left.is_zero() => break Err(Waited::TimedOut),
+                Err(RecvTimeoutError::Disconnected) => break Err(Fault::Crash),
+                Err(RecvTimeoutError::Timeout) if left.is_zero() => break Err(Fault::Timeout),
                 Err(RecvTimeoutError::Timeout) if crate::interrupt::requested() => {
-                    break Err(Waited::Interrupted)
+                    break Err(Fault::Interrupted)
                 }
                 // The program has exited, though something it started may hold its output open
                 // (no end of input comes then): a crash, once what it wrote has been read.
-                Err(RecvTimeoutError::Timeout)
-                    if matches!(running.child.try_wait(), Ok(Some(_))) =>
-                {
+                // It is not reaped here: its group is killed first (`Running::stop`).
+                Err(RecvTimeoutError::Timeout) if running.exited() => {
                     match running.lines.recv_timeout(INTERRUPT_POLL) {
                         Ok(line) => break Ok(line),
-                        Err(_) => break Err(Waited::Gone),
+                        Err(_) => break Err(Fault::Crash),
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -363,15 +567,6 @@ impl ExecSeat {
         };
         self.waited += asked.elapsed();
         answer
-    }
-
-    /// Stops the program for the rest of the game (it is started again for the next one).
-    fn fail(&mut self) {
-        self.broken = true;
-        if let Some(r) = self.running.as_mut() {
-            r.kill = true;
-        }
-        self.running = None;
     }
 
     /// The events of the seat not yet sent, as a JSON list, and marks them sent.
@@ -383,49 +578,67 @@ impl ExecSeat {
 
     /// The seat's command now: the program's answer if it is legal, else the fallback's move.
     pub fn decide(&mut self, m: &Match, game: u64, seat: Seat, fallback: &mut ValueBot) -> Command {
-        if !self.broken {
+        while !self.broken {
             let view = m.view(Some(seat));
             let bounds = m.deduce(seat);
             let legal = legal_json(&view.view.legal);
+            self.asked += 1;
+            let events = self.new_events(m, seat);
             let line = format!(
-                r#"{{"type":"act","game":{game},"seat":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
+                r#"{{"type":"act","game":{game},"seat":{},"id":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
                 seat.0,
+                self.asked,
                 serde_json::to_string(&view).expect("views serialize"),
                 serde_json::to_string(&bounds.seats[..m.game().players() as usize])
                     .expect("bounds serialize"),
-                self.new_events(m, seat),
+                events,
             );
-            self.send_or_break(line);
-            if !self.broken {
-                match self.answer() {
-                    Ok(Line::Bytes(bytes)) => {
-                        self.answers += 1;
-                        // Not UTF-8: not JSON either, so an illegal answer.
-                        let text = std::str::from_utf8(&bytes).unwrap_or("");
-                        match Command::from_json(text) {
-                            Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => return c,
-                            _ => self.faults.illegal += 1,
-                        }
-                    }
-                    Ok(Line::TooLong) => {
-                        self.answers += 1;
-                        self.faults.illegal += 1;
-                    }
-                    Err(Waited::TimedOut) => {
-                        self.faults.timeouts += 1;
-                        self.fail();
-                    }
-                    Err(Waited::Gone) => {
-                        self.faults.crashes += 1;
-                        self.fail();
-                    }
-                    // Ctrl-C: no fault; the agent is stopped and the games in progress end fast.
-                    Err(Waited::Interrupted) => self.fail(),
-                }
+            let fault = match self.send(line).and_then(|()| self.read_answer(m, seat)) {
+                Ok(Some(c)) => return c,
+                // An illegal answer: counted; the agent is asked again at its next decision.
+                Ok(None) => break,
+                Err(fault) => fault,
+            };
+            // Gone before a word in this game: started again once and asked again.
+            if !(matches!(fault, Fault::Crash) && self.restart()) {
+                self.failed(fault);
             }
         }
         self.faults.fallback_moves += 1;
         qe_core::bots::decide(fallback, m, seat, true).expect("the value bot acts when it must")
+    }
+
+    /// Reads the answer to the `act` just sent (id [`ExecSeat::asked`]) within the time limit:
+    /// the command if it is legal, `None` for an illegal answer (counted), or why none came.
+    /// Answers that carry another `id` are dropped and counted as stale, and the wait goes on.
+    fn read_answer(&mut self, m: &Match, seat: Seat) -> Result<Option<Command>, Fault> {
+        let until = Instant::now() + self.timeout;
+        loop {
+            let line = self.answer(until)?;
+            self.heard = true;
+            self.answers += 1;
+            let Line::Bytes(bytes) = line else {
+                self.faults.illegal += 1;
+                return Ok(None);
+            };
+            // Not UTF-8: not JSON either, so an illegal answer.
+            let text = std::str::from_utf8(&bytes).unwrap_or("");
+            let command = match answer_id(text) {
+                Answer::Id(id, _) if id != self.asked.to_string() => {
+                    self.faults.stale += 1;
+                    continue;
+                }
+                Answer::Id(_, command) => Command::from_json(&command),
+                Answer::NoId => Command::from_json(text),
+            };
+            return Ok(match command {
+                Ok(c) if c.seat() == Some(seat) && is_legal(m, c) => Some(c),
+                _ => {
+                    self.faults.illegal += 1;
+                    None
+                }
+            });
+        }
     }
 
     /// Ends the game: sends `end` with the last events and the outcome.
@@ -440,17 +653,60 @@ impl ExecSeat {
             self.new_events(m, seat),
             serde_json::to_string(&outcome).expect("outcomes serialize"),
         );
-        self.send_or_break(line);
+        if let Err(fault) = self.send(line) {
+            self.failed(fault);
+        }
     }
 }
 
-/// Why no answer came.
-enum Waited {
-    TimedOut,
-    /// The agent exited or closed its output.
-    Gone,
-    /// Ctrl-C was pressed.
-    Interrupted,
+/// An answer line as to its `id`.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// An object with one `id` member: the id as written, and the command without it.
+    Id(String, String),
+    /// Anything else (a command without `id`, or not a command at all).
+    NoId,
+}
+
+/// Splits the optional `id` member off an answer. The other members are kept in order and as
+/// written, so that [`Command::from_json`] reads them as strictly as any command (a key given
+/// twice is still an error).
+fn answer_id(text: &str) -> Answer {
+    use serde::de::{Deserializer as _, MapAccess, Visitor};
+    use serde_json::value::RawValue;
+
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut members = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                members.push((key, map.next_value()?));
+            }
+            Ok(members)
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(text);
+    let Ok(members) = de.deserialize_map(Members) else {
+        return Answer::NoId;
+    };
+    let mut ids = members.iter().filter(|(k, _)| k == "id");
+    let (Some((_, id)), None) = (ids.next(), ids.next()) else {
+        return Answer::NoId;
+    };
+    let rest: Vec<String> = members
+        .iter()
+        .filter(|(k, _)| k != "id")
+        .map(|(k, v)| format!("{}:{}", serde_json::Value::from(k.as_str()), v.get()))
+        .collect();
+    Answer::Id(
+        id.get().trim().to_owned(),
+        format!("{{{}}}", rest.join(",")),
+    )
 }
 
 /// Whether `command` is legal now (R-AUC-12), tried on a copy of the game.
@@ -476,4 +732,95 @@ fn legal_json(legal: &qe_core::Legal) -> String {
         "peek": peek,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answers_id_is_split_off_and_the_rest_kept_as_written() {
+        assert_eq!(
+            answer_id(r#"{"seat":2,"id":17,"bid":7}"#),
+            Answer::Id("17".into(), r#"{"seat":2,"bid":7}"#.into())
+        );
+        let Answer::Id(id, rest) = answer_id(r#"{"id": 3, "seat": 1, "take_asset": "gold"}"#)
+        else {
+            panic!("an id")
+        };
+        assert_eq!(id, "3");
+        assert_eq!(
+            Command::from_json(&rest),
+            Command::from_json(r#"{"seat":1,"take_asset":"gold"}"#)
+        );
+        // No id, or not an object: read as a command, as before ids.
+        assert_eq!(answer_id(r#"{"seat":2,"bid":7}"#), Answer::NoId);
+        assert_eq!(answer_id("I bid a lot"), Answer::NoId);
+        assert_eq!(
+            answer_id(r#"{"id":1,"id":1,"seat":0,"bid":0}"#),
+            Answer::NoId
+        );
+        // A key given twice stays an error of the command reader.
+        let Answer::Id(_, rest) = answer_id(r#"{"id":1,"seat":3,"seat":0,"bid":5}"#) else {
+            panic!("an id")
+        };
+        assert!(Command::from_json(&rest)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate key `seat`"));
+    }
+
+    fn sh(script: &str) -> Vec<String> {
+        vec!["sh".into(), "-c".into(), script.into()]
+    }
+
+    /// A thread that cannot be started is the agent's crash, as a program that cannot be: the
+    /// value bot plays the seat, and the game goes on.
+    #[test]
+    fn an_agent_whose_threads_cannot_start_has_crashed() {
+        let m = Match::seeded(qe_core::Rules::base(3).unwrap(), 1);
+        let mut seat = ExecSeat::new(sh("cat > /dev/null"), Duration::from_secs(60));
+        test_hooks::FAIL_THREADS.with(|f| f.set(true));
+        seat.start(&m, 0, Seat(0), &Manifest::default());
+        test_hooks::FAIL_THREADS.with(|f| f.set(false));
+        assert_eq!(seat.faults.crashes, 1);
+        assert!(seat.running.is_none());
+        let to_act = m.game().to_act().first().unwrap();
+        let mut fallback = ValueBot::new(1);
+        let c = seat.decide(&m, 0, to_act, &mut fallback);
+        assert_eq!(c.seat(), Some(to_act));
+        assert_eq!((seat.faults.crashes, seat.faults.fallback_moves), (1, 1));
+    }
+
+    /// The state of process `pid` (`/proc/PID/stat`), `None` once it is reaped.
+    #[cfg(target_os = "linux")]
+    fn state(pid: u32) -> Option<char> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat.rsplit(") ").next()?.chars().next()
+    }
+
+    /// A program that exits while something it started holds its output is seen to be gone
+    /// without being reaped: its process group is killed while its id is still its own, and only
+    /// then is it reaped.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_exited_agent_is_reaped_only_after_its_group_is_killed() {
+        let mut seat = ExecSeat::new(sh("sleep 30 & exit 0"), Duration::from_secs(60));
+        seat.running = Some(Running::spawn(&seat.argv).unwrap());
+        let pid = seat.running.as_ref().unwrap().child.id();
+        let until = Instant::now() + Duration::from_secs(60);
+        assert!(matches!(seat.answer(until), Err(Fault::Crash)));
+        assert_eq!(state(pid), Some('Z'), "exited, not reaped");
+        // Its group still holds the `sleep`, which the kill reaches.
+        // SAFETY: a signal 0 to a process group only checks that it exists.
+        let group = || unsafe { libc::killpg(pid as libc::pid_t, 0) } == 0;
+        assert!(group());
+        seat.failed(Fault::Crash);
+        assert_eq!(state(pid), None, "reaped");
+        let gone = Instant::now() + Duration::from_secs(10);
+        while group() && Instant::now() < gone {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!group(), "the group was killed");
+    }
 }

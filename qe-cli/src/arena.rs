@@ -1,17 +1,28 @@
-//! The statistics of `qe simulate`: per agent, a win rate with its 95% Wilson interval and a
-//! rating fitted from finishing orders with a bootstrap interval.
+//! The statistics of `qe simulate`: per agent, a win rate with its 95% Wilson interval and two
+//! ratings with bootstrap intervals.
 //!
-//! Ratings: every game ranks its seats (R-SCO-11's order: seats not eliminated first, then by
-//! grand total, then by the least total spent; eliminated seats after them in the same order;
-//! equal seats tie). Every pair of seats held by different agents is one comparison: a win for the
-//! better-ranked, half a win each for a tie. A Bradley–Terry model is fitted to the comparisons by
-//! minorization–maximization, with one virtual draw between every two agents (so a perfect record
-//! stays finite), and shown on the Elo scale: 400 × log10 of the strength, the agents' mean at 1500.
-//! The interval is the 2.5th and 97.5th percentiles of the ratings refitted on games resampled with
+//! The rating models who wins (Plackett–Luce's first choice, a multinomial logit): every agent has
+//! a strength `s`, and the seat of agent `a` wins a game with probability `s_a / Σ s` over the
+//! game's seats. A shared win is split among the tied winners (each wins `1/k` of the game); a
+//! game without a winner (every seat eliminated, R-SCO-2) says nothing of who wins and is left out.
+//! The strengths are fitted by minorization–maximization, with one virtual game of each lineup the
+//! tournament played, won equally by all its seats (so an agent that never wins stays finite).
+//! With seats rotated, every game has the same agents, so the fitted strengths are in the order
+//! of the win rates (over the seats each agent played, a shared win split): an agent that wins
+//! more often always rates higher.
+//!
+//! The order rating, secondary, ranks every pair of seats of every game by the final order
+//! (R-SCO-11: seats not eliminated first, then by grand total, then by the least total spent;
+//! equal seats tie): a Bradley–Terry model fitted to the pairs, with one virtual draw between
+//! every two agents. It rewards finishing ahead without winning, so an agent rarely eliminated
+//! but rarely winning can rate above a frequent winner: it does not rank strength.
+//!
+//! Both are shown on the Elo scale: 400 × log10 of the strength, the agents' mean at 1500. The
+//! intervals are the 2.5th and 97.5th percentiles of the ratings refitted on games resampled with
 //! replacement, from a generator seeded by the tournament seed.
 //!
-//! Both need a game's finishing pattern only (its [`Ranked`]), so the games are kept as a count of
-//! each pattern ([`Finishes`]): memory is bounded by the number of patterns, not of games.
+//! Everything needs a game's finishing pattern only (its [`Ranked`]), so the games are kept as a
+//! count of each pattern ([`Finishes`]): memory is bounded by the number of patterns, not of games.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +37,8 @@ pub struct Ranked {
     pub agent: [u8; MAX_SEATS],
     /// Each seat's rank: how many seats finished strictly ahead of it.
     pub rank: [u8; MAX_SEATS],
+    /// Whether the game has winners (the seats of rank 0), not every seat eliminated.
+    pub won: bool,
 }
 
 impl Ranked {
@@ -41,7 +54,34 @@ impl Ranked {
             players: seats.len() as u8,
             agent,
             rank,
+            won: seats.iter().any(|s| s.winner),
         }
+    }
+
+    /// The winners' number, if the game has any.
+    fn winners(&self) -> Option<usize> {
+        let n = self.players as usize;
+        let k = self.rank[..n].iter().filter(|&&r| r == 0).count();
+        (self.won && k > 0).then_some(k)
+    }
+
+    /// Adds this game, `times` over, to the win model's sums: each winner's agent wins `1/k` of
+    /// it, `k` the number of winners, and every seat's agent took part in it.
+    fn add_win_to(&self, fit: &mut WinData, times: f64) {
+        let Some(k) = self.winners() else {
+            return;
+        };
+        let n = self.players as usize;
+        for s in 0..n {
+            if self.rank[s] == 0 {
+                fit.wins[self.agent[s] as usize] += times / k as f64;
+            }
+        }
+        let mut seats = vec![0u8; fit.wins.len()];
+        for &a in &self.agent[..n] {
+            seats[a as usize] += 1;
+        }
+        *fit.games.entry(seats).or_insert(0.0) += times;
     }
 
     /// Adds this game's pairwise comparisons, `times` over, to `wins` (`wins[a][b]`: a's wins
@@ -119,21 +159,107 @@ pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
-/// Ratings on the Elo scale with their intervals, per agent.
+/// One rating on the Elo scale with its interval, per agent.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ratings {
+pub struct Fit {
     /// The fitted rating.
     pub rating: Vec<f64>,
     /// The 2.5th percentile of the bootstrap ratings.
     pub low: Vec<f64>,
     /// The 97.5th percentile of the bootstrap ratings.
     pub high: Vec<f64>,
+}
+
+/// The ratings of a tournament's agents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    /// Who wins: the headline rating.
+    pub wins: Fit,
+    /// The finishing order of every pair of seats (Bradley–Terry), secondary.
+    pub order: Fit,
     /// How many bootstrap resamples were fitted.
     pub resamples: usize,
 }
 
+/// What the win model is fitted to: each agent's (fractional) wins, and the number of games of
+/// each lineup (how many seats each agent held), over the games with a winner.
+#[derive(Clone, Debug, Default)]
+struct WinData {
+    wins: Vec<f64>,
+    games: BTreeMap<Vec<u8>, f64>,
+}
+
+impl WinData {
+    fn new(agents: usize) -> WinData {
+        WinData {
+            wins: vec![0.0; agents],
+            games: BTreeMap::new(),
+        }
+    }
+}
+
+/// The strengths on the Elo scale: 400 × log10, mean 1500 (the strengths' geometric mean 1).
+fn elo(gamma: &[f64]) -> Vec<f64> {
+    let mean_log = gamma.iter().map(|g| g.log10()).sum::<f64>() / gamma.len() as f64;
+    gamma
+        .iter()
+        .map(|g| 1500.0 + 400.0 * (g.log10() - mean_log))
+        .collect()
+}
+
+/// Fits the win model (P(a seat of agent a wins) = s_a / Σ s over the game's seats) by
+/// minorization–maximization, with one virtual game of each lineup of `lineups`, won equally by
+/// all its seats, weighted to one game in all; ratings on the Elo scale, mean 1500.
+fn fit_wins(data: &WinData, lineups: &[Vec<u8>]) -> Vec<f64> {
+    let k = data.wins.len();
+    if k < 2 {
+        return vec![1500.0; k];
+    }
+    let mut wins = data.wins.clone();
+    let mut games: Vec<(&[u8], f64)> = data.games.iter().map(|(l, &n)| (&l[..], n)).collect();
+    let weight = 1.0 / lineups.len().max(1) as f64;
+    for lineup in lineups {
+        let seats: u8 = lineup.iter().sum();
+        for a in 0..k {
+            wins[a] += weight * f64::from(lineup[a]) / f64::from(seats);
+        }
+        games.push((lineup, weight));
+    }
+    let mut gamma = vec![1.0f64; k];
+    for _ in 0..10_000 {
+        let mut denom = vec![0.0f64; k];
+        for &(lineup, n) in &games {
+            let total: f64 = (0..k).map(|a| f64::from(lineup[a]) * gamma[a]).sum();
+            for a in 0..k {
+                denom[a] += n * f64::from(lineup[a]) / total;
+            }
+        }
+        let mut change: f64 = 0.0;
+        let next: Vec<f64> = (0..k)
+            .map(|a| {
+                if denom[a] > 0.0 {
+                    wins[a] / denom[a]
+                } else {
+                    gamma[a]
+                }
+            })
+            .collect();
+        let mean_log = next.iter().map(|g| g.ln()).sum::<f64>() / k as f64;
+        let scale = mean_log.exp();
+        for a in 0..k {
+            let g = next[a] / scale;
+            change = change.max((g / gamma[a]).ln().abs());
+            gamma[a] = g;
+        }
+        if change < 1e-12 {
+            break;
+        }
+    }
+    elo(&gamma)
+}
+
 /// Fits Bradley–Terry strengths to pairwise win counts; ratings on the Elo scale, mean 1500.
-fn fit(wins: &[Vec<f64>]) -> Vec<f64> {
+fn fit_order(wins: &[Vec<f64>]) -> Vec<f64> {
     let k = wins.len();
     if k < 2 {
         return vec![1500.0; k];
@@ -172,7 +298,7 @@ fn fit(wins: &[Vec<f64>]) -> Vec<f64> {
             break;
         }
     }
-    gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
+    elo(&gamma)
 }
 
 /// Ratings of `agents` agents from the games of `finishes`, with intervals from `resamples`
@@ -182,16 +308,28 @@ fn fit(wins: &[Vec<f64>]) -> Vec<f64> {
 /// into the games listed by pattern, which is the same distribution as drawing from the games in
 /// the order they were played.
 pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) -> Ratings {
-    let zero = || vec![vec![0.0f64; agents]; agents];
     let patterns: Vec<(&Ranked, u64)> = finishes.count.iter().map(|(r, &n)| (r, n)).collect();
-    let wins_of = |counts: &mut dyn Iterator<Item = (&Ranked, u64)>| {
-        let mut wins = zero();
-        for (ranked, n) in counts {
-            ranked.add_to(&mut wins, n as f64);
+    // The lineups played, as seats per agent: the win model's virtual games.
+    let mut lineups: Vec<Vec<u8>> = Vec::new();
+    for (ranked, _) in &patterns {
+        let mut seats = vec![0u8; agents];
+        for &a in &ranked.agent[..ranked.players as usize] {
+            seats[a as usize] += 1;
         }
-        wins
+        if !lineups.contains(&seats) {
+            lineups.push(seats);
+        }
+    }
+    let fit = |counts: &mut dyn Iterator<Item = (&Ranked, u64)>| {
+        let mut order = vec![vec![0.0f64; agents]; agents];
+        let mut wins = WinData::new(agents);
+        for (ranked, n) in counts {
+            ranked.add_to(&mut order, n as f64);
+            ranked.add_win_to(&mut wins, n as f64);
+        }
+        (fit_wins(&wins, &lineups), fit_order(&order))
     };
-    let rating = fit(&wins_of(&mut patterns.iter().copied()));
+    let (win_rating, order_rating) = fit(&mut patterns.iter().copied());
     // The index just past each pattern's games.
     let ends: Vec<u64> = patterns
         .iter()
@@ -201,7 +339,8 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
         })
         .collect();
     let games = finishes.games;
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); agents];
+    let mut win_samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); agents];
+    let mut order_samples = win_samples.clone();
     let mut state = seed ^ 0xB007_57A9;
     let mut drawn = vec![0u64; patterns.len()];
     for _ in 0..resamples {
@@ -211,15 +350,25 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
             let i = ((u128::from(state) * u128::from(games)) >> 64) as u64;
             drawn[pattern_of(&ends, i)] += 1;
         }
-        let w = wins_of(&mut patterns.iter().zip(&drawn).map(|(&(r, _), &d)| (r, d)));
-        for (a, r) in fit(&w).into_iter().enumerate() {
-            samples[a].push(r);
+        let (w, o) = fit(&mut patterns.iter().zip(&drawn).map(|(&(r, _), &d)| (r, d)));
+        for a in 0..agents {
+            win_samples[a].push(w[a]);
+            order_samples[a].push(o[a]);
         }
     }
-    let mut low = Vec::with_capacity(agents);
-    let mut high = Vec::with_capacity(agents);
+    Ratings {
+        wins: interval(win_rating, &mut win_samples),
+        order: interval(order_rating, &mut order_samples),
+        resamples,
+    }
+}
+
+/// A rating with the 95% interval of its bootstrap `samples` (none: the rating itself).
+fn interval(rating: Vec<f64>, samples: &mut [Vec<f64>]) -> Fit {
+    let mut low = Vec::with_capacity(rating.len());
+    let mut high = Vec::with_capacity(rating.len());
     for (a, xs) in samples.iter_mut().enumerate() {
-        if resamples == 0 {
+        if xs.is_empty() {
             low.push(rating[a]);
             high.push(rating[a]);
         } else {
@@ -228,12 +377,7 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
             high.push(percentile(xs, 0.975));
         }
     }
-    Ratings {
-        rating,
-        low,
-        high,
-        resamples,
-    }
+    Fit { rating, low, high }
 }
 
 /// The pattern of game `i` when the games are listed by pattern, `ends[p]` the index just past
@@ -260,6 +404,7 @@ mod tests {
             players: 4,
             agent: [agent[0], agent[1], agent[2], agent[3], 0],
             rank: [rank[0], rank[1], rank[2], rank[3], 0],
+            won: true,
         }
     }
 
@@ -293,13 +438,19 @@ mod tests {
             games.push(game([0, 1, 2, 2], r));
         }
         let r = ratings(&tally(&games), 3, 100, 7);
-        assert!(r.rating[0] > r.rating[1] && r.rating[1] > r.rating[2]);
+        assert!(r.order.rating[0] > r.order.rating[1] && r.order.rating[1] > r.order.rating[2]);
         // 3:1 is about 191 Elo.
-        assert!(((r.rating[0] - r.rating[1]) - 190.8).abs() < 10.0, "{r:?}");
+        assert!(
+            ((r.order.rating[0] - r.order.rating[1]) - 190.8).abs() < 10.0,
+            "{r:?}"
+        );
         for a in 0..3 {
-            assert!(r.low[a] <= r.rating[a] && r.rating[a] <= r.high[a], "{r:?}");
+            assert!(
+                r.order.low[a] <= r.order.rating[a] && r.order.rating[a] <= r.order.high[a],
+                "{r:?}"
+            );
         }
-        let mean = r.rating.iter().sum::<f64>() / 3.0;
+        let mean = r.order.rating.iter().sum::<f64>() / 3.0;
         assert!((mean - 1500.0).abs() < 1e-6);
         // Seeded: the same intervals again.
         assert_eq!(r, ratings(&tally(&games), 3, 100, 7));
@@ -307,7 +458,8 @@ mod tests {
 
     /// The ratings as strengths, `10^((rating - 1500) / 400)`.
     fn strengths(r: &Ratings) -> Vec<f64> {
-        r.rating
+        r.order
+            .rating
             .iter()
             .map(|x| 10f64.powf((x - 1500.0) / 400.0))
             .collect()
@@ -320,6 +472,7 @@ mod tests {
                 players: 2,
                 agent: [a, b, 0, 0, 0],
                 rank: [0, 1, 0, 0, 0],
+                won: true,
             });
         }
     }
@@ -332,8 +485,14 @@ mod tests {
         add_wins(&mut f, 1, 0, 1);
         let r = ratings(&f, 2, 0, 1);
         let want = 400.0 * (3.5f64 / 1.5).log10();
-        assert!((r.rating[0] - r.rating[1] - want).abs() < 1e-9, "{r:?}");
-        assert!((r.rating[0] + r.rating[1] - 3000.0).abs() < 1e-9, "{r:?}");
+        assert!(
+            (r.order.rating[0] - r.order.rating[1] - want).abs() < 1e-9,
+            "{r:?}"
+        );
+        assert!(
+            (r.order.rating[0] + r.order.rating[1] - 3000.0).abs() < 1e-9,
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -364,7 +523,7 @@ mod tests {
             }
             assert!((won - expected).abs() < 1e-9 * won, "agent {a}: {r:?}");
         }
-        assert!((r.rating.iter().sum::<f64>() / 3.0 - 1500.0).abs() < 1e-9);
+        assert!((r.order.rating.iter().sum::<f64>() / 3.0 - 1500.0).abs() < 1e-9);
     }
 
     #[test]
@@ -404,17 +563,20 @@ mod tests {
         let a = ratings(&f, 3, 100, 7);
         assert_eq!(a, ratings(&f, 3, 100, 7));
         let b = ratings(&f, 3, 100, 8);
-        assert_eq!(a.rating, b.rating);
-        assert!(a.low != b.low || a.high != b.high, "{a:?} {b:?}");
+        assert_eq!(a.order.rating, b.order.rating);
+        assert!(
+            a.order.low != b.order.low || a.order.high != b.order.high,
+            "{a:?} {b:?}"
+        );
     }
 
     #[test]
     fn ties_and_one_agent() {
         let games = vec![game([0, 1, 0, 1], [0, 0, 2, 2]); 10];
         let r = ratings(&tally(&games), 2, 20, 1);
-        assert!((r.rating[0] - r.rating[1]).abs() < 1e-6);
+        assert!((r.order.rating[0] - r.order.rating[1]).abs() < 1e-6);
         let one = ratings(&tally(&[game([0, 0, 0, 0], [0, 1, 2, 3])]), 1, 5, 1);
-        assert_eq!(one.rating, vec![1500.0]);
+        assert_eq!(one.order.rating, vec![1500.0]);
     }
 
     /// Every weak order of `n` seats, as ranks (how many seats finish strictly ahead).
@@ -490,10 +652,10 @@ mod tests {
         }
         assert_eq!(f.patterns(), 2);
         let r = ratings(&f, 3, 400, 11);
-        let spread = r.high[0] - r.low[0];
+        let spread = r.order.high[0] - r.order.low[0];
         assert!(spread > 5.0 && spread < 60.0, "{r:?}");
-        let mid = f64::midpoint(r.high[0], r.low[0]);
-        assert!((mid - r.rating[0]).abs() < spread / 4.0, "{r:?}");
+        let mid = f64::midpoint(r.order.high[0], r.order.low[0]);
+        assert!((mid - r.order.rating[0]).abs() < spread / 4.0, "{r:?}");
     }
 
     #[test]
@@ -527,5 +689,230 @@ mod tests {
         r.add_to(&mut wins, 1.0);
         assert_eq!((wins[0][1], wins[1][0]), (0.5, 0.5));
         assert_eq!((wins[0][2], wins[2][0], wins[2][3]), (1.0, 0.0, 1.0));
+    }
+
+    // ----- the win model ------------------------------------------------------------------
+
+    /// A game of `n` seats whose lineup is `lineup` rotated by `r`, finishing as `rank`, with
+    /// winners (the seats of rank 0) unless `won` is false.
+    fn rotated(lineup: &[u8], r: usize, rank: &[u8], won: bool) -> Ranked {
+        let n = lineup.len();
+        let mut agent = [0u8; MAX_SEATS];
+        let mut ranks = [0u8; MAX_SEATS];
+        for s in 0..n {
+            agent[s] = lineup[(s + r) % n];
+            ranks[s] = rank[s];
+        }
+        Ranked {
+            players: n as u8,
+            agent,
+            rank: ranks,
+            won,
+        }
+    }
+
+    /// Per agent: wins (a shared win split among its winners) and seats played.
+    fn win_rates(f: &Finishes, agents: usize) -> (Vec<f64>, Vec<f64>) {
+        let (mut wins, mut seats) = (vec![0.0; agents], vec![0.0; agents]);
+        for (r, &count) in &f.count {
+            let n = r.players as usize;
+            let k = r.rank[..n].iter().filter(|&&x| x == 0).count() as f64;
+            for s in 0..n {
+                let a = r.agent[s] as usize;
+                seats[a] += count as f64;
+                if r.won && r.rank[s] == 0 {
+                    wins[a] += count as f64 / k;
+                }
+            }
+        }
+        (wins, seats)
+    }
+
+    #[test]
+    fn the_win_model_solves_its_likelihood_equations() {
+        // Three agents, lineups [0, 1, 2] and [0, 0, 1, 2]: each agent's wins, virtual ones
+        // included, equal its expected wins.
+        let mut f = Finishes::default();
+        let mut state = 5u64;
+        for i in 0..300u64 {
+            state = qe_core::mix_seed(state);
+            let lineup: &[u8] = if i % 3 == 0 {
+                &[0, 0, 1, 2]
+            } else {
+                &[0, 1, 2]
+            };
+            let winner = (state % lineup.len() as u64) as usize;
+            let rank: Vec<u8> = (0..lineup.len()).map(|s| u8::from(s != winner)).collect();
+            f.add(rotated(lineup, i as usize, &rank, state % 7 != 0));
+        }
+        let r = ratings(&f, 3, 0, 1);
+        let g: Vec<f64> = r
+            .wins
+            .rating
+            .iter()
+            .map(|x| 10f64.powf((x - 1500.0) / 400.0))
+            .collect();
+        let lineups: [&[u8]; 2] = [&[1, 1, 1], &[2, 1, 1]];
+        for a in 0..3 {
+            let (mut won, mut expected) = (0.0, 0.0);
+            for (ranked, &n) in &f.count {
+                let seats = |b: u8| {
+                    ranked.agent[..ranked.players as usize]
+                        .iter()
+                        .filter(|&&x| x == b)
+                        .count() as f64
+                };
+                if let Some(k) = ranked.winners() {
+                    let total: f64 = (0..3u8).map(|b| seats(b) * g[b as usize]).sum();
+                    expected += n as f64 * seats(a as u8) * g[a] / total;
+                    won += n as f64
+                        * (0..ranked.players as usize)
+                            .filter(|&s| ranked.rank[s] == 0 && ranked.agent[s] as usize == a)
+                            .count() as f64
+                        / k as f64;
+                }
+            }
+            for l in lineups {
+                let total: f64 = (0..3).map(|b| f64::from(l[b]) * g[b]).sum();
+                let all: f64 = l.iter().map(|&x| f64::from(x)).sum();
+                won += 0.5 * f64::from(l[a]) / all;
+                expected += 0.5 * f64::from(l[a]) * g[a] / total;
+            }
+            assert!(
+                (won - expected).abs() < 1e-9 * won.max(1.0),
+                "agent {a}: {won} {expected}"
+            );
+        }
+    }
+
+    /// Over random tournaments (a rotated lineup, random finishing orders with ties and games
+    /// without a winner), the rating is in the order of the win rates; so whenever two agents'
+    /// win-rate intervals are disjoint, their ratings are in the same order.
+    #[test]
+    fn the_rating_ranks_agents_as_their_win_rates_do() {
+        let mut state = 17u64;
+        let mut next = |m: u64| {
+            state = qe_core::mix_seed(state);
+            state % m
+        };
+        let mut disjoint = 0;
+        for _ in 0..60 {
+            let n = 3 + next(3) as usize;
+            let agents = 2 + next(n as u64 - 1) as usize;
+            // Every agent has an entry; the rest repeat random agents.
+            let lineup: Vec<u8> = (0..n)
+                .map(|s| {
+                    if s < agents {
+                        s as u8
+                    } else {
+                        next(agents as u64) as u8
+                    }
+                })
+                .collect();
+            // Each lineup entry has its own chance of finishing on top.
+            let skill: Vec<u64> = (0..n).map(|_| 1 + next(12)).collect();
+            let games = 20 + next(400);
+            let mut f = Finishes::default();
+            for i in 0..games {
+                let r = (i as usize) % n;
+                let entry = |s: usize| (s + r) % n;
+                let level: Vec<u64> = (0..n).map(|s| next(3 * skill[entry(s)]) / 4).collect();
+                let rank: Vec<u8> = (0..n)
+                    .map(|s| (0..n).filter(|&t| level[t] > level[s]).count() as u8)
+                    .collect();
+                f.add(rotated(&lineup, r, &rank, next(10) != 0));
+            }
+            let rated = ratings(&f, agents, 0, 1);
+            let (wins, seats) = win_rates(&f, agents);
+            for a in 0..agents {
+                for b in 0..agents {
+                    let (pa, pb) = (wins[a] / seats[a], wins[b] / seats[b]);
+                    let (ra, rb) = (rated.wins.rating[a], rated.wins.rating[b]);
+                    if pa > pb + 1e-12 {
+                        assert!(ra > rb, "{lineup:?}: {a} wins {pa}, {b} {pb}: {rated:?}");
+                    }
+                    let (a_low, _) = wilson(wins[a], seats[a]);
+                    let (_, b_high) = wilson(wins[b], seats[b]);
+                    if a_low > b_high {
+                        disjoint += 1;
+                        assert!(ra > rb, "{lineup:?}: {rated:?}");
+                    }
+                }
+            }
+        }
+        assert!(
+            disjoint > 20,
+            "the property was tried on {disjoint} pairs only"
+        );
+    }
+
+    /// README's case: an agent rarely eliminated but rarely winning (`value`) finishes ahead of
+    /// a frequent winner that often spends itself out, so the order rating puts it above; the
+    /// rating, which models who wins, puts it below.
+    #[test]
+    fn a_rare_winner_that_finishes_well_rates_below_a_frequent_winner() {
+        // Agents: 0 the frequent winner, 1 the value-like one, 2 two weak seats.
+        let lineup = [0u8, 1, 2, 2];
+        let mut f = Finishes::default();
+        for i in 0..1000usize {
+            let r = i % 4;
+            // The ranks of agents 0, 1 and the two 2s.
+            let by_agent: [u8; 4] = match i % 10 {
+                0..=4 => [0, 1, 2, 3], // the winner wins, value second
+                5..=8 => [3, 1, 0, 2], // a weak seat wins, the winner spent itself out
+                _ => [1, 0, 2, 3],     // value wins
+            };
+            let mut rank = [0u8; 4];
+            let mut weak = 2;
+            for s in 0..4 {
+                let a = lineup[(s + r) % 4];
+                rank[s] = match a {
+                    0 => by_agent[0],
+                    1 => by_agent[1],
+                    _ => {
+                        weak += 1;
+                        by_agent[weak - 1]
+                    }
+                };
+            }
+            f.add(rotated(&lineup, r, &rank, true));
+        }
+        let r = ratings(&f, 3, 50, 3);
+        let (wins, seats) = win_rates(&f, 3);
+        assert!(
+            wins[0] / seats[0] > 0.45 && wins[1] / seats[1] < 0.15,
+            "{wins:?}"
+        );
+        assert!(
+            r.order.rating[1] > r.order.rating[0],
+            "the order rating: {r:?}"
+        );
+        assert!(r.wins.rating[0] > r.wins.rating[1], "the rating: {r:?}");
+        assert!(r.wins.low[0] > r.wins.high[1], "{r:?}");
+    }
+
+    #[test]
+    fn a_shared_win_is_split_and_a_game_without_winner_says_nothing() {
+        // Agents 0 and 1 share every win: equal ratings. Games without a winner change nothing.
+        let mut f = Finishes::default();
+        for _ in 0..40 {
+            f.add(rotated(&[0, 1, 2], 0, &[0, 0, 2], true));
+        }
+        let shared = ratings(&f, 3, 0, 1).wins;
+        assert!(
+            (shared.rating[0] - shared.rating[1]).abs() < 1e-9,
+            "{shared:?}"
+        );
+        assert!(shared.rating[2] < shared.rating[0] - 200.0, "{shared:?}");
+        for _ in 0..40 {
+            f.add(rotated(&[0, 1, 2], 0, &[2, 1, 0], false));
+        }
+        let more = ratings(&f, 3, 0, 1).wins;
+        for a in 0..3 {
+            assert!(
+                (more.rating[a] - shared.rating[a]).abs() < 1e-9,
+                "{more:?} {shared:?}"
+            );
+        }
     }
 }

@@ -9,12 +9,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot};
-use qe_core::{AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, Rules, Seat, SeatView};
+use qe_core::{
+    AssetKind, BidRange, Command, Legal, Manifest, Match, Phase, PileSet, Rules, Seat, SeatView,
+};
 
 use crate::layout::fit;
 use crate::lines::Line;
 use crate::show::{event_line, history, outcome_table, screen, seat_name};
-use crate::simulate::bot_seed;
 use crate::{interrupt, manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -31,11 +32,12 @@ At each prompt, type one of:
 Commands may be typed in any case (BID 5, Take Gold). A bad line gets a message and a new prompt.
 Standard input may be a pipe (one command a line). The screen fits the terminal's width (else
 $COLUMNS, else 100 columns). Next to each seat, spent is what you can prove of its total (`?`:
-nothing useful).
+nothing useful). Turns count from 0 (16 turns, 15 with 5 players); a round is one turn per seat,
+each seat the auctioneer once (R-TRN-2), and a seat's zero bids score once a round (R-SCO-5).
 --record FILE saves the game record (qe-record/1), also when the game is abandoned (end of the
 input, quit, Ctrl-C); the record of an unfinished game is a spoiler, and says so.
 Hot-seat: --humans 0,2 lets several people share the terminal; the screen is hidden and the next
-seat asked to press Enter before each of them plays.";
+seat asked to press Enter before each of them plays (or to type quit there to stop).";
 
 /// A comma-separated list of bot names.
 #[derive(Clone, Debug)]
@@ -164,6 +166,53 @@ fn parse_line(line: &str, seat: Seat, legal: &Legal) -> Result<Input, String> {
         [w, ..] => Err(format!(
             "unknown command `{w}` (type `help` for the commands)"
         )),
+    }
+}
+
+/// Why `command` is not the kind of move the seat can make now, saying what to type instead;
+/// `None` when it is the right kind (the rules then judge it). The prompt asks for a bid, a pile
+/// to take from (R-COM-5) or a pile to discard from (R-COM-7), and a game without Commodities has
+/// no piles at all (R-COM-1).
+fn misplaced(command: Command, view: &SeatView) -> Option<String> {
+    let legal = view.legal;
+    let piles = |set: PileSet| {
+        let names: Vec<&str> = set.iter().map(AssetKind::name).collect();
+        names.join(", ")
+    };
+    let pile_move = matches!(
+        command,
+        Command::TakeAsset { .. } | Command::DiscardAsset { .. }
+    );
+    if pile_move && !view.commodities {
+        return Some(
+            "this game is played without the Commodities expansion: it has no piles or assets \
+             (R-COM-1); type a bid, e.g. `5` or `bid 5`"
+                .into(),
+        );
+    }
+    match command {
+        Command::Bid { .. } | Command::DiscardAsset { .. } if !legal.take.is_empty() => {
+            let p = piles(legal.take);
+            let first = p.split(", ").next().unwrap_or("gold").to_owned();
+            Some(format!(
+                "you take the asset: type the pile to take its top token from: {p} (e.g. `{first}` \
+                 or `take {first}`; R-COM-5)"
+            ))
+        }
+        Command::Bid { .. } | Command::TakeAsset { .. } if !legal.discard.is_empty() => {
+            let p = piles(legal.discard);
+            let first = p.split(", ").next().unwrap_or("gold").to_owned();
+            Some(format!(
+                "no one takes the asset, and you discard: type the pile to discard its top token \
+                 from: {p} (e.g. `{first}` or `discard {first}`; R-COM-7)"
+            ))
+        }
+        Command::TakeAsset { .. } | Command::DiscardAsset { .. } if legal.bid.is_some() => Some(
+            "no asset is up now: piles are chosen after an auction's asset is settled; type a \
+             bid, e.g. `5` or `bid 5`"
+                .into(),
+        ),
+        _ => None,
     }
 }
 
@@ -315,7 +364,7 @@ fn hide_screen(view: &SeatView) {
     }
     println!("──── screen hidden ────");
     println!(
-        "Pass the terminal to {}, then press Enter.",
+        "Pass the terminal to {}, then press Enter (or type quit to stop).",
         seat_name(view, view.seat.unwrap_or(Seat(0)))
     );
     let _ = std::io::stdout().flush();
@@ -352,6 +401,11 @@ pub fn print_end(m: &Match, rules: &Rules, width: usize) {
     if let Some(outcome) = game.outcome() {
         say(&outcome_table(&outcome), width);
     }
+}
+
+/// The seed of the bot at `seat` in a game seeded with `game_seed`.
+pub fn bot_seed(game_seed: u64, seat: u8) -> u64 {
+    qe_core::mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
 
 /// Runs `qe play`.
@@ -496,9 +550,17 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
             if last_human != Some(seat) {
                 hide_screen(&view);
                 waiting(&m);
-                if lines.next().is_none() {
+                let Some(line) = lines.next() else {
                     save(args.record.as_ref(), &m, width)?;
                     return Err(lines.ended("the input ended; game abandoned".into()));
+                };
+                // Anything but `quit` is taken as Enter.
+                if matches!(
+                    line.map(|l| parse_line(&l, seat, &view.legal)),
+                    Ok(Ok(Input::Quit))
+                ) {
+                    save(args.record.as_ref(), &m, width)?;
+                    return Err(Failure::Abandoned("quit; game abandoned".into()));
                 }
                 show = true;
             }
@@ -549,7 +611,13 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                 save(args.record.as_ref(), &m, width)?;
                 return Err(Failure::Abandoned("quit; game abandoned".into()));
             }
-            Ok(Input::Command(command)) => match m.apply(command) {
+            Ok(Input::Command(command)) => match misplaced(command, &view).map_or_else(
+                || {
+                    m.apply(command)
+                        .map_err(|e| format!("rejected: {}: {e}", e.rule()))
+                },
+                |why| Err(format!("error: {why}")),
+            ) {
                 Ok(_) => {
                     show = true;
                     if !hot_seat {
@@ -567,7 +635,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
                             !matches!(command, Command::Peek { .. }) || m.game().to_act() != to_act;
                     }
                 }
-                Err(e) => say(&format!("rejected: {}: {e}", e.rule()), width),
+                Err(message) => say(&message, width),
             },
             Err(message) => say(&format!("error: {message}"), width),
         }
@@ -589,7 +657,6 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qe_core::PileSet;
 
     fn legal_bid() -> Legal {
         Legal {
@@ -716,5 +783,94 @@ mod tests {
             parse_line("PEEK 2", s, &l),
             Ok(Input::Command(Command::Peek { seat: s, turn: 2 }))
         );
+    }
+
+    /// The view of the first seat, over Commodities games played by value bots, whose legal
+    /// moves satisfy `want`.
+    fn a_view_where(want: impl Fn(&Legal) -> bool) -> SeatView {
+        for seed in 0..200 {
+            let mut m = Match::seeded(Rules::commodities(4).unwrap(), seed);
+            let mut bots: Vec<BoxedBot> = (0..4)
+                .map(|s| qe_core::bots::by_name("value", seed + s).unwrap())
+                .collect();
+            while !m.game().is_over() {
+                let seat = m.game().to_act().first().unwrap();
+                let view = m.game().view(seat);
+                if want(&view.legal) {
+                    return view;
+                }
+                let c = qe_core::bots::decide(&mut *bots[seat.index()], &m, seat, true).unwrap();
+                m.apply(c).unwrap();
+            }
+        }
+        panic!("no such view in 200 games")
+    }
+
+    /// At the pile prompt, a bid or the other pile move says what to type: the piles the seat
+    /// may choose, and the forms the prompt reads.
+    #[test]
+    fn a_move_of_the_wrong_kind_says_what_to_type() {
+        let take = a_view_where(|l| !l.take.is_empty());
+        let seat = take.seat.unwrap();
+        for line in ["7", "bid 7", "discard gold"] {
+            let Ok(Input::Command(c)) = parse_line(line, seat, &take.legal) else {
+                panic!("{line} is a command")
+            };
+            let why = misplaced(c, &take).unwrap_or_else(|| panic!("{line}: no message"));
+            assert!(
+                why.contains("take") && why.contains("R-COM-5"),
+                "{line}: {why}"
+            );
+            for pile in take.legal.take.iter() {
+                assert!(why.contains(pile.name()), "{line}: {why}");
+            }
+        }
+        let pile = take.legal.take.iter().next().unwrap();
+        let c = parse_line(pile.name(), seat, &take.legal).unwrap();
+        assert!(matches!(c, Input::Command(c) if misplaced(c, &take).is_none()));
+
+        let discard = a_view_where(|l| !l.discard.is_empty());
+        let seat = discard.seat.unwrap();
+        for line in ["7", "take oil"] {
+            let Ok(Input::Command(c)) = parse_line(line, seat, &discard.legal) else {
+                panic!("{line} is a command")
+            };
+            let why = misplaced(c, &discard).unwrap_or_else(|| panic!("{line}: no message"));
+            assert!(
+                why.contains("discard") && why.contains("R-COM-7"),
+                "{line}: {why}"
+            );
+        }
+
+        let bidding = a_view_where(|l| l.bid.is_some());
+        let c = parse_line("take gold", bidding.seat.unwrap(), &bidding.legal).unwrap();
+        let Input::Command(c) = c else { panic!() };
+        assert!(misplaced(c, &bidding).unwrap().contains("type a bid"));
+        assert!(misplaced(
+            Command::Bid {
+                seat: bidding.seat.unwrap(),
+                amount: 1
+            },
+            &bidding
+        )
+        .is_none());
+    }
+
+    /// In a game without Commodities, a pile move says that the game has no piles (R-COM-1).
+    #[test]
+    fn a_pile_move_in_a_base_game_says_it_has_no_commodities() {
+        let game = qe_core::Game::seeded(Rules::base(4).unwrap(), 3);
+        let seat = game.to_act().first().unwrap();
+        let view = game.view(seat);
+        for line in ["take gold", "gold", "discard oil"] {
+            let Ok(Input::Command(c)) = parse_line(line, seat, &view.legal) else {
+                panic!("{line} is a command")
+            };
+            let why = misplaced(c, &view).unwrap();
+            assert!(
+                why.contains("without the Commodities expansion") && why.contains("R-COM-1"),
+                "{why}"
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@ use qe_core::{Record, ReplayError};
 use serde_json::json;
 
 use crate::manifest::{self, setup_message};
-use crate::show::{outcome_table, phase_text, seat_list, tile_name};
+use crate::show::{outcome_table, phase_text, seat_list, tile_name, turn_text};
 use crate::{Common, Failure};
 
 /// Extra `--help` text.
@@ -123,16 +123,15 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
         );
     } else {
         println!(
-            "pending after {} commands: turn {} of {}{}",
+            "pending after {} commands: {}{}",
             m.commands().len(),
-            game.turn(),
-            game.rules().turns(),
+            turn_text(game.rules(), game.turn()),
             game.current_tile().map_or(String::new(), |t| format!(
                 ", {} up for auction",
                 tile_name(game.rules(), t)
             ))
         );
-        println!("phase: {}", phase_text(game.phase()));
+        println!("phase: {}", phase_text(&view, game.phase()));
         println!("to act: {}", seat_list(&view, game.to_act()));
     }
     Ok(())

@@ -34,16 +34,34 @@ pub fn tile_name(rules: &Rules, tile: TileId) -> String {
     format!("{tile} ({} VP)", rules.manifest().tile_value(tile))
 }
 
-/// What the phase waits for, in words.
-pub fn phase_text(phase: Phase) -> String {
+/// Where the game is: "turn 5 of 0–15 · round 1 (turns 4–7)". Turns count from 0 (R-TRN-1); a
+/// round is one turn per seat, each seat auctioneer once (R-TRN-2). The one spelling of `qe play`'s
+/// and `qe replay`'s turn lines.
+pub fn turn_text(rules: &Rules, turn: u8) -> String {
+    let last = rules.turns() - 1;
+    let turn = turn.min(last);
+    let round = rules.round(turn);
+    let first = round * rules.players();
+    let end = (first + rules.players() - 1).min(last);
+    if first == end {
+        format!("turn {turn} of 0–{last} · round {round} (turn {first})")
+    } else {
+        format!("turn {turn} of 0–{last} · round {round} (turns {first}–{end})")
+    }
+}
+
+/// What the phase waits for, in words (seats named as [`seat_name`] names them).
+pub fn phase_text(view: &SeatView, phase: Phase) -> String {
     match phase {
         Phase::Chance { chance } => format!("chance ({chance:?})"),
-        Phase::OpeningBid { auctioneer } => format!("opening bid by seat {}", auctioneer.0),
+        Phase::OpeningBid { auctioneer } => {
+            format!("opening bid by {}", seat_name(view, auctioneer))
+        }
         Phase::Bidding => "secret bids".into(),
         Phase::Rebid { tie } => format!("rebid after tie {tie} for the company"),
         Phase::AssetRebid { tie } => format!("asset rebid after tie {tie}"),
-        Phase::TakeAsset { seat } => format!("seat {} takes an asset", seat.0),
-        Phase::DiscardAsset { seat } => format!("seat {} discards an asset", seat.0),
+        Phase::TakeAsset { seat } => format!("{} takes an asset", seat_name(view, seat)),
+        Phase::DiscardAsset { seat } => format!("{} discards an asset", seat_name(view, seat)),
         Phase::GameOver => "game over".into(),
         _ => "waiting".into(),
     }
@@ -162,8 +180,10 @@ pub fn history(view: &SeatView, rules: &Rules) -> String {
             if a.asset.taken {
                 let _ = write!(
                     asset,
-                    "seat {} took {}",
-                    a.asset.seat.map_or(0, |s| s.0),
+                    "{} took {}",
+                    a.asset
+                        .seat
+                        .map_or_else(|| "?".into(), |s| seat_name(view, s)),
                     a.asset.kind.map_or("?", AssetKind::name)
                 );
                 if let Some(v) = a.asset.value {
@@ -182,16 +202,13 @@ pub fn history(view: &SeatView, rules: &Rules) -> String {
             let zero = if a.zero_bids.is_empty() {
                 "-".to_owned()
             } else {
-                a.zero_bids
-                    .iter()
-                    .map(|s| s.0.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
+                seat_list(view, a.zero_bids)
             };
             vec![
                 a.turn.to_string(),
                 tile,
-                a.auctioneer.map_or_else(|| "-".into(), |s| s.0.to_string()),
+                a.auctioneer
+                    .map_or_else(|| "-".into(), |s| seat_name(view, s)),
                 // Public (R-VIS-1); none on the 3-player last turn (R-AUC-9).
                 a.opening.map_or_else(|| "-".into(), |o| o.to_string()),
                 winner,
@@ -298,10 +315,8 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
     };
     let _ = writeln!(
         out,
-        "──── turn {} (turns 0–{}), round {} · {} players{variant} · you are {} ────",
-        view.turn.min(view.turns - 1),
-        view.turns - 1,
-        rules.round(view.turn.min(view.turns - 1)),
+        "──── {} · {} players{variant} · you are {} ────",
+        turn_text(rules, view.turn),
         view.players,
         me.map_or_else(|| "a spectator".into(), |s| seat_name(view, s))
     );
@@ -346,7 +361,7 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "now: {}", phase_text(view.phase));
+    let _ = writeln!(out, "now: {}", phase_text(view, view.phase));
     if !view.has_bid.is_empty() {
         let _ = writeln!(out, "have bid: {}", seat_list(view, view.has_bid));
     }
@@ -535,5 +550,25 @@ mod tests {
         assert_eq!(bounds_text(&bounds(6 - max, 30)), "≤ 30");
         assert_eq!(bounds_text(&bounds(6 - max, max + 3)), "?");
         assert_eq!(bounds_text(&bounds(-2 * max, 2 * max)), "?");
+    }
+
+    #[test]
+    fn turns_and_rounds_count_from_0() {
+        let four = Rules::base(4).unwrap();
+        assert_eq!(turn_text(&four, 0), "turn 0 of 0–15 · round 0 (turns 0–3)");
+        assert_eq!(
+            turn_text(&four, 13),
+            "turn 13 of 0–15 · round 3 (turns 12–15)"
+        );
+        // 3 players: 16 turns, the last round has one (R-TRN-1, R-TRN-2).
+        let three = Rules::base(3).unwrap();
+        assert_eq!(turn_text(&three, 15), "turn 15 of 0–15 · round 5 (turn 15)");
+        assert_eq!(turn_text(&three, 4), "turn 4 of 0–15 · round 1 (turns 3–5)");
+        // 5 players: 15 turns. After the game, the last turn.
+        let five = Rules::base(5).unwrap();
+        assert_eq!(
+            turn_text(&five, 15),
+            "turn 14 of 0–14 · round 2 (turns 10–14)"
+        );
     }
 }

@@ -1,10 +1,12 @@
 //! `qe simulate`: a tournament (arena) between agents — built-in bots and `exec:` programs that
 //! speak `qe-agent/1` — over many seeded games, on every core.
 //!
-//! Game `i` is seeded from `(seed, i)`, its seats rotated by `i` (seat `s` plays the lineup's entry
-//! `(s + i) mod players`, so no agent keeps a seat), and each built-in bot seeded from `(game seed,
-//! seat)`. The statistics are integer sums and the ratings are fitted from the games in index
-//! order, so with built-in bots the result is the same for a given seed whatever the thread count.
+//! Game `i` and its built-in bots are seeded from stream `i` of ChaCha20 keyed by the tournament
+//! seed ([`game_seeds`]), which is drawn from the operating system unless `--seed` gives it and
+//! is told no one before the tournament is over; its seats are rotated by `i` (seat `s` plays the
+//! lineup's entry `(s + i) mod players`, so no agent keeps a seat). The statistics are integer sums
+//! and the ratings are fitted from the number of games of each finishing pattern, so with built-in
+//! bots the result is the same for a given seed whatever the thread count.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -12,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, BoxedBot, ValueBot, NAMES};
-use qe_core::{mix_seed, Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
 use serde_json::json;
 
 use crate::agent::{self, ExecSeat, Faults};
@@ -31,13 +33,18 @@ list for the shell: --bots 'value,exec:python3 agent.py').
 --bots lists the lineup, one agent per seat; a shorter list repeats (`--bots value` puts value bots at
 every seat). Without --players, a list of 3 to 5 entries sets the player count, else 4. Seats rotate
 from game to game: in game i seat s plays entry (s + i) mod players, so no agent keeps a seat.
-Each game is seeded from (--seed, game index), so with built-in bots the same seed gives the same
-result whatever the thread count. Per agent: win rate with its 95% interval (Wilson; a shared win
-counts as a win for each winner), a rating with its 95% interval (Bradley-Terry on every pair of
-seats of every game, ranked by the final order: not eliminated first, then total, then least spent;
-Elo scale, mean 1500; interval from 200 bootstrap resamples of the games, seeded by --seed), mean
-score, mean spent, elimination rate and time per decision; for exec agents also their illegal
-answers, timeouts and crashes, each answered by a value-bot move. A progress bar is drawn on stderr
+Each game and its bots are seeded from the tournament seed and the game index by ChaCha20 keyed by
+the seed, which qe draws from the operating system unless --seed gives it; it is printed when the
+tournament is over, and --seed with it gives the same result with built-in bots, whatever the
+thread count. An agent that can read qe's command line knows a --seed given there, and with it
+every game's secrets: a rated tournament lets qe draw the seed and runs agents as another user.
+Per agent: win rate with its 95% interval (Wilson; a win shared by k seats counts 1/k to each),
+a rating with its 95% interval (who wins: a seat of agent a wins with probability s_a / sum of s
+over the game's seats, Plackett-Luce; Elo scale, mean 1500; interval from 200 bootstrap resamples
+of the games; with seats rotated, ratings are in the order of the win rates; --json adds the
+order rating, Bradley-Terry on every pair of seats ranked by the final order), mean score, mean spent, elimination rate and time per decision; for exec agents also their illegal
+answers, timeouts and crashes, each answered by a value-bot move, and their stale answers (an answer
+with the id of another question is dropped). A progress bar is drawn on stderr
 while it runs, when stderr is a terminal.";
 
 /// One entry of the lineup.
@@ -96,6 +103,20 @@ fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The longest `--agent-timeout`, in milliseconds: a day.
+pub const MAX_AGENT_TIMEOUT_MS: u64 = 86_400_000;
+
+/// Parses `--agent-timeout`: whole milliseconds, 1 to [`MAX_AGENT_TIMEOUT_MS`].
+fn parse_agent_timeout(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(ms @ 1..=MAX_AGENT_TIMEOUT_MS) => Ok(ms),
+        _ => Err(format!(
+            "the time an agent has to answer is a whole number of milliseconds from 1 to \
+             {MAX_AGENT_TIMEOUT_MS} (a day), got `{text}`"
+        )),
+    }
+}
+
 /// `qe simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
@@ -110,31 +131,49 @@ pub struct SimulateArgs {
     /// The lineup, comma-separated: value, random, miser, search[:easy|:medium|:hard], exec:COMMAND
     #[arg(long, value_parser = parse_agent_list, default_value = "value", value_name = "LIST")]
     pub bots: AgentList,
-    /// Tournament seed
-    #[arg(long, default_value_t = 0, value_name = "S", value_parser = crate::parse_seed)]
-    pub seed: u64,
+    /// Tournament seed (default: drawn from the operating system's randomness, printed when the
+    /// tournament is over)
+    #[arg(long, value_name = "S", value_parser = crate::parse_seed)]
+    pub seed: Option<u64>,
     /// Worker threads (default: all cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024), value_name = "T")]
     pub threads: Option<u64>,
-    /// Milliseconds an exec agent has to answer, after which its seat is played by the value bot
-    /// for the rest of the game
-    #[arg(long, default_value_t = 10_000, value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    /// Milliseconds an exec agent has to answer (1 to 86400000, a day), after which its seat is
+    /// played by the value bot for the rest of the game
+    #[arg(long, default_value_t = 10_000, value_name = "MS", value_parser = parse_agent_timeout)]
     pub agent_timeout: u64,
     /// Print the results as JSON
     #[arg(long)]
     pub json: bool,
 }
 
-/// The seed of game `index` of a tournament seeded with `seed`.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix_seed(seed ^ mix_seed(index))
+/// The seeds of game `index` of a tournament seeded with `seed`: the game's (deck, industry
+/// tokens, piles) and each seat's built-in bot's.
+///
+/// They are the first words of stream `index` of ChaCha20 keyed by the tournament seed: without
+/// the seed, neither the game index nor one game's seeds tell anything of another game's, nor a
+/// game's seed of its bots' (an agent that sees its game index learns nothing it may not see).
+pub fn game_seeds(seed: u64, index: u64) -> (u64, [u64; MAX_SEATS]) {
+    use rand_core::{RngCore, SeedableRng};
+    let mut stream = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    stream.set_stream(index);
+    let game = stream.next_u64();
+    (game, std::array::from_fn(|_| stream.next_u64()))
 }
 
-/// The seed of the bot at `seat` in a game seeded with `game_seed`.
-pub fn bot_seed(game_seed: u64, seat: u8) -> u64 {
-    mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
+/// A tournament seed drawn from the operating system's randomness.
+fn os_seed() -> Result<u64, Failure> {
+    use rand_core::TryRngCore;
+    rand_core::OsRng.try_next_u64().map_err(|e| {
+        Failure::BadInput(format!(
+            "cannot draw a tournament seed from the operating system ({e}): give one with --seed"
+        ))
+    })
 }
+
+/// The unit of an agent's wins: a game won alone is this many; a win shared by `k` seats (2 to 5)
+/// is split exactly among them.
+const WIN_SHARE: u64 = 60;
 
 /// Sums over games, per agent and per seat (exact integers: merging is order-independent).
 #[derive(Clone, Debug, Default)]
@@ -143,7 +182,8 @@ struct Stats {
     no_winner: u64,
     seat_wins: [u64; MAX_SEATS],
     seat_score: [u64; MAX_SEATS],
-    /// Per agent: seats played, wins, score, spent, eliminations.
+    /// Per agent: seats played, wins (in [`WIN_SHARE`]s: a win shared by `k` seats is split
+    /// among them), score, spent, eliminations.
     played: Vec<u64>,
     wins: Vec<u64>,
     score: Vec<u64>,
@@ -173,7 +213,8 @@ impl Stats {
 
     fn add(&mut self, outcome: &Outcome, agent: [u8; MAX_SEATS]) {
         self.games += 1;
-        if outcome.winners().next().is_none() {
+        let winners = outcome.winners().count() as u64;
+        if winners == 0 {
             self.no_winner += 1;
         }
         for s in outcome.seats() {
@@ -182,7 +223,9 @@ impl Stats {
             self.seat_wins[i] += u64::from(s.winner);
             self.seat_score[i] += u64::from(s.total);
             self.played[a] += 1;
-            self.wins[a] += u64::from(s.winner);
+            if s.winner {
+                self.wins[a] += WIN_SHARE / winners;
+            }
             self.score[a] += u64::from(s.total);
             self.spent[a] += s.spent;
             self.eliminated[a] += u64::from(s.eliminated);
@@ -212,14 +255,15 @@ impl Stats {
 }
 
 /// The tournament: the lineup, its distinct agents, the rules.
-struct Tournament<'a> {
+struct Tournament {
     lineup: Vec<AgentSpec>,
     /// The distinct agent (index into `agents`) of each lineup entry.
     agent_of: Vec<u8>,
     agents: Vec<String>,
     rules: Rules,
     manifest: Manifest,
-    args: &'a SimulateArgs,
+    /// The tournament seed: `--seed`, else drawn from the operating system.
+    seed: u64,
 }
 
 /// A seat's player in one game.
@@ -228,14 +272,14 @@ enum Player<'w> {
     Exec(&'w mut ExecSeat, Box<ValueBot>),
 }
 
-impl Tournament<'_> {
+impl Tournament {
     /// Plays game `index`; `exec` holds the worker's `exec:` seats by lineup entry.
     /// Plays game `index` and tallies it in `stats`, unless Ctrl-C (or a termination signal)
     /// came while it was played: then its last moves were made by stand-ins (a stopped agent's
     /// fallback), so it is not tallied. Returns whether it was.
     fn play(&self, index: u64, exec: &mut [Option<ExecSeat>], stats: &mut Stats) -> bool {
         let players = self.rules.players() as usize;
-        let seed = game_seed(self.args.seed, index);
+        let (seed, bot_seeds) = game_seeds(self.seed, index);
         let mut m = Match::seeded(self.rules, seed);
         // Seat s plays lineup entry (s + index) mod players.
         let entry = |s: usize| (s + (index % players as u64) as usize) % players;
@@ -247,7 +291,7 @@ impl Tournament<'_> {
         let mut slots: Vec<Option<&mut ExecSeat>> = exec.iter_mut().map(Option::as_mut).collect();
         let mut seats: Vec<Player> = Vec::with_capacity(players);
         for s in 0..players {
-            let seat_seed = bot_seed(seed, s as u8);
+            let seat_seed = bot_seeds[s];
             seats.push(match &self.lineup[entry(s)] {
                 AgentSpec::Bot(name) => {
                     Player::Bot(by_name_with(name, seat_seed, self.manifest).expect("a known bot"))
@@ -343,82 +387,28 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
     let threads = threads.min(args.games);
+    // Drawn, the seed is told no one until the tournament is over: it decides every game.
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => os_seed()?,
+    };
     let tournament = Tournament {
         lineup,
         agent_of,
         agents: agents.clone(),
         rules,
         manifest,
-        args,
+        seed,
     };
     let timeout = Duration::from_millis(args.agent_timeout);
 
-    const CHUNK: u64 = 8;
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
     let progress = Progress::new(args.games, !args.json);
     crate::interrupt::install(|| {}); // the workers stop starting games
     let started = Instant::now();
-    let total = Mutex::new(Stats::new(agents.len()));
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut stats = Stats::new(agents.len());
-                    let mut exec: Vec<Option<ExecSeat>> = tournament
-                        .lineup
-                        .iter()
-                        .map(|spec| match spec {
-                            AgentSpec::Exec { argv, .. } => {
-                                Some(ExecSeat::new(argv.clone(), timeout))
-                            }
-                            AgentSpec::Bot(_) => None,
-                        })
-                        .collect();
-                    loop {
-                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= args.games || crate::interrupt::requested() {
-                            break;
-                        }
-                        let end = (start + CHUNK).min(args.games);
-                        for i in start..end {
-                            if crate::interrupt::requested() {
-                                break;
-                            }
-                            if tournament.play(i, &mut exec, &mut stats) {
-                                done.fetch_add(1, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                    for (k, e) in exec.iter().enumerate() {
-                        if let Some(e) = e {
-                            let a = tournament.agent_of[k] as usize;
-                            stats.faults[a].merge(&e.faults);
-                        }
-                    }
-                    total
-                        .lock()
-                        .expect("no worker panicked holding the lock")
-                        .merge(stats);
-                })
-            })
-            .collect();
-        if progress.is_drawn() {
-            while workers.iter().any(|w| !w.is_finished()) {
-                progress.set(done.load(Ordering::Relaxed));
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            progress.set(done.load(Ordering::Relaxed));
-            progress.finish();
-        }
-        for w in workers {
-            w.join().expect("a simulation thread panicked");
-        }
-    });
-    let total = total.into_inner().expect("the workers are done");
+    let (total, threads) = play_games(&tournament, args.games, threads, timeout, &progress);
     let elapsed = started.elapsed().as_secs_f64();
     let per_s = total.games as f64 / elapsed.max(1e-9);
-    let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, args.seed);
+    let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, seed);
     report(
         args,
         players,
@@ -437,6 +427,105 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Plays the `games` games of `tournament` on up to `threads` worker threads (fewer if some cannot
+/// be started; none: on this one), each with its own `exec:` processes: the sums, and the number
+/// of threads used.
+fn play_games(
+    tournament: &Tournament,
+    games: u64,
+    threads: u64,
+    timeout: Duration,
+    progress: &Progress,
+) -> (Stats, u64) {
+    const CHUNK: u64 = 8;
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let total = Mutex::new(Stats::new(tournament.agents.len()));
+    // One worker: its own exec processes, games taken CHUNK at a time, its sums merged at the end.
+    let work = || {
+        let mut stats = Stats::new(tournament.agents.len());
+        let mut exec: Vec<Option<ExecSeat>> = tournament
+            .lineup
+            .iter()
+            .map(|spec| match spec {
+                AgentSpec::Exec { argv, .. } => Some(ExecSeat::new(argv.clone(), timeout)),
+                AgentSpec::Bot(_) => None,
+            })
+            .collect();
+        loop {
+            let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+            if start >= games || crate::interrupt::requested() {
+                break;
+            }
+            let end = (start + CHUNK).min(games);
+            for i in start..end {
+                if crate::interrupt::requested() {
+                    break;
+                }
+                if tournament.play(i, &mut exec, &mut stats) {
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        for (k, e) in exec.iter().enumerate() {
+            if let Some(e) = e {
+                let a = tournament.agent_of[k] as usize;
+                stats.faults[a].merge(&e.faults);
+            }
+        }
+        total
+            .lock()
+            .expect("no worker panicked holding the lock")
+            .merge(stats);
+    };
+    let threads = std::thread::scope(|scope| {
+        let workers = start_workers(threads, || {
+            #[cfg(test)]
+            if tests::WORKERS_THAT_START.with(|n| n.replace(n.get().saturating_sub(1))) == 0 {
+                return Err(std::io::Error::other("no thread may be started (a test)"));
+            }
+            std::thread::Builder::new().spawn_scoped(scope, work)
+        });
+        if workers.len() < threads as usize {
+            eprintln!(
+                "qe: only {} of {threads} worker threads could be started",
+                workers.len()
+            );
+        }
+        if workers.is_empty() {
+            work();
+            return 1;
+        }
+        if progress.is_drawn() {
+            while workers.iter().any(|w| !w.is_finished()) {
+                progress.set(done.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            progress.set(done.load(Ordering::Relaxed));
+            progress.finish();
+        }
+        let n = workers.len() as u64;
+        for w in workers {
+            w.join().expect("a simulation thread panicked");
+        }
+        n
+    });
+    (total.into_inner().expect("the workers are done"), threads)
+}
+
+/// Starts up to `n` workers with `spawn`, fewer if one cannot be started (the system is out of
+/// threads or memory): the ones started play every game. None started: the caller plays them.
+fn start_workers<W>(n: u64, mut spawn: impl FnMut() -> std::io::Result<W>) -> Vec<W> {
+    let mut workers = Vec::new();
+    for _ in 0..n {
+        match spawn() {
+            Ok(w) => workers.push(w),
+            Err(_) => break,
+        }
+    }
+    workers
 }
 
 /// Prints the table or the JSON.
@@ -460,15 +549,19 @@ fn report(
     let agent_rows: Vec<serde_json::Value> = (0..t.agents.len())
         .map(|a| {
             let n = total.played[a];
-            let (lo, hi) = arena::wilson(total.wins[a] as f64, n as f64);
+            let wins = total.wins[a] as f64 / WIN_SHARE as f64;
+            let (lo, hi) = arena::wilson(wins, n as f64);
+            let (w, o) = (&ratings.wins, &ratings.order);
             let mut row = json!({
                 "agent": t.agents[a],
                 "seats_played": n,
-                "wins": total.wins[a],
-                "win_rate": ratio(total.wins[a] as f64, n),
+                "wins": wins,
+                "win_rate": ratio(wins, n),
                 "win_rate_ci95": [lo, hi],
-                "rating": ratings.rating[a],
-                "rating_ci95": [ratings.low[a], ratings.high[a]],
+                "rating": w.rating[a],
+                "rating_ci95": [w.low[a], w.high[a]],
+                "order_rating": o.rating[a],
+                "order_rating_ci95": [o.low[a], o.high[a]],
                 "mean_score": ratio(total.score[a] as f64, n),
                 "mean_spent": ratio(total.spent[a] as f64, n),
                 "elimination_rate": ratio(total.eliminated[a] as f64, n),
@@ -478,6 +571,7 @@ fn report(
                 row["illegal_answers"] = json!(f.illegal);
                 row["timeouts"] = json!(f.timeouts);
                 row["crashes"] = json!(f.crashes);
+                row["stale_answers"] = json!(f.stale);
                 row["fallback_moves"] = json!(f.fallback_moves);
             }
             row
@@ -512,13 +606,19 @@ fn report(
             "players": players,
             "expansions": t.rules.expansions().names().collect::<Vec<_>>(),
             "commodities": t.rules.has_commodities(),
-            "seed": args.seed,
+            "seed": t.seed,
             "threads": threads,
             "interrupted": crate::interrupt::requested(),
             "lineup": lineup,
             "seats_rotated": true,
             "no_winner_rate": ratio(total.no_winner as f64, g),
             "rating_method": format!(
+                "who wins: P(a seat wins) = s / sum of s over the game's seats (Plackett-Luce \
+                 winner, a shared win split), Elo scale (mean 1500), 95% interval from {} \
+                 bootstrap resamples of the games",
+                ratings.resamples
+            ),
+            "order_rating_method": format!(
                 "Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval \
                  from {} bootstrap resamples of the games",
                 ratings.resamples
@@ -534,45 +634,46 @@ fn report(
         println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         return;
     }
-    println!(
-        "qe simulate: {g} games · {players} players{} · seed {} · {threads} thread{} · seats rotated",
+    let width = crate::layout::width();
+    let say = |text: &str| println!("{}", crate::layout::fit(text, width));
+    say(&format!(
+        "qe simulate: {g} games · {players} players{} · {threads} thread{} · seats rotated",
         manifest::title(t.rules.expansions(), " · base game"),
-        args.seed,
         if threads == 1 { "" } else { "s" }
-    );
-    let width = t.agents.iter().map(String::len).max().unwrap_or(5).max(5);
+    ));
+    let shown = table_names(&t.agents);
+    let w = shown.iter().map(String::len).max().unwrap_or(5).max(5);
     println!(
-        "{:<width$}  {:>7}  {:>6}  {:>13}  {:>6}  {:>11}  {:>10}  {:>10}  {:>6}  {:>8}",
+        "{:<w$}  {:>7}  {:>5}  {:>11}  {:>6}  {:>9}  {:>6}  {:>7}  {:>6}  {:>7}",
         "agent",
         "seats",
         "win %",
         "95% CI",
         "rating",
         "95% CI",
-        "mean score",
-        "mean spent",
+        "score",
+        "spent",
         "elim %",
         "ms/dec"
     );
     for (a, r) in agent_rows.iter().enumerate() {
         let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
-        let ci = &r["win_rate_ci95"];
-        let rc = &r["rating_ci95"];
+        let pair = |k: &str, i: usize| r[k][i].as_f64().unwrap_or(0.0);
         println!(
-            "{:<width$}  {:>7}  {:>6.1}  {:>13}  {:>6.0}  {:>11}  {:>10.2}  {:>10.2}  {:>6.1}  {:>8.3}",
-            t.agents[a],
+            "{:<w$}  {:>7}  {:>5.1}  {:>11}  {:>6.0}  {:>9}  {:>6.2}  {:>7.2}  {:>6.1}  {:>7.3}",
+            shown[a],
             total.played[a],
             f("win_rate") * 100.0,
             format!(
                 "{:.1}–{:.1}",
-                ci[0].as_f64().unwrap_or(0.0) * 100.0,
-                ci[1].as_f64().unwrap_or(0.0) * 100.0
+                pair("win_rate_ci95", 0) * 100.0,
+                pair("win_rate_ci95", 1) * 100.0
             ),
             f("rating"),
             format!(
                 "{:.0}–{:.0}",
-                rc[0].as_f64().unwrap_or(0.0),
-                rc[1].as_f64().unwrap_or(0.0)
+                pair("rating_ci95", 0),
+                pair("rating_ci95", 1)
             ),
             f("mean_score"),
             f("mean_spent"),
@@ -580,32 +681,146 @@ fn report(
             ms_per_decision[a],
         );
     }
+    for (a, name) in shown.iter().enumerate() {
+        if *name != t.agents[a] {
+            say(&format!("{name} = {}", t.agents[a]));
+        }
+    }
     let seats: Vec<String> = seat_rows
         .iter()
         .map(|r| format!("{:.1}", r["win_rate"].as_f64().unwrap_or(0.0) * 100.0))
         .collect();
-    println!("win % by seat (all agents): {}", seats.join(" · "));
+    say(&format!(
+        "win % by seat (all agents): {}",
+        seats.join(" · ")
+    ));
     for (a, r) in agent_rows.iter().enumerate() {
         if exec_agent(a) {
-            println!(
-                "{}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead",
-                t.agents[a],
+            say(&format!(
+                "{}: {} illegal answers, {} timeouts, {} crashes, {} stale answers; {} value-bot \
+                 moves instead",
+                shown[a],
                 r["illegal_answers"],
                 r["timeouts"],
                 r["crashes"],
+                r["stale_answers"],
                 r["fallback_moves"]
-            );
+            ));
         }
     }
-    println!(
+    say(&format!(
         "no winner (all eliminated): {:.1}% of games",
         ratio(total.no_winner as f64, g) * 100.0
-    );
-    let about = format!(
-        "ratings: Bradley-Terry on pairwise finishing orders, Elo scale (mean 1500), 95% interval \
-         from {} bootstrap resamples",
+    ));
+    say("win %: a shared win is split among its winners · score, spent: means per seat");
+    say(&format!(
+        "rating: who wins, P(a seat wins) = s / Σ s over its game's seats (Plackett–Luce), Elo \
+         scale with mean 1500, 95% interval from {} bootstrap resamples; --json adds the order \
+         rating (Bradley–Terry on pairwise finishing orders)",
         ratings.resamples
-    );
-    println!("{}", crate::layout::fit(&about, crate::layout::width()));
-    println!("{g} games in {elapsed:.2} s: {per_s:.0} games/s");
+    ));
+    say(&format!("{g} games in {elapsed:.2} s: {per_s:.0} games/s"));
+    say(&format!(
+        "seed {} (--seed {} plays this tournament again)",
+        t.seed, t.seed
+    ));
+}
+
+/// The longest agent name shown in the table: longer ones are shown as `exec#1`, `exec#2`, ...
+/// (or `agent#N`), named in full below the table and in `--json`, so that the table fits 100
+/// columns.
+const TABLE_NAME: usize = 18;
+
+/// The agents' names as the table shows them.
+fn table_names(agents: &[String]) -> Vec<String> {
+    let mut k = 0;
+    agents
+        .iter()
+        .map(|name| {
+            if name.chars().count() <= TABLE_NAME {
+                name.clone()
+            } else {
+                k += 1;
+                let kind = if name.starts_with("exec:") {
+                    "exec"
+                } else {
+                    "agent"
+                };
+                format!("{kind}#{k}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    thread_local! {
+        /// How many more worker threads `play_games` may start (the test's own thread).
+        pub static WORKERS_THAT_START: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+    }
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SimulateArgs,
+    }
+
+    /// A tournament of `games` games of value, random and miser bots, seeded.
+    fn tournament(games: u64) -> (Tournament, SimulateArgs) {
+        let games = games.to_string();
+        let cli = Cli::try_parse_from([
+            "simulate",
+            "--games",
+            &games,
+            "--bots",
+            "value,random,miser",
+        ])
+        .unwrap();
+        let rules = Rules::base(3).unwrap();
+        let lineup = cli.args.bots.0.clone();
+        let t = Tournament {
+            agents: lineup.iter().map(|a| a.label().to_owned()).collect(),
+            agent_of: vec![0, 1, 2],
+            lineup,
+            rules,
+            manifest: Manifest::default(),
+            seed: 9,
+        };
+        (t, cli.args)
+    }
+
+    #[test]
+    fn workers_that_cannot_be_started_leave_the_games_to_the_others() {
+        let (t, _) = tournament(20);
+        let timeout = Duration::from_secs(60);
+        let (all, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+        assert_eq!((all.games, used), (20, 4));
+        for (start, want) in [(2, 2), (0, 1)] {
+            WORKERS_THAT_START.with(|n| n.set(start));
+            let (some, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+            WORKERS_THAT_START.with(|n| n.set(u64::MAX));
+            assert_eq!(used, want, "{start} threads start");
+            assert_eq!(some.games, 20);
+            assert_eq!(some.wins, all.wins);
+            assert_eq!(some.finishes, all.finishes);
+        }
+    }
+
+    #[test]
+    fn start_workers_stops_at_the_first_that_fails() {
+        let mut k = 0;
+        let got = start_workers(5, || {
+            k += 1;
+            if k == 3 {
+                Err(std::io::Error::other("out of threads"))
+            } else {
+                Ok(k)
+            }
+        });
+        assert_eq!(got, vec![1, 2]);
+        assert!(start_workers(3, || Err::<u8, _>(std::io::Error::other("none"))).is_empty());
+    }
 }

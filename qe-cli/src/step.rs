@@ -12,7 +12,7 @@ use qe_core::{BidStage, Deduction, Event, Match, Record, Seat, SeatView};
 
 use crate::layout::fit;
 use crate::manifest::setup_message;
-use crate::show::{event_line, phase_text, screen, seat_list, seat_name, tile_name};
+use crate::show::{event_line, phase_text, screen, seat_list, seat_name, tile_name, turn_text};
 use crate::Failure;
 
 /// How the walk pauses between auctions.
@@ -80,7 +80,7 @@ fn every_bid(m: &Match) -> String {
     for a in view.auctions().iter().filter(|a| a.awarded) {
         let mut parts = Vec::new();
         if let (Some(o), Some(s)) = (a.opening, a.auctioneer) {
-            parts.push(format!("seat {} opened {o}", s.0));
+            parts.push(format!("{} opened {o}", seat_name(&view, s)));
         }
         for b in bids.iter().filter(|b| b.turn == a.turn) {
             let stage = match b.stage {
@@ -90,7 +90,7 @@ fn every_bid(m: &Match) -> String {
                 _ => String::new(),
             };
             let amount = b.amount.map_or_else(|| "?".to_owned(), |x| x.to_string());
-            parts.push(format!("seat {}{stage} {amount}", b.seat.0));
+            parts.push(format!("{}{stage} {amount}", seat_name(&view, b.seat)));
         }
         let _ = writeln!(out, "  turn {:>2}: {}", a.turn, parts.join(", "));
     }
@@ -134,11 +134,15 @@ pub fn run(record: &Record, seat: Option<u8>, pause: &Pause, width: usize) -> Re
     }
 
     // Events are told per auction: from the reveal of its tile to the reveal of the next.
+    let rules = *m.game().rules();
     let heading = |turn: u8| {
         println!();
         println!(
             "{}",
-            fit(&format!("════ auction of turn {turn} ════"), width)
+            fit(
+                &format!("════ auction of {} ════", turn_text(&rules, turn)),
+                width
+            )
         );
     };
     let mut turn = m.game().turn();
@@ -199,7 +203,7 @@ pub fn run(record: &Record, seat: Option<u8>, pause: &Pause, width: usize) -> Re
                     ", {} up for auction",
                     tile_name(&rules, t)
                 )),
-                phase_text(game.phase()),
+                phase_text(&view, game.phase()),
                 seat_list(&view, game.to_act())
             ),
             width

@@ -357,7 +357,7 @@ fn replay_step_pauses_between_auctions_on_a_terminal() {
 
 // ----- play: scripted games through standard input ---------------------------------------------
 
-/// The seed `qe` gives the bot at `seat` (`simulate::bot_seed`).
+/// The seed `qe play` gives the bot at `seat` (`play::bot_seed`).
 fn bot_seed(game_seed: u64, seat: u8) -> u64 {
     qe_core::mix_seed(game_seed.wrapping_add(u64::from(seat) + 1).rotate_left(17))
 }
@@ -877,7 +877,13 @@ fn python_agent(path: &str) -> String {
 
 /// An `exec:` agent's row of a `qe simulate --json` result shows no fault of any kind.
 fn assert_no_faults(row: &Value, context: &str) {
-    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+    for fault in [
+        "illegal_answers",
+        "timeouts",
+        "crashes",
+        "fallback_moves",
+        "stale_answers",
+    ] {
         assert_eq!(row[fault], 0, "{context}: {fault}: {row}");
     }
 }
@@ -923,7 +929,16 @@ fn simulate_is_deterministic_for_a_seed() {
 
 #[test]
 fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
-    let base = ["simulate", "--games", "20", "--players", "3", "--json"];
+    let base = [
+        "simulate",
+        "--games",
+        "20",
+        "--players",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+    ];
     let with = |extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
@@ -969,11 +984,12 @@ fn simulate_prints_a_table_per_agent() {
         "win %",
         "95% CI",
         "rating",
-        "mean score",
-        "mean spent",
+        "score",
+        "spent",
         "elim %",
         "ms/dec",
         "games/s",
+        "seed ",
         "win % by seat",
         "seats rotated",
         "bootstrap",
@@ -982,6 +998,38 @@ fn simulate_prints_a_table_per_agent() {
     }
     assert_eq!(out.lines().filter(|l| l.starts_with("value ")).count(), 1);
     assert_eq!(out.lines().filter(|l| l.starts_with("random ")).count(), 1);
+}
+
+/// The table fits 100 columns whatever the agents' names: a long `exec:` name is shown short in
+/// the table and in full below it (and in `--json`).
+#[test]
+fn simulate_table_fits_100_columns_with_long_agent_names() {
+    let agent = format!(
+        "{} --id --padding-to-make-the-name-long",
+        python_agent("tests/agents/first_legal.py")
+    );
+    assert!(agent.len() > 60);
+    let o = qe()
+        .args(["simulate", "--games", "3", "--players", "5"])
+        .args(["--bots", &format!("value,{agent},random,miser")])
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in out.lines() {
+        assert!(columns(line) <= 100, "{} columns: {line}", columns(line));
+    }
+    assert!(out.lines().any(|l| l.starts_with("exec#1 ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("random ")), "{out}");
+    let legend: String = out
+        .lines()
+        .skip_while(|l| !l.starts_with("exec#1 = "))
+        .take(3)
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(legend.starts_with(&format!("exec#1 = {agent}")), "{out}");
 }
 
 /// The table shows the numbers of the JSON result of the same tournament, each in its column.
@@ -1007,9 +1055,10 @@ fn simulate_table_matches_its_json() {
     let v = simulate_json(&with_json);
     let title = out.lines().next().unwrap();
     assert!(
-        title.starts_with("qe simulate: 30 games · 5 players · Commodities · seed 2 · "),
+        title.starts_with("qe simulate: 30 games · 5 players · Commodities · "),
         "{title}"
     );
+    assert!(out.lines().last().unwrap().starts_with("seed 2 "), "{out}");
     let pct = |x: &Value| format!("{:.1}", x.as_f64().unwrap() * 100.0);
     let fixed = |x: &Value, digits: usize| format!("{:.*}", digits, x.as_f64().unwrap());
     for name in ["value", "random", "miser"] {
@@ -1156,6 +1205,10 @@ fn simulate_counts_broken_agents_and_plays_on() {
         ("not_utf8.sh", "illegal_answers"),
     ] {
         let agent = format!("exec:sh {dir}/{script}");
+        // Timeouts come from agents that never answer (or never read), so a short limit cannot
+        // catch a slow answer; the other agents get a minute, so that a loaded machine cannot turn
+        // their faults into timeouts.
+        let timeout = if fault == "timeouts" { "300" } else { "60000" };
         let v = simulate_json(&[
             "simulate",
             "--games",
@@ -1163,7 +1216,7 @@ fn simulate_counts_broken_agents_and_plays_on() {
             "--bots",
             &format!("value,value,{agent}"),
             "--agent-timeout",
-            "300",
+            timeout,
             "--json",
         ]);
         assert_eq!(v["games"], 3);
@@ -1174,6 +1227,104 @@ fn simulate_counts_broken_agents_and_plays_on() {
             "{script}: {row}"
         );
     }
+}
+
+/// Every question carries an `id`: an agent that writes each answer twice and echoes the ids has
+/// its stray copies dropped and counted as stale, never applied to the next question; without
+/// ids, the same stray line is taken as the next answer (a legal one, by luck, or an illegal one).
+#[test]
+fn a_stray_answer_with_a_stale_id_is_dropped_not_applied() {
+    let with_ids = format!(
+        "{} --twice --id",
+        python_agent("tests/agents/first_legal.py")
+    );
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{with_ids}"),
+        "--json",
+    ]);
+    let row = agent_row(&v, &with_ids);
+    for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
+        assert_eq!(row[fault], 0, "{fault}: {row}");
+    }
+    // Every seat acts at least once a turn, 16 turns a game: each of its questions but the first
+    // finds the previous answer's copy waiting.
+    let stale = row["stale_answers"].as_u64().unwrap();
+    assert!(stale >= 4 * 16 - 1, "{row}");
+    let without = format!("{} --twice", python_agent("tests/agents/first_legal.py"));
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{without}"),
+        "--json",
+    ]);
+    let row = agent_row(&v, &without);
+    assert_eq!(row["stale_answers"], 0, "{row}");
+    assert!(row["illegal_answers"].as_u64().unwrap() > 0, "{row}");
+}
+
+/// An agent that exits between games (after an `end`) is started again for the next game, which
+/// it plays in full: no crash, no move by the value bot.
+#[test]
+fn an_agent_that_exits_between_games_plays_the_next_one() {
+    let agent = format!(
+        "{} --one-game --id",
+        python_agent("tests/agents/first_legal.py")
+    );
+    let v = simulate_json(&[
+        "simulate",
+        "--games",
+        "5",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{agent}"),
+        "--json",
+    ]);
+    assert_eq!(v["games"], 5);
+    assert_no_faults(&agent_row(&v, &agent), "exits after each game");
+}
+
+/// An agent whose children leave its process group (`setsid`) and hold its pipes open costs no
+/// thread once it is stopped: over 20 games of such an agent, `qe` keeps a bounded number of
+/// threads (it went from 6 to 44 over 40 games when a reader thread waited on every such pipe).
+#[cfg(target_os = "linux")]
+#[test]
+fn agents_children_that_leave_its_group_leave_no_threads_behind() {
+    let counts = tmp("threads.txt");
+    let _ = std::fs::remove_file(&counts);
+    let agent = format!(
+        "exec:sh {}/tests/agents/setsid_child.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = qe()
+        .args(["simulate", "--games", "20", "--threads", "1", "--json"])
+        .args(["--bots", &format!("value,value,{agent}")])
+        .env("QE_TEST_THREADS", &counts)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(agent_row(&v, &agent)["crashes"], 20);
+    let counts: Vec<u64> = std::fs::read_to_string(&counts)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    // Started for each game, and once more in it (gone before a word: maybe between games).
+    assert_eq!(counts.len(), 40);
+    // The main thread, one reader and one writer per live agent, a few stopping ones.
+    let most = *counts.iter().max().unwrap();
+    assert!(most <= 12, "qe's threads as each agent started: {counts:?}");
 }
 
 /// An answer for another seat is illegal even when that seat may act (R-AUC-12): every answer of
@@ -1214,9 +1365,114 @@ fn simulate_refuses_an_answer_for_another_seat() {
     assert_eq!(row["fallback_moves"].as_u64(), Some(decisions), "{row}");
 }
 
-/// The seed of game `index` of a tournament seeded `seed` (`simulate::game_seed`).
-fn game_seed(seed: u64, index: u64) -> u64 {
-    qe_core::mix_seed(seed ^ qe_core::mix_seed(index))
+/// The seeds of game `index` of a tournament seeded `seed`, and of its seats' bots
+/// (`simulate::game_seeds`): the first words of stream `index` of ChaCha20 keyed by the seed.
+fn game_seeds(seed: u64, index: u64) -> (u64, Vec<u64>) {
+    use rand_core::{RngCore, SeedableRng};
+    let mut stream = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    stream.set_stream(index);
+    let game = stream.next_u64();
+    (game, (0..5).map(|_| stream.next_u64()).collect())
+}
+
+/// What a spying agent saw of each game: `(game index, players, the tiles revealed in turn
+/// order)`, read from the lines it kept (one process, so one game after another).
+fn spied_games(path: &Path) -> Vec<(u64, u8, Vec<String>)> {
+    let mut games: Vec<(u64, u8, Vec<String>)> = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["type"] == "start" {
+            assert_eq!(v["commodities"], false);
+            let players = v["players"].as_u64().unwrap() as u8;
+            games.push((v["game"].as_u64().unwrap(), players, Vec::new()));
+        }
+        let tiles = &mut games.last_mut().expect("start comes first").2;
+        for e in v["events"].as_array().into_iter().flatten() {
+            if e["event"] == "tile_revealed" {
+                tiles.push(e["tile"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    games
+}
+
+/// The deck of a base game of `players` seeded `seed`, as tile names.
+fn deck(players: u8, seed: u64) -> Vec<String> {
+    let rules = Rules::base(players).unwrap();
+    let deck = qe_core::Setup::seeded(&rules, seed).deck().to_vec();
+    deck.iter().map(ToString::to_string).collect()
+}
+
+/// Arena integrity: an agent that knows how games used to be seeded (game `i` from
+/// `mix(S ^ mix(i))`, S = 0 by default) and sees its game index predicts no deck when `qe` draws
+/// the tournament seed; the seed is printed at the end, and replaying with it reproduces every
+/// deck (so the spy's reading of the revealed tiles is right).
+#[test]
+fn an_agent_cannot_predict_the_games_from_the_seeding() {
+    let dir = format!("{}/tests/agents", env!("CARGO_MANIFEST_DIR"));
+    let agent = format!("exec:sh {dir}/spy.sh");
+    let spy = tmp("spy.jsonl");
+    let _ = std::fs::remove_file(&spy);
+    let o = qe()
+        .args(["simulate", "--games", "12", "--threads", "1", "--json"])
+        .args(["--bots", &format!("value,value,{agent}")])
+        .env("QE_TEST_SPY", &spy)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let seed = v["seed"].as_u64().expect("the drawn seed is in the result");
+    let games = spied_games(&spy);
+    assert_eq!(games.len(), 12);
+    let old = |s: u64, i: u64| qe_core::mix_seed(s ^ qe_core::mix_seed(i));
+    let mut predicted = 0;
+    for (i, players, tiles) in &games {
+        assert_eq!(tiles.len(), 16, "game {i}: {tiles:?}");
+        // The hostile agent's guesses: the old derivation, with the old default seed and with the
+        // game index taken as the seed.
+        for guess in [old(0, *i), old(*i, 0), *i] {
+            predicted += usize::from(deck(*players, guess)[..16] == tiles[..]);
+        }
+        // With the seed printed at the end, every deck is known.
+        let (game, _) = game_seeds(seed, *i);
+        assert_eq!(deck(*players, game)[..16], tiles[..], "game {i}");
+    }
+    assert_eq!(predicted, 0, "decks predicted from the game index");
+    // The printed seed reproduces the tournament.
+    let again = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        "77",
+        "--json",
+    ]);
+    let drawn = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--json",
+    ]);
+    let replayed = simulate_json(&[
+        "simulate",
+        "--games",
+        "12",
+        "--bots",
+        "value,random,miser",
+        "--seed",
+        &drawn["seed"].to_string(),
+        "--json",
+    ]);
+    assert_eq!(drawn, replayed);
+    assert_eq!(again["seed"], 77);
+    assert_ne!(
+        drawn["seed"], again["seed"],
+        "a drawn seed is not a fixed default"
+    );
 }
 
 /// The tournament's sums are those of its games, replayed here: game i seeded from (seed, i),
@@ -1255,7 +1511,7 @@ fn tally_and_compare(lineup: [&str; 3]) {
     let n_agents = agents.len();
     let (mut played, mut wins, mut score, mut eliminated) = (
         vec![0u64; n_agents],
-        vec![0u64; n_agents],
+        vec![0f64; n_agents],
         vec![0u64; n_agents],
         vec![0u64; n_agents],
     );
@@ -1263,11 +1519,11 @@ fn tally_and_compare(lineup: [&str; 3]) {
     let (mut seat_wins, mut seat_score) = ([0u64; 3], [0u64; 3]);
     let mut no_winner = 0u64;
     for i in 0..games {
-        let gs = game_seed(seed, i);
+        let (gs, bot_seeds) = game_seeds(seed, i);
         let entry = |s: usize| (s + i as usize) % 3;
         let mut game = Game::seeded(Rules::base(3).unwrap(), gs);
         let mut bots: Vec<BoxedBot> = (0..3)
-            .map(|s| by_name(lineup[entry(s)], bot_seed(gs, s as u8)).unwrap())
+            .map(|s| by_name(lineup[entry(s)], bot_seeds[s]).unwrap())
             .collect();
         while !game.is_over() {
             let seat = game.to_act().first().unwrap();
@@ -1276,11 +1532,15 @@ fn tally_and_compare(lineup: [&str; 3]) {
         }
         let outcome = game.outcome().unwrap();
         no_winner += u64::from(outcome.seats().iter().all(|o| !o.winner));
+        let winners = outcome.seats().iter().filter(|o| o.winner).count() as f64;
         for o in outcome.seats() {
             let s = usize::from(o.seat);
             let a = agent_of(entry(s));
             played[a] += 1;
-            wins[a] += u64::from(o.winner);
+            // A shared win is split among its winners.
+            if o.winner {
+                wins[a] += 1.0 / winners;
+            }
             score[a] += u64::from(o.total);
             spent[a] += o.spent;
             eliminated[a] += u64::from(o.eliminated);
@@ -1305,7 +1565,7 @@ fn tally_and_compare(lineup: [&str; 3]) {
         let row = agent_row(&v, name);
         let n = played[a] as f64;
         assert_eq!(row["seats_played"].as_u64(), Some(played[a]), "{row}");
-        assert_eq!(row["wins"].as_u64(), Some(wins[a]), "{row}");
+        assert!(close(&row["wins"], wins[a]), "{row}");
         assert!(close(&row["mean_score"], score[a] as f64 / n), "{row}");
         assert!(close(&row["mean_spent"], spent[a] as f64 / n), "{row}");
         assert!(
@@ -1313,7 +1573,7 @@ fn tally_and_compare(lineup: [&str; 3]) {
             "{row}"
         );
         // The 95% Wilson score interval of wins[a] in played[a] seats.
-        let (z, p) = (1.959_964f64, wins[a] as f64 / n);
+        let (z, p) = (1.959_964f64, wins[a] / n);
         let center = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
         let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
         let ci = &row["win_rate_ci95"];
@@ -1353,9 +1613,9 @@ fn simulate_rates_seats_over_every_game() {
         assert_eq!(seat["win_rate"].as_f64(), Some(w as f64 / 12.0), "{seat}");
         wins += w;
     }
-    // The odd games: both misers win.
+    // The odd games: both misers win, each half of the game.
     assert_eq!(wins, 12, "{v}");
-    assert_eq!(agent_row(&v, "miser")["wins"], 12);
+    assert_eq!(agent_row(&v, "miser")["wins"], 6.0);
     let row = agent_row(&v, &agent);
     assert_no_faults(&row, "");
 }
@@ -1958,10 +2218,27 @@ fn bad_input_gets_a_clear_message() {
             &["simulate", "--agent-timeout", "0"],
             "invalid value '0' for '--agent-timeout <MS>'",
         ),
+        // The range said is the range accepted, with its unit.
+        (
+            &["simulate", "--agent-timeout", "18446744073709551615"],
+            "a whole number of milliseconds from 1 to 86400000 (a day), got `18446744073709551615`",
+        ),
+        (
+            &["simulate", "--agent-timeout", "86400001"],
+            "milliseconds from 1 to 86400000",
+        ),
+        (
+            &["simulate", "--agent-timeout", "0"],
+            "milliseconds from 1 to 86400000",
+        ),
     ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+    for ms in ["1", "86400000"] {
+        let o = run(&["simulate", "--games", "1", "--agent-timeout", ms], "");
+        assert_eq!(o.status.code(), Some(0), "{ms}: {}", stderr(&o));
     }
     // In `qe play`: the opening screen points to `help` and `qe rules`; a command without its
     // argument says what is missing; commands are case-insensitive.
@@ -2172,11 +2449,13 @@ fn an_answer_past_the_limit_is_illegal_before_its_line_ends() {
     );
     let o = qe()
         .args(["simulate", "--games", "1", "--threads", "1", "--json"])
+        // The first answer must come in well before its limit under any load; the second never
+        // comes, and waits the limit out.
         .args([
             "--bots",
             &format!("value,value,{agent}"),
             "--agent-timeout",
-            "3000",
+            "10000",
         ])
         .output()
         .unwrap();
@@ -2609,6 +2888,8 @@ fn simulate_prints_an_agents_faults_as_its_json_counts_them() {
         "3",
         "--threads",
         "1",
+        "--seed",
+        "3",
         "--bots",
         &format!("value,value,{agent}"),
     ];
@@ -2619,9 +2900,20 @@ fn simulate_prints_an_agents_faults_as_its_json_counts_them() {
     let v = simulate_json(&with_json);
     let row = agent_row(&v, &agent);
     assert!(row["crashes"].as_u64().unwrap() > 0, "{row}");
+    // The agent's name is long: the table calls it exec#1 and names it below.
+    assert!(
+        stdout(&o).contains(&format!("\nexec#1 = {agent}\n")),
+        "{}",
+        stdout(&o)
+    );
     let line = format!(
-        "{agent}: {} illegal answers, {} timeouts, {} crashes; {} moves by the value bot instead",
-        row["illegal_answers"], row["timeouts"], row["crashes"], row["fallback_moves"]
+        "\nexec#1: {} illegal answers, {} timeouts, {} crashes, {} stale answers; {} value-bot \
+         moves instead\n",
+        row["illegal_answers"],
+        row["timeouts"],
+        row["crashes"],
+        row["stale_answers"],
+        row["fallback_moves"]
     );
     assert!(
         stdout(&o).contains(&line),
@@ -2648,8 +2940,8 @@ fn simulate_uses_every_core_by_default() {
 
 // ----- replay ------------------------------------------------------------------------------------
 
-/// A pending game's text report names the turn as the game counts it, from 0, of the number of
-/// turns.
+/// A pending game's text report names the turn as the game counts it, from 0, and its round, as
+/// `qe play`'s screen does (`show::turn_text`).
 #[test]
 fn replay_names_the_pending_turn_from_0() {
     let (path, _) = bot_game(Rules::base(4).unwrap(), 6, "pending-turns.json");
@@ -2661,9 +2953,12 @@ fn replay_names_the_pending_turn_from_0() {
         let m = Record::from_json(&text).unwrap().replay().unwrap();
         let o = run(&["replay", "-"], &text);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let t = m.game().turn();
         let want = format!(
-            "pending after {keep} commands: turn {} of 16",
-            m.game().turn()
+            "pending after {keep} commands: turn {t} of 0–15 · round {} (turns {}–{}),",
+            t / 4,
+            t / 4 * 4,
+            t / 4 * 4 + 3
         );
         assert!(stdout(&o).starts_with(&want), "{want:?}: {}", stdout(&o));
     }
@@ -2692,13 +2987,46 @@ fn replay_says_whether_the_game_had_commodities() {
 
 // ----- play --------------------------------------------------------------------------------------
 
+/// In a base game, a pile command is told that the game has no Commodities (R-COM-1).
+#[test]
+fn play_says_a_base_game_has_no_piles() {
+    let o = run(&["play", "--seed", "9"], "take gold\nquit\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("error: this game is played without the Commodities expansion")
+            && out.contains("(R-COM-1)"),
+        "{out}"
+    );
+}
+
+/// Hot-seat: `quit` typed where the next seat is asked to press Enter quits (it is not Enter).
+#[test]
+fn hot_seat_quit_at_the_hidden_screen_quits() {
+    let o = run(&["play", "--humans", "0,1", "--seed", "9"], "quit\nview\n");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("quit; game abandoned"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Pass the terminal to seat 0 (US)"), "{out}");
+    assert!(!out.contains("──── turn"), "the screen was shown:\n{out}");
+}
+
 /// `view` shows the screen again (README: "view | show the screen again").
 #[test]
 fn play_view_shows_the_screen_again() {
     let o = run(&["play", "--seed", "9"], "view\nquit\n");
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let out = stdout(&o);
-    assert_eq!(out.matches("──── turn 0 (turns 0–15)").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("──── turn 0 of 0–15 · round 0 (turns 0–3) · ")
+            .count(),
+        2,
+        "{out}"
+    );
     assert_eq!(out.matches("up for auction: ").count(), 2, "{out}");
 }
 
