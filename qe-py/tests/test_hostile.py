@@ -6,6 +6,7 @@ from __future__ import annotations
 import fractions
 import json
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -1195,3 +1196,132 @@ print("ok")
 """
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])
+
+
+def _played_spiel_state(params: dict, moves: int, seed: int):  # type: ignore[no-untyped-def]
+    import random
+
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", params)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+class _Touch:
+    """A pickle that creates a file when loaded."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        import pathlib
+
+        return pathlib.Path.touch, (pathlib.Path(self.path),)
+
+
+def test_openspiel_states_serialize_as_their_history_and_run_no_code(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A python_qe state is written as its history (the ``__dict__`` part is the empty dict) and
+    read back by replaying it through the core; a crafted ``__dict__`` pickle is refused unread."""
+    import base64
+
+    import pyspiel
+
+    game, state = _played_spiel_state({"players": 5, "peeks": True}, 40, 3)
+    text = pyspiel.serialize_game_and_state(game, state)
+    assert text.splitlines()[-1] == "__dict__=" + base64.b64encode(pickle.dumps({})).decode()
+    for back in (pyspiel.deserialize_game_and_state(text)[1], game.deserialize_state(state.serialize()),
+                 pickle.loads(pickle.dumps(state)), state.clone(), pyspiel.State.clone(state),
+                 pyspiel.Game.deserialize_state(game, state.serialize())):
+        assert back.history() == state.history() and back.move_number() == state.move_number()
+        assert back.qe.commands() == state.qe.commands() and str(back) == str(state)
+
+    marker = tmp_path / "marker"
+    payload = base64.b64encode(pickle.dumps({"qe": _Touch(str(marker))})).decode()
+    lines = text.splitlines()
+    crafted = "\n".join(lines[:-1] + ["__dict__=" + payload])
+    msg = r"^a python_qe state is its history: its __dict__ must be the empty dict's, got 'gA"
+    with pytest.raises(ValueError, match=msg):
+        pyspiel.deserialize_game_and_state(crafted)
+    with pytest.raises(ValueError, match=msg):
+        game.deserialize_state(crafted.split("[State]\n")[1])
+    assert not marker.exists()
+    pickle.loads(base64.b64decode(payload))  # the payload is live: loaded, it makes the file
+    assert marker.exists()
+
+
+_LADDER_ATTACK = """
+import pyspiel, random, qe.openspiel
+game = pyspiel.load_game("python_qe", {"players": 3, "ladder": "0:1:2"})
+state = game.new_initial_state()
+rng = random.Random(0)
+def passed():
+    return any(pa.player >= 0 and pa.action == 6 for pa in state.full_history())
+def idle():
+    return [p for p in range(3) if state.is_simultaneous_node() and state.legal_actions(p)[-1:] == [6]]
+while not (passed() and idle()):
+    if state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+text = pyspiel.serialize_game_and_state(game, state)
+assert "ladder=0:1:2," in text, text
+try:
+    pyspiel.deserialize_game_and_state(text.replace("ladder=0:1:2", "ladder=0:5"))
+except ValueError as e:
+    print(e)
+else:
+    raise SystemExit("the edited game was accepted")
+# The place that writes a mask refuses an action outside it, however the state came to hold one.
+seat = idle()[0]
+state._pass = 9
+try:
+    state.legal_actions_mask(seat)
+except ValueError as e:
+    print(e)
+else:
+    raise SystemExit("an action outside the mask was written")
+"""
+
+
+def test_openspiel_a_state_of_an_edited_game_is_an_error_not_a_crash() -> None:
+    """Editing the ladder of a serialized game and state (``ladder=0:1:2`` to ``0:5``) left the
+    state's pass action past the new game's mask, and ``legal_actions_mask`` wrote there (a heap
+    overflow, an abort). Run in a child process, so a crash is a failure, not a lost test run."""
+    r = subprocess.run([sys.executable, "-c", _LADDER_ATTACK], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    edited, outside = r.stdout.strip().splitlines()
+    assert edited.startswith("the state does not fit the game python_qe(commodities=False,expansions=,"
+                             "ladder=0:5,peeks=False,players=3): history entry ")
+    assert "its action is pass (5) or a peek it may take, got 6" in edited
+    assert outside.startswith("legal actions [") and outside.endswith("fall outside 0..7")
+
+
+@pytest.mark.parametrize(
+    "state, message",
+    [
+        ("history=\nmove_number=0", "a python_qe state is the three lines history=, move_number= and __dict__="),
+        ("history=0:x\nmove_number=1\n__dict__=gAR9lC4=", "a history entry is player:action, got '0:x'"),
+        ("history=-1:0\nmove_number=2\n__dict__=gAR9lC4=", "move_number=2 but its history has 1 moves"),
+        ("history=0:0\nmove_number=1\n__dict__=gAR9lC4=", "history entry 0 (0:0): player 0 does not move here (current player -1)"),
+        ("history=-1:999\nmove_number=1\n__dict__=gAR9lC4=", "history entry 0 (-1:999): "),
+    ],
+)
+def test_openspiel_malformed_states_are_value_errors(state: str, message: str) -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        game.deserialize_state(state)
