@@ -137,14 +137,8 @@ pub(crate) fn rules(
     expansions: Option<Vec<String>>,
 ) -> PyResult<Rules> {
     let named = expansions.unwrap_or_default();
-    let set = Expansions::from_names(named.iter().map(String::as_str)).map_err(|name| {
-        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown expansion \"{}\" (known: {})",
-            qe_core::shown(name),
-            known.join(", ")
-        ))
-    })?;
+    let set = Expansions::from_names(named.iter().map(String::as_str))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let set = set.set(
         Expansion::Commodities,
         commodities || set.contains(Expansion::Commodities),
@@ -444,7 +438,8 @@ pub(crate) fn record_text(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult
 }
 
 /// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
-/// given twice is caught there, and the reader checks its size), anything else written by
+/// given twice is caught there, and the reader checks its size), `bytes` and `bytearray` read as
+/// UTF-8 text (else a `ValueError` quoting them), anything else written by
 /// `json.dumps`, numpy integers as the ints they are. A value JSON cannot hold (an object, NaN,
 /// nesting too deep) is a `TypeError` or `ValueError` naming `what` and quoting the value; the
 /// caller's own errors come through. A value that would be more than `limit` bytes of JSON is
@@ -467,6 +462,23 @@ pub(crate) fn json_text(
     };
     if let Ok(text) = value.cast::<PyString>() {
         return text.to_str().map(str::to_owned).map_err(|_| no_utf8());
+    }
+    // `bytes` and `bytearray` are UTF-8 text, as a file read in binary mode holds it.
+    let bytes = if let Ok(b) = value.cast::<pyo3::types::PyBytes>() {
+        Some(b.as_bytes().to_vec())
+    } else if let Ok(b) = value.cast::<pyo3::types::PyByteArray>() {
+        Some(b.to_vec())
+    } else {
+        None
+    };
+    if let Some(bytes) = bytes {
+        return String::from_utf8(bytes).map_err(|e| {
+            PyValueError::new_err(format!(
+                "{what} is {} that is not UTF-8 text ({e}), got {}",
+                args::type_name(value),
+                args::quote(value)
+            ))
+        });
     }
     if !json_within(value, limit)? {
         // The error the reader gives text past the limit (a malformed command, a bad record).

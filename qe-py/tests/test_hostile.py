@@ -1056,7 +1056,9 @@ def test_flags_take_numpy_bools() -> None:
 
 
 def test_more_than_16_expansion_names_are_refused() -> None:
-    assert qe.Game(expansions=["commodities"] * 16, seed=1).commodities
+    # 16 names are read (and one named twice is refused), more are not read at all.
+    with pytest.raises(ValueError, match=r"^`commodities` listed twice$"):
+        qe.Game(expansions=["commodities"] * 16, seed=1)
     for n in (17, 18, 1000):
         with pytest.raises(ValueError, match=r"^expansions has more than 16 names$"):
             qe.Game(expansions=["commodities"] * n, seed=1)
@@ -1325,3 +1327,50 @@ def test_openspiel_malformed_states_are_value_errors(state: str, message: str) -
     game = pyspiel.load_game("python_qe", {"players": 3})
     with pytest.raises(ValueError, match=re.escape(message)):
         game.deserialize_state(state)
+
+
+def test_records_are_quoted_as_written_and_read_from_bytes() -> None:
+    g = qe.Game(3, seed=1)
+    text = g.record()
+    assert '"players":3' in text
+    with pytest.raises(qe.SetupError, match=r"^RECORD: bad record: `players` must be 3, 4 or 5, not -0$"):
+        qe.Game.from_record(text.replace('"players":3', '"players":-0'))
+    # bytes and bytearray are UTF-8 text; other bytes are a ValueError quoting them.
+    for raw in (text.encode(), bytearray(text.encode())):
+        assert qe.Game.from_record(raw).record() == text
+        assert qe.replay(raw) is None
+    with pytest.raises(ValueError, match=r"^record is bytes that is not UTF-8 text \(.*\), got b'\\xff\{'$"):
+        qe.Game.from_record(b"\xff{")
+    bom = "RECORD: bad record: the record starts with a byte order mark (U+FEFF), which JSON text may not have"
+    with pytest.raises(qe.SetupError, match=re.escape(bom)):
+        qe.Game.from_record("\ufeff" + text)
+    with pytest.raises(qe.SetupError, match=re.escape(bom)):
+        qe.Game.from_record(("\ufeff" + text).encode())
+
+
+def test_an_expansion_named_twice_is_refused_everywhere_with_one_message() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    twice = "`commodities` listed twice"
+    with pytest.raises(ValueError, match=f"^{twice}$"):
+        qe.Game(3, expansions=["commodities", "commodities"])
+    with pytest.raises(ValueError, match=f"^{twice}$"):
+        pyspiel.load_game("python_qe", {"expansions": "commodities:commodities"})
+    record = json.loads(qe.Game(3, seed=1, expansions=["commodities"]).record())
+    record["expansions"] = ["commodities", "commodities"]
+    with pytest.raises(qe.SetupError, match=f"^RECORD: bad record: {twice}$"):
+        qe.Game.from_record(record)
+    # The shorthand is not a second naming.
+    assert qe.Game(3, True, expansions=["commodities"]).expansions == ["commodities"]
+
+
+@pytest.mark.parametrize("param, text", [("ladder", "0:1:::2"), ("ladder", "0:1:"), ("expansions", "commodities:")])
+def test_openspiel_lists_with_an_empty_entry_are_refused(param: str, text: str) -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    with pytest.raises(ValueError, match=f"^{param} has an empty entry: {re.escape(repr(text))}$"):
+        pyspiel.load_game("python_qe", {param: text})

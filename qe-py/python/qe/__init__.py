@@ -378,7 +378,7 @@ def _events(dicts: List[Dict[str, Any]]) -> List[Event]:
     return out
 
 
-RecordLike = Union[str, Mapping[str, Any]]
+RecordLike = Union[str, bytes, bytearray, Mapping[str, Any]]
 """A ``qe-record/1`` record: JSON text or the parsed dict."""
 
 

@@ -10,7 +10,7 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   increasing, joined by ``:``; default ``0:1:2:3:4:5:6:8:10:13:17:22``); ``peeks`` (default
   ``False``: the peek actions are left out, as in :class:`qe.Game`'s action space). A list given
   with commas (``"0,1,3"``), as earlier versions took it, is accepted and stored with ``:``: a comma
-  would end the parameter in the game's string.
+  would end the parameter in the game's string. An empty entry (``0:1::2``) is a ``ValueError``.
 * **Dynamics**: simultaneous. A node where several seats must bid (the sealed bids, rebids) is a
   simultaneous node; seats with nothing to do there have the single action ``PASS``
   (``num_distinct_actions - 1``). A node where exactly one seat must act (the opening bid, choosing a
@@ -114,7 +114,12 @@ def _split(text: str, what: str) -> List[str]:
     """The items of a list parameter joined by ``:`` (or, as given in a dict, by commas)."""
     if not isinstance(text, str):
         raise ValueError(f"{what} must be a string of items joined by ':', got {_qe.quote(text)}")
-    return [x.strip() for x in text.replace(",", _SEP).split(_SEP) if x.strip()]
+    if not text.strip():
+        return []
+    items = [x.strip() for x in text.replace(",", _SEP).split(_SEP)]
+    if not all(items):
+        raise ValueError(f"{what} has an empty entry: {_qe.quote(text)}")
+    return items
 
 
 def _ladder(text: str) -> BidLadder:
