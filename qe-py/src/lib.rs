@@ -242,12 +242,8 @@ pub(crate) fn random_seed() -> u64 {
 /// The seat `seat` (a Python int) of `game`: `IllegalCommand` (R-AUC-12) naming it if the game has
 /// no such seat, a `TypeError` naming it if it is not an int.
 pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
-    let seat = args::int::<i64>(seat, "seat").map_err(|e| {
-        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            seat_range_error("seat", game.players(), args::quote(seat))
-        } else {
-            e
-        }
+    let seat = args::int_or::<i64>(seat, "seat", |quoted| {
+        seat_range_error("seat", game.players(), quoted)
     })?;
     match u8::try_from(seat) {
         Ok(s) if s < game.players() => Ok(Seat(s)),

@@ -170,7 +170,7 @@ BAD_INTS = [
     ("apply_chance_action type", lambda g: g.apply_chance_action("a"), TypeError, "id must be an int, got str 'a'"),
     ("legal_actions seat type", lambda g: g.legal_actions("a"), TypeError, "seat must be an int, got str 'a'"),
     ("legal_actions huge seat", lambda g: g.legal_actions(2**70), ValueError, rf"seat must be from 0 to 3, got {2**70}"),
-    ("events unprintable seat", lambda g: g.events(Unprintable()), ValueError, "seat must be from 0 to 3, got <unprintable>$"),
+    ("events unprintable seat", lambda g: g.events(Unprintable()), ValueError, rf"seat must be from 0 to 3, got {2**70}$"),  # its int, not its repr
     ("__index__ raising", lambda g: g.legal_actions(Boom()), RuntimeError, "^boom$"),
     ("step not a sequence", lambda g: g.step(5), TypeError, r"actions must be a sequence .*, got int 5"),
     ("step str", lambda g: g.step("abc"), TypeError, "actions must be a sequence .*, got str 'abc'"),
@@ -1374,3 +1374,33 @@ def test_openspiel_lists_with_an_empty_entry_are_refused(param: str, text: str) 
 
     with pytest.raises(ValueError, match=f"^{param} has an empty entry: {re.escape(repr(text))}$"):
         pyspiel.load_game("python_qe", {param: text})
+
+
+class _Huge:
+    """An object whose ``__index__`` is 2**200."""
+
+    def __index__(self) -> int:
+        return 2**200
+
+
+def test_an_index_past_every_range_is_quoted_as_its_integer() -> None:
+    g = qe.Game(3, seed=1)
+    huge = str(2**200)[:60] + "..."
+    for call, error, message in [
+        (lambda: g.apply_action(0, _Huge()), ValueError, f"action {huge} out of range 0..15 (seat 0)"),
+        (lambda: g.step([_Huge()]), ValueError, f"action {huge} out of range 0..15 (seat 0)"),
+        (lambda: g.bid(0, _Huge()), qe.IllegalCommand, f"R-AUC-4: bid out of range: {huge} "),
+        (lambda: g.legal_actions(_Huge()), ValueError, f"seat must be from 0 to 2, got {huge}"),
+        (lambda: qe.Game(3, seed=_Huge()), OverflowError, f"seed must be an int from 0 to {2**64 - 1}, got {huge}"),
+        (lambda: qe.BidLadder([_Huge()]), OverflowError, f"amounts[0] must be an int from 0 to {2**64 - 1}, got {huge}"),
+    ]:
+        with pytest.raises(error, match=f"^{re.escape(message)}"):
+            call()
+
+
+@pytest.mark.parametrize("name", ["env", "raw_env", "parallel_env", "QeAECEnv", "QeParallelEnv"])
+def test_pettingzoo_unknown_keywords_name_the_public_function(name: str) -> None:
+    import qe.pettingzoo
+
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'bogus' \(it takes players, "):
+        getattr(qe.pettingzoo, name)(bogus=1)
