@@ -832,16 +832,7 @@ mod json {
 
         fn out(&self) -> Out<'_> {
             let strings = |xs: &mut dyn Iterator<Item = String>| xs.collect::<Vec<_>>();
-            let manifest = self.manifest.as_ref().map(|man| OutManifest {
-                tiles: TileId::ALL
-                    .iter()
-                    .map(|t| (t.to_string(), man.tile_value(*t)))
-                    .collect(),
-                tokens: man
-                    .tokens()
-                    .map(|t| (t.to_string(), man.token_value(t).unwrap_or(0)))
-                    .collect(),
-            });
+            let manifest = self.manifest.as_ref().map(OutManifest::of);
             Out {
                 format: FORMAT,
                 players: self.players,
@@ -897,6 +888,29 @@ mod json {
     struct OutManifest {
         tiles: BTreeMap<String, u8>,
         tokens: BTreeMap<String, u8>,
+    }
+
+    impl OutManifest {
+        fn of(man: &Manifest) -> OutManifest {
+            OutManifest {
+                tiles: TileId::ALL
+                    .iter()
+                    .map(|t| (t.to_string(), man.tile_value(*t)))
+                    .collect(),
+                tokens: man
+                    .tokens()
+                    .map(|t| (t.to_string(), man.token_value(t).unwrap_or(0)))
+                    .collect(),
+            }
+        }
+    }
+
+    impl Manifest {
+        /// The manifest as a record's `manifest` field writes it, which [`Manifest::from_json`]
+        /// reads back.
+        pub fn to_json(&self) -> String {
+            serde_json::to_string(&OutManifest::of(self)).expect("a manifest serializes")
+        }
     }
 
     #[derive(serde::Serialize, Default)]

@@ -405,6 +405,15 @@ impl PyBidRange {
     fn allows(&self, amount: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.0.allows(args::int::<u64>(amount, "amount")?))
     }
+    /// Pickled (and copied) as its three numbers, read back by `qe._qe._bid_range`, which
+    /// checks them.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u64, u64, Option<u64>))> {
+        let make = py.import("qe._qe")?.getattr("_bid_range")?;
+        Ok((make, (self.0.min, self.0.max, self.0.forbidden)))
+    }
     fn __repr__(&self) -> String {
         let r = self.0;
         format!(
@@ -415,6 +424,41 @@ impl PyBidRange {
                 .map_or_else(|| "None".to_string(), |f| f.to_string())
         )
     }
+}
+
+/// A `BidRange` from its numbers, as its pickle holds them: a range a game can give (`min` 0 or
+/// 1, `max` 2**64 - 1, `forbidden` inside the range), else a `ValueError` naming the number.
+#[pyfunction]
+#[pyo3(name = "_bid_range")]
+pub(crate) fn bid_range(
+    min: &Bound<'_, PyAny>,
+    max: &Bound<'_, PyAny>,
+    forbidden: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyBidRange> {
+    let min = args::int::<u64>(min, "min")?;
+    let max = args::int::<u64>(max, "max")?;
+    let forbidden = args::opt_int::<u64>(forbidden, "forbidden")?;
+    if min > 1 {
+        return Err(PyValueError::new_err(format!(
+            "BidRange min must be 0 or 1, got {min}"
+        )));
+    }
+    if max != u64::MAX {
+        return Err(PyValueError::new_err(format!(
+            "BidRange max must be {}, got {max}",
+            u64::MAX
+        )));
+    }
+    if let Some(f) = forbidden.filter(|&f| f < min) {
+        return Err(PyValueError::new_err(format!(
+            "BidRange forbidden must be from min ({min}) up, got {f}"
+        )));
+    }
+    Ok(PyBidRange(qe_core::BidRange {
+        min,
+        max,
+        forbidden,
+    }))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1689,6 +1733,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::seed_arg, m)?)?;
     m.add_function(wrap_pyfunction!(record_text, m)?)?;
+    m.add_function(wrap_pyfunction!(bid_range, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;
