@@ -1404,3 +1404,31 @@ def test_pettingzoo_unknown_keywords_name_the_public_function(name: str) -> None
 
     with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'bogus' \(it takes players, "):
         getattr(qe.pettingzoo, name)(bogus=1)
+
+
+def test_a_tampered_vector_env_state_is_a_value_error_and_changes_nothing() -> None:
+    env = qe.VectorEnv(2, players=3, seed=1, opponents="random")
+    for _ in range(5):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.observe()[1]]))
+    make, (kwargs, state) = env.__reduce__()
+    before = env.observe()[0].copy()
+    games = json.loads(state["games"][0])
+    assert games, state
+    cases = [
+        ({"games": "x"}, "`games` must be a list of str, got str 'x'"),
+        ({"started": [1]}, "`started` must have one entry per env (2), got 1"),
+        ({"started": [0, 1]}, "env 0: `started` must be at least 1, got 0"),
+        ({"games": [json.dumps(games + [{"seat": 0, "bid": -1}]), state["games"][1]]}, "env 0, command "),
+        ({"games": [json.dumps([{"seat": 9, "bid": 1}]), state["games"][1]]}, "env 0, command 0 "),
+        ({"games": ["[", state["games"][1]]}, "env 0: the commands are not a JSON list"),
+        ({"streams": [[None, None, None], state["streams"][1]]}, "env 0, seat 1: `streams` must be 2 ints"),
+    ]
+    for change, message in cases:
+        bad = dict(state, **change)
+        with pytest.raises(ValueError, match=re.escape(f"VectorEnv state: {message}")):
+            env._set_state(bad)
+        assert (env.observe()[0] == before).all()
+    with pytest.raises(ValueError, match=r"^VectorEnv state: missing `episodes`$"):
+        env._set_state({k: v for k, v in state.items() if k != "episodes"})
+    env._set_state(state)  # the state as saved is read back
+    assert (env.observe()[0] == before).all()

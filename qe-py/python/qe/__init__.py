@@ -562,6 +562,16 @@ class Game(_qe.Game):
         self.__dict__.update(attrs)
 
 
+def _vector_env(kwargs: Dict[str, Any], state: Dict[str, Any]) -> VectorEnv:
+    """A pickled :class:`VectorEnv` read back: made with its arguments, then its state replayed
+    through the core (``VectorEnv.__reduce__``)."""
+    kwargs = dict(kwargs)
+    kwargs["ladder"] = BidLadder(kwargs["ladder"])
+    env = VectorEnv(**kwargs)
+    env._set_state(state)
+    return env
+
+
 def replay(record: RecordLike) -> Optional[Outcome]:
     """Replays a ``qe-record/1`` record (JSON text or dict). Returns the outcome, ``None`` when the
     game has not ended; raises :class:`SetupError` for a malformed record and
