@@ -1432,3 +1432,10 @@ def test_a_tampered_vector_env_state_is_a_value_error_and_changes_nothing() -> N
         env._set_state({k: v for k, v in state.items() if k != "episodes"})
     env._set_state(state)  # the state as saved is read back
     assert (env.observe()[0] == before).all()
+
+
+def test_a_whole_ratio_is_quoted_in_all_its_digits() -> None:
+    with pytest.raises(qe.SetupError, match=rf"from 1 by {2**64} goes past the largest bid"):
+        qe.BidLadder.geometric(1, 2**64, 3)
+    with pytest.raises(qe.SetupError, match=r"got first 1 and ratio 0.5$"):
+        qe.BidLadder.geometric(1, 0.5, 3)
