@@ -27,13 +27,11 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, Failure> {
             "{name}: a {what} is at most {max} bytes, and this input is longer"
         )));
     }
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        // JSON text has no byte order mark (RFC 8259); some editors write one.
-        return Err(Failure::BadInput(format!(
-            "{name}: the {what} starts with a byte order mark (U+FEFF), which JSON text may not \
-             have: save it as UTF-8 without one"
-        )));
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Failure::BadInput(format!("{name}: the {what} is not UTF-8 text: {e}")))?;
+    // The core's check, named with the input here.
+    match qe_core::byte_order_mark(&text, what) {
+        Some(m) => Err(Failure::BadInput(format!("{name}: {m}"))),
+        None => Ok(text),
     }
-    String::from_utf8(bytes)
-        .map_err(|e| Failure::BadInput(format!("{name}: the {what} is not UTF-8 text: {e}")))
 }

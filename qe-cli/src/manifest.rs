@@ -50,13 +50,15 @@ pub struct ExpansionArgs {
 }
 
 impl ExpansionArgs {
-    /// The set chosen.
-    pub fn set(&self) -> Expansions {
-        let set: Expansions = self.expansion.iter().copied().collect();
-        set.set(
+    /// The set chosen; an expansion given twice with `--expansion` is a usage error, as a
+    /// record's `expansions` listing one twice is a bad record (the core's one check).
+    pub fn set(&self) -> Result<Expansions, Failure> {
+        let set = Expansions::from_names(self.expansion.iter().map(|e| e.name()))
+            .map_err(|e| Failure::Usage(format!("--expansion: {e}")))?;
+        Ok(set.set(
             Expansion::Commodities,
             self.commodities || set.contains(Expansion::Commodities),
-        )
+        ))
     }
 }
 
@@ -78,14 +80,8 @@ pub fn title(set: Expansions, empty: &str) -> String {
 
 fn parse_expansion(name: &str) -> Result<Expansion, String> {
     // As records and the other bindings name them: lower case, exactly.
-    Expansion::from_name(name).ok_or_else(|| {
-        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        format!(
-            "unknown expansion \"{}\" (known: {})",
-            qe_core::shown(name),
-            known.join(", ")
-        )
-    })
+    let set = Expansions::from_names([name]).map_err(|e| e.to_string())?;
+    Ok(set.iter().next().expect("one name read"))
 }
 
 /// The rules for a game of `players` seats with these expansions and the manifest in use.

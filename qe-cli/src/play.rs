@@ -425,7 +425,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
         check_record_path(path)?;
     }
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
-    let rules = manifest::rules(args.players, args.expansions.set(), manifest)?;
+    let rules = manifest::rules(args.players, args.expansions.set()?, manifest)?;
     let humans: Vec<Seat> = match &args.humans {
         Some(list) => list.0.iter().map(|&s| Seat(s)).collect(),
         None => vec![Seat(args.seat)],
@@ -509,7 +509,7 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<(), Failure> {
     println!(
         "QE · {} players{} · {}",
         args.players,
-        manifest::title(args.expansions.set(), ""),
+        manifest::title(rules.expansions(), ""),
         match args.seed {
             Some(seed) => format!("seed {seed}"),
             None => "seed shown at the end".into(),

@@ -382,7 +382,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         }
     }
     let manifest = manifest::load(common)?.map_or_else(Manifest::default, |l| l.manifest);
-    let rules = manifest::rules(players, args.expansions.set(), manifest)?;
+    let rules = manifest::rules(players, args.expansions.set()?, manifest)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));

@@ -954,6 +954,22 @@ fn expansions_are_chosen_by_name_and_commodities_stays_a_shorthand() {
     let plain = with(&[]);
     assert_eq!(plain["expansions"], serde_json::json!([]));
     assert_ne!(named["seats"], plain["seats"]);
+    let o = run(
+        &[
+            "simulate",
+            "--expansion",
+            "commodities",
+            "--expansion",
+            "commodities",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--expansion: `commodities` listed twice"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["simulate", "--expansion", "gold-rush"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(

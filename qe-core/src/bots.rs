@@ -79,7 +79,24 @@ pub trait Bot {
     fn uses_history(&self) -> bool {
         false
     }
+
+    /// Where the bot's random streams are: with the name, seed and manifest it was built from,
+    /// all a bot built again needs to decide as this one will ([`Bot::set_streams`];
+    /// [`NamedBot::streams`]). `[0, 0]` for a bot without random state.
+    fn streams(&self) -> Streams {
+        [0, 0]
+    }
+
+    /// Moves the bot's random streams to `streams` (from [`Bot::streams`] of a bot of the same
+    /// kind and seed); a bot without random state ignores it.
+    fn set_streams(&mut self, streams: Streams) {
+        let _ = streams;
+    }
 }
+
+/// The position of a bot's random streams ([`Bot::streams`]): plain numbers, so a binding can
+/// save a bot as data (its name, seed, manifest and these) and build it again.
+pub type Streams = [u128; 2];
 
 /// The default bid ladder of the random bot: small amounts, then roughly doubling.
 pub const LADDER: [u64; 12] = [0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22];
@@ -145,6 +162,14 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
+    fn streams(&self) -> Streams {
+        [self.rng.get_word_pos(), 0]
+    }
+
+    fn set_streams(&mut self, streams: Streams) {
+        self.rng.set_word_pos(streams[0]);
+    }
+
     fn act(&mut self, view: &SeatView) -> Option<Command> {
         let seat = view.seat?;
         let legal = view.legal;
@@ -551,6 +576,14 @@ impl ValueBot {
 }
 
 impl Bot for ValueBot {
+    fn streams(&self) -> Streams {
+        [self.rng.get_word_pos(), 0]
+    }
+
+    fn set_streams(&mut self, streams: Streams) {
+        self.rng.set_word_pos(streams[0]);
+    }
+
     fn act(&mut self, view: &SeatView) -> Option<Command> {
         if !view.is_well_formed() {
             return None;

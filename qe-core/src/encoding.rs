@@ -112,7 +112,8 @@ pub enum LadderError {
     },
     /// A geometric ladder's rungs go past the largest bid.
     #[error(
-        "a geometric ladder of {rungs} rungs from {first} by {ratio} goes past the largest bid, {}",
+        "a geometric ladder of {rungs} rungs from {first} by {} goes past the largest bid, {}",
+        exact(*ratio),
         u64::MAX
     )]
     GeometricPastLargestBid {
@@ -125,7 +126,8 @@ pub enum LadderError {
     },
     /// A geometric ladder needs a first amount of at least 1 and a ratio above 1.
     #[error(
-        "a geometric ladder needs first >= 1 and a ratio > 1, got first {first} and ratio {ratio}"
+        "a geometric ladder needs first >= 1 and a ratio > 1, got first {first} and ratio {}",
+        exact(*ratio)
     )]
     Geometric {
         /// The first amount given.
@@ -153,6 +155,16 @@ impl Default for BidLadder {
     /// The ladder of [`crate::bots::LADDER`]: `0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22`.
     fn default() -> Self {
         BidLadder::new(&crate::bots::LADDER).expect("the default ladder is valid")
+    }
+}
+
+/// A ratio as given: a whole one in all its digits (`2**64` is `18446744073709551616`, where
+/// `f64`'s shortest form is `18446744073709552000`), any other as `f64` writes it.
+fn exact(ratio: f64) -> alloc::string::String {
+    if ratio.is_finite() && ratio % 1.0 == 0.0 {
+        alloc::format!("{ratio:.0}")
+    } else {
+        alloc::format!("{ratio}")
     }
 }
 

@@ -69,7 +69,10 @@ impl fmt::Display for Expansion {
 /// let set = Expansions::from_names(["commodities"]).unwrap();
 /// assert!(set.contains(Expansion::Commodities));
 /// assert_eq!(set.names().collect::<Vec<_>>(), ["commodities"]);
-/// assert_eq!(Expansions::from_names(["gold rush"]), Err("gold rush"));
+/// let unknown = Expansions::from_names(["gold rush"]).unwrap_err();
+/// assert_eq!(unknown.to_string(), "unknown expansion \"gold rush\" (known: commodities)");
+/// let twice = Expansions::from_names(["commodities", "commodities"]).unwrap_err();
+/// assert_eq!(twice.to_string(), "`commodities` listed twice");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Expansions(u8);
@@ -141,12 +144,52 @@ impl Expansions {
         self.iter().map(Expansion::name)
     }
 
-    /// The set of the named expansions; the first unknown name is the error. A name given twice
-    /// counts once (record readers reject duplicates themselves).
-    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Expansions, &'a str> {
-        names.into_iter().try_fold(Expansions::NONE, |set, name| {
-            Expansion::from_name(name).map(|e| set.with(e)).ok_or(name)
-        })
+    /// The set of the named expansions (the names records use, exactly); the first name that is
+    /// unknown or given twice is the error. The one reader of a list of expansion names: records,
+    /// Python's `expansions=` and OpenSpiel's parameter, and the CLI's `--expansion`.
+    pub fn from_names<'a>(
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Expansions, NamesError<'a>> {
+        names
+            .into_iter()
+            .try_fold(Expansions::NONE, Expansions::with_name)
+    }
+
+    /// The set with the expansion named `name` added: an error when the name is unknown or the
+    /// expansion is in the set already.
+    pub fn with_name(self, name: &str) -> Result<Expansions, NamesError<'_>> {
+        match Expansion::from_name(name) {
+            Some(e) if self.contains(e) => Err(NamesError::Twice(e)),
+            Some(e) => Ok(self.with(e)),
+            None => Err(NamesError::Unknown(name)),
+        }
+    }
+}
+
+/// Why a list of expansion names is refused ([`Expansions::from_names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamesError<'a> {
+    /// A name no expansion has (names are lower case, exactly as records write them).
+    Unknown(&'a str),
+    /// An expansion named twice.
+    Twice(Expansion),
+}
+
+impl fmt::Display for NamesError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NamesError::Unknown(name) => {
+                write!(f, "unknown expansion \"{}\" (known: ", crate::shown(name))?;
+                for (i, e) in Expansion::ALL.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(e.name())?;
+                }
+                f.write_str(")")
+            }
+            NamesError::Twice(e) => write!(f, "`{e}` listed twice"),
+        }
     }
 }
 

@@ -125,13 +125,13 @@ pub use components::{
 pub use deduction::{Deduction, SpendBounds};
 pub use error::{error_code, shown, CommandError, ErrorCode, SetupError, ERROR_CODES, SHOWN_MAX};
 pub use event::{BidStage, Event, EventSink, Events};
-pub use expansion::{Expansion, Expansions};
+pub use expansion::{Expansion, Expansions, NamesError};
 pub use game::Game;
 pub use legal::{BidRange, Legal, PileSet};
 pub use phase::{Chance, Phase};
 #[cfg(feature = "serde")]
 pub use record::MAX_COMMAND_BYTES;
-pub use record::{Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
+pub use record::{byte_order_mark, Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};

@@ -22,6 +22,24 @@ pub const FORMAT: &str = "qe-record/1";
 /// [`Rules::max_commands`].
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
+/// Why JSON text that starts with a byte order mark (U+FEFF) is refused, or `None` when it does
+/// not: JSON text has none (RFC 8259), though some editors write one. `what` names the text
+/// (`"record"`, `"manifest"`). The one check of it: the record and manifest readers make it
+/// (so the C ABI and Python give it), and the `qe` command names its input with it.
+///
+/// ```
+/// assert_eq!(qe_core::byte_order_mark("{}", "record"), None);
+/// assert!(qe_core::byte_order_mark("\u{feff}{}", "record").unwrap().contains("byte order mark"));
+/// ```
+pub fn byte_order_mark(text: &str, what: &str) -> Option<alloc::string::String> {
+    text.starts_with('\u{feff}').then(|| {
+        alloc::format!(
+            "the {what} starts with a byte order mark (U+FEFF), which JSON text may not have: \
+             save it as UTF-8 without one"
+        )
+    })
+}
+
 /// A game record: rules, set-up and every command played (`RECORD.md`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -565,6 +583,9 @@ mod json {
         /// Reads a manifest in the record format (`{"tiles": {...}, "tokens": {...}}`,
         /// `RECORD.md`: both parts, every tile and token ID), validated as [`Manifest::new`] does.
         pub fn from_json(text: &str) -> Result<Manifest, SetupError> {
+            if let Some(m) = super::byte_order_mark(text, "manifest") {
+                return Err(bad(m));
+            }
             if text.len() > MAX_RECORD_BYTES {
                 return Err(bad(format!(
                     "a manifest is at most {MAX_RECORD_BYTES} bytes, this one has {}",
@@ -612,6 +633,9 @@ mod json {
             text: &str,
             manifest_default: Option<Manifest>,
         ) -> Result<Record, SetupError> {
+            if let Some(m) = super::byte_order_mark(text, "record") {
+                return Err(bad(m));
+            }
             if text.len() > MAX_RECORD_BYTES {
                 return Err(bad(format!(
                     "a record is at most {MAX_RECORD_BYTES} bytes, this one has {}",
@@ -659,9 +683,12 @@ mod json {
             let Whole::Fits(players) = json::whole(players_v) else {
                 // Any whole number is R-SET-1's, however far out of range; other text is not a
                 // count at all.
+                // (written as JSON writes it: `-0` or `3.0` is quoted as given).
                 return Err(match players_v.get().parse::<i128>() {
-                    Ok(players) => SetupError::Players { players },
-                    Err(_) => bad(format!(
+                    Ok(players) if players.to_string() == players_v.get() => {
+                        SetupError::Players { players }
+                    }
+                    _ => bad(format!(
                         "`players` must be 3, 4 or 5, not {}",
                         shown(players_v.get())
                     )),
@@ -676,13 +703,15 @@ mod json {
             let mut expansions = Expansions::NONE;
             if let Some(e) = obj.get("expansions") {
                 for x in items(e, "`expansions`", 8)? {
-                    match json::string(x).as_deref().and_then(Expansion::from_name) {
-                        Some(e) if expansions.contains(e) => {
-                            return Err(bad(format!("`{e}` listed twice")))
-                        }
-                        Some(e) => expansions = expansions.with(e),
-                        None => return Err(bad(format!("unknown expansion {}", shown(x.get())))),
-                    }
+                    let Some(name) = json::string(x) else {
+                        return Err(bad(format!(
+                            "`expansions` entries are names, got {}",
+                            shown(x.get())
+                        )));
+                    };
+                    expansions = expansions
+                        .with_name(&name)
+                        .map_err(|e| bad(e.to_string()))?;
                 }
             }
             let commodities = expansions.contains(Expansion::Commodities);
@@ -803,16 +832,7 @@ mod json {
 
         fn out(&self) -> Out<'_> {
             let strings = |xs: &mut dyn Iterator<Item = String>| xs.collect::<Vec<_>>();
-            let manifest = self.manifest.as_ref().map(|man| OutManifest {
-                tiles: TileId::ALL
-                    .iter()
-                    .map(|t| (t.to_string(), man.tile_value(*t)))
-                    .collect(),
-                tokens: man
-                    .tokens()
-                    .map(|t| (t.to_string(), man.token_value(t).unwrap_or(0)))
-                    .collect(),
-            });
+            let manifest = self.manifest.as_ref().map(OutManifest::of);
             Out {
                 format: FORMAT,
                 players: self.players,
@@ -868,6 +888,29 @@ mod json {
     struct OutManifest {
         tiles: BTreeMap<String, u8>,
         tokens: BTreeMap<String, u8>,
+    }
+
+    impl OutManifest {
+        fn of(man: &Manifest) -> OutManifest {
+            OutManifest {
+                tiles: TileId::ALL
+                    .iter()
+                    .map(|t| (t.to_string(), man.tile_value(*t)))
+                    .collect(),
+                tokens: man
+                    .tokens()
+                    .map(|t| (t.to_string(), man.token_value(t).unwrap_or(0)))
+                    .collect(),
+            }
+        }
+    }
+
+    impl Manifest {
+        /// The manifest as a record's `manifest` field writes it, which [`Manifest::from_json`]
+        /// reads back.
+        pub fn to_json(&self) -> String {
+            serde_json::to_string(&OutManifest::of(self)).expect("a manifest serializes")
+        }
     }
 
     #[derive(serde::Serialize, Default)]

@@ -713,7 +713,23 @@ fn a_record_names_each_expansion_once_and_numbers_tokens_without_gaps() {
     );
     assert_ne!(twice, text);
     let e = Record::from_json(&twice).unwrap_err().to_string();
-    assert!(e.contains("listed twice"), "{e}");
+    assert_eq!(e, "bad record: `commodities` listed twice");
+    // The same message as every other reader of expansion names (Python, OpenSpiel, the CLI).
+    let names = qe_core::Expansions::from_names(["commodities", "commodities"]).unwrap_err();
+    assert_eq!(format!("bad record: {names}"), e);
+    let unknown = text.replacen(
+        r#""expansions":["commodities"]"#,
+        r#""expansions":["gold"]"#,
+        1,
+    );
+    let e = Record::from_json(&unknown).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "bad record: unknown expansion \"gold\" (known: commodities)"
+    );
+    let number = text.replacen(r#""expansions":["commodities"]"#, r#""expansions":[5]"#, 1);
+    let e = Record::from_json(&number).unwrap_err().to_string();
+    assert_eq!(e, "bad record: `expansions` entries are names, got 5");
     // R-CMP-7: token IDs are numbered from 1 without gaps.
     let (tiles, tokens) = manifest_parts(&qe_core::Manifest::default());
     let gap = tokens.replacen(r#""gold6""#, r#""gold7""#, 1);
@@ -844,4 +860,45 @@ fn a_record_field_of_the_wrong_shape_is_quoted() {
         assert!(e.contains(what) && e.contains('`'), "{e}");
         assert!(!e.contains("got"), "{e}");
     }
+}
+
+#[test]
+fn a_player_count_is_quoted_as_written() {
+    let text = record_text(4);
+    assert!(text.contains(r#""players":4"#), "{text}");
+    for (given, says) in [
+        ("-0", "bad record: `players` must be 3, 4 or 5, not -0"),
+        ("4.0", "bad record: `players` must be 3, 4 or 5, not 4.0"),
+        ("0", "a game has 3 to 5 players, not 0"),
+        ("-7", "a game has 3 to 5 players, not -7"),
+    ] {
+        let e = Record::from_json(&text.replacen(
+            r#""players":4"#,
+            &format!(r#""players":{given}"#),
+            1,
+        ))
+        .unwrap_err();
+        assert_eq!(e.to_string(), says);
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_named_by_the_readers() {
+    let text = record_text(4);
+    let e = Record::from_json(&format!("\u{feff}{text}")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad record: the record starts with a byte order mark (U+FEFF), which JSON text may not \
+         have: save it as UTF-8 without one"
+    );
+    let manifest = qe_core::Manifest::default();
+    let (tiles, tokens) = manifest_parts(&manifest);
+    let json = format!(r#"{{"tiles":{{{tiles}}},"tokens":{{{tokens}}}}}"#);
+    assert!(qe_core::Manifest::from_json(&json).is_ok());
+    let e = qe_core::Manifest::from_json(&format!("\u{feff}{json}")).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the manifest starts with a byte order mark"),
+        "{e}"
+    );
 }

@@ -113,7 +113,15 @@ fn reader_error(text: &str, what: &str, limit: usize, error: Error) -> Error {
     }
     match serde_json::from_str::<&serde_json::value::RawValue>(text) {
         Ok(_) => error,
-        Err(e) => json_error(what, &e),
+        // Named as the core's readers and the `qe` command name it, not as a syntax error at
+        // line 1, column 1.
+        Err(e) => match qe_core::byte_order_mark(text, "text") {
+            Some(m) => Error::new(
+                QE_ERR_INVALID_JSON,
+                format!("`{what}` is not valid JSON: {m}"),
+            ),
+            None => json_error(what, &e),
+        },
     }
 }
 

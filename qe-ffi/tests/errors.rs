@@ -527,6 +527,20 @@ fn bad_records_and_illegal_records() {
     assert!(g.is_null());
     assert!(last_message().starts_with("RECORD: "), "{}", last_message());
     assert_eq!(last_rule(), "RECORD");
+    // A byte order mark is named, as the `qe` command and Python name it.
+    let g = new_game(4, false, 10);
+    let (st, idx, g2) = from_record(&format!("\u{feff}{}", record(g)));
+    assert_eq!((st, idx), (QE_ERR_INVALID_JSON, usize::MAX));
+    assert!(g2.is_null());
+    assert_eq!(
+        last_message(),
+        "`json` is not valid JSON: the text starts with a byte order mark (U+FEFF), which JSON \
+         text may not have: save it as UTF-8 without one"
+    );
+    let (st, _, g3) = from_record(&record(g));
+    assert_eq!(st, QE_OK);
+    free(g3);
+    free(g);
     // A legal record, then one illegal command appended: index and rule.
     let g = new_game(4, false, 10);
     assert_eq!(unsafe { qe_game_apply(g, bid(0, 2)) }, QE_OK);

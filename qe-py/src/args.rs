@@ -86,12 +86,27 @@ fn read<T: IntArg>(
             quote(value)
         )));
     }
+    let value = &by_index(value)?;
     T::extract(value).map_err(|e| match out_of_range {
         Some(out_of_range) if e.is_instance_of::<PyOverflowError>(value.py()) => {
             out_of_range(quote(value))
         }
         _ => int_error::<T>(value, &name(), e, false),
     })
+}
+
+/// `value` when it is an int or has no `__index__`, else the int its `__index__` gives: read so,
+/// an error quotes the number (`2**200`), not the object's `repr`. An error raised by the
+/// caller's own `__index__` comes through unchanged.
+fn by_index<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if value.is_instance_of::<PyInt>() || !value.get_type().hasattr("__index__")? {
+        return Ok(value.clone());
+    }
+    value
+        .py()
+        .import("operator")?
+        .getattr("index")?
+        .call1((value,))
 }
 
 /// [`int`] for an optional argument (`None` stays `None`).
@@ -142,6 +157,7 @@ macro_rules! defaulted {
             if value.is_instance_of::<PyBool>() {
                 return Err(PyTypeError::new_err(format!("must be an int, got bool {}", quote(value))));
             }
+            let value = &by_index(value)?;
             <$t as IntArg>::extract(value).map_err(|e| int_error::<$t>(value, stringify!($f), e, true))
         }
     )*};
@@ -163,6 +179,7 @@ pub(crate) fn seat(value: &Bound<'_, PyAny>) -> PyResult<Result<i128, String>> {
             quote(value)
         )));
     }
+    let value = &by_index(value)?;
     match <i128 as IntArg>::extract(value) {
         Ok(s) => Ok(Ok(s)),
         Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => Ok(Err(quote(value))),

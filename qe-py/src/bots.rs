@@ -2,8 +2,9 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
 use qe_core::bots::{NamedBot, NAMES};
-use qe_core::{Command, Seat};
+use qe_core::{Command, Manifest, Seat};
 
 use crate::vector::Exclusive;
 use crate::{args, command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
@@ -141,6 +142,75 @@ impl PyBot {
     fn __repr__(&mut self) -> String {
         let bot = self.get();
         format!("Bot({:?}, seed={})", bot.name(), bot.seed())
+    }
+
+    /// Pickled (and copied) as data: its name and seed, then its state (the manifest it is built
+    /// for, as a record writes one, `None` for the default; where its random streams are), so a
+    /// copy decides as the original will.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, u64), Bound<'py, PyDict>)> {
+        let py = slf.py();
+        let mut this = slf.borrow_mut();
+        let bot = this.bot.get_mut();
+        let manifest = bot.manifest();
+        let state = PyDict::new(py);
+        let manifest = (manifest != Manifest::default()).then(|| manifest.to_json());
+        state.set_item("manifest", manifest)?;
+        state.set_item("streams", bot.streams().to_vec())?;
+        let args = (bot.name().to_owned(), bot.seed());
+        Ok((slf.get_type().into_any(), args, state))
+    }
+
+    /// Restores what [`PyBot::__reduce__`] saved; a state that is not one is a `ValueError`
+    /// naming the field, and the bot is unchanged.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bad = |what: String| PyValueError::new_err(format!("Bot state: {what}"));
+        let state = state.cast::<PyDict>().map_err(|_| {
+            bad(format!(
+                "must be a dict of manifest and streams, got {} {}",
+                args::type_name(state),
+                args::quote(state)
+            ))
+        })?;
+        let keys: Vec<String> = state.keys().iter().map(|k| args::quote(&k)).collect();
+        if state.len() != 2 || keys.iter().any(|k| k != "'manifest'" && k != "'streams'") {
+            return Err(bad(format!(
+                "must have the keys manifest and streams, got [{}]",
+                keys.join(", ")
+            )));
+        }
+        let field = |k: &str| state.get_item(k).ok().flatten();
+        let manifest = match field("manifest") {
+            Some(m) if !m.is_none() => {
+                let text = m.cast::<PyString>().map_err(|_| {
+                    bad(format!(
+                        "`manifest` must be a str or None, got {} {}",
+                        args::type_name(&m),
+                        args::quote(&m)
+                    ))
+                })?;
+                Manifest::from_json(&text.to_cow()?).map_err(|e| bad(format!("`manifest`: {e}")))?
+            }
+            _ => Manifest::default(),
+        };
+        let streams_v = field("streams").expect("checked above");
+        let streams: Vec<u128> = streams_v
+            .extract::<Vec<u128>>()
+            .ok()
+            .filter(|s| s.len() == 2)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`streams` must be 2 ints from 0 to 2**128 - 1, got {}",
+                    args::quote(&streams_v)
+                ))
+            })?;
+        let bot = self.bot.get_mut();
+        let rebuilt =
+            NamedBot::with_state(bot.name(), bot.seed(), manifest, [streams[0], streams[1]])
+                .expect("a known name");
+        *bot = rebuilt;
+        Ok(())
     }
 }
 

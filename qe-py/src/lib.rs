@@ -137,14 +137,8 @@ pub(crate) fn rules(
     expansions: Option<Vec<String>>,
 ) -> PyResult<Rules> {
     let named = expansions.unwrap_or_default();
-    let set = Expansions::from_names(named.iter().map(String::as_str)).map_err(|name| {
-        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown expansion \"{}\" (known: {})",
-            qe_core::shown(name),
-            known.join(", ")
-        ))
-    })?;
+    let set = Expansions::from_names(named.iter().map(String::as_str))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let set = set.set(
         Expansion::Commodities,
         commodities || set.contains(Expansion::Commodities),
@@ -248,12 +242,8 @@ pub(crate) fn random_seed() -> u64 {
 /// The seat `seat` (a Python int) of `game`: `IllegalCommand` (R-AUC-12) naming it if the game has
 /// no such seat, a `TypeError` naming it if it is not an int.
 pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
-    let seat = args::int::<i64>(seat, "seat").map_err(|e| {
-        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            seat_range_error("seat", game.players(), args::quote(seat))
-        } else {
-            e
-        }
+    let seat = args::int_or::<i64>(seat, "seat", |quoted| {
+        seat_range_error("seat", game.players(), quoted)
     })?;
     match u8::try_from(seat) {
         Ok(s) if s < game.players() => Ok(Seat(s)),
@@ -415,6 +405,15 @@ impl PyBidRange {
     fn allows(&self, amount: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.0.allows(args::int::<u64>(amount, "amount")?))
     }
+    /// Pickled (and copied) as its three numbers, read back by `qe._qe._bid_range`, which
+    /// checks them.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u64, u64, Option<u64>))> {
+        let make = py.import("qe._qe")?.getattr("_bid_range")?;
+        Ok((make, (self.0.min, self.0.max, self.0.forbidden)))
+    }
     fn __repr__(&self) -> String {
         let r = self.0;
         format!(
@@ -425,6 +424,41 @@ impl PyBidRange {
                 .map_or_else(|| "None".to_string(), |f| f.to_string())
         )
     }
+}
+
+/// A `BidRange` from its numbers, as its pickle holds them: a range a game can give (`min` 0 or
+/// 1, `max` 2**64 - 1, `forbidden` inside the range), else a `ValueError` naming the number.
+#[pyfunction]
+#[pyo3(name = "_bid_range")]
+pub(crate) fn bid_range(
+    min: &Bound<'_, PyAny>,
+    max: &Bound<'_, PyAny>,
+    forbidden: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyBidRange> {
+    let min = args::int::<u64>(min, "min")?;
+    let max = args::int::<u64>(max, "max")?;
+    let forbidden = args::opt_int::<u64>(forbidden, "forbidden")?;
+    if min > 1 {
+        return Err(PyValueError::new_err(format!(
+            "BidRange min must be 0 or 1, got {min}"
+        )));
+    }
+    if max != u64::MAX {
+        return Err(PyValueError::new_err(format!(
+            "BidRange max must be {}, got {max}",
+            u64::MAX
+        )));
+    }
+    if let Some(f) = forbidden.filter(|&f| f < min) {
+        return Err(PyValueError::new_err(format!(
+            "BidRange forbidden must be from min ({min}) up, got {f}"
+        )));
+    }
+    Ok(PyBidRange(qe_core::BidRange {
+        min,
+        max,
+        forbidden,
+    }))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -444,7 +478,8 @@ pub(crate) fn record_text(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult
 }
 
 /// `value` as JSON text for qe-core's readers (records, commands): a `str` as given (so a key
-/// given twice is caught there, and the reader checks its size), anything else written by
+/// given twice is caught there, and the reader checks its size), `bytes` and `bytearray` read as
+/// UTF-8 text (else a `ValueError` quoting them), anything else written by
 /// `json.dumps`, numpy integers as the ints they are. A value JSON cannot hold (an object, NaN,
 /// nesting too deep) is a `TypeError` or `ValueError` naming `what` and quoting the value; the
 /// caller's own errors come through. A value that would be more than `limit` bytes of JSON is
@@ -467,6 +502,23 @@ pub(crate) fn json_text(
     };
     if let Ok(text) = value.cast::<PyString>() {
         return text.to_str().map(str::to_owned).map_err(|_| no_utf8());
+    }
+    // `bytes` and `bytearray` are UTF-8 text, as a file read in binary mode holds it.
+    let bytes = if let Ok(b) = value.cast::<pyo3::types::PyBytes>() {
+        Some(b.as_bytes().to_vec())
+    } else if let Ok(b) = value.cast::<pyo3::types::PyByteArray>() {
+        Some(b.to_vec())
+    } else {
+        None
+    };
+    if let Some(bytes) = bytes {
+        return String::from_utf8(bytes).map_err(|e| {
+            PyValueError::new_err(format!(
+                "{what} is {} that is not UTF-8 text ({e}), got {}",
+                args::type_name(value),
+                args::quote(value)
+            ))
+        });
     }
     if !json_within(value, limit)? {
         // The error the reader gives text past the limit (a malformed command, a bad record).
@@ -1681,6 +1733,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::seed_arg, m)?)?;
     m.add_function(wrap_pyfunction!(record_text, m)?)?;
+    m.add_function(wrap_pyfunction!(bid_range, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(observation_blocks, m)?)?;

@@ -3,6 +3,7 @@
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use qe_core::bots::{by_name_with, decide, BoxedBot, NAMES};
 use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
@@ -42,6 +43,10 @@ struct Core {
     started: Vec<u64>,
     /// The last game each env finished since it was made or reset, as it ended.
     finished: Vec<Option<Game>>,
+    /// The commands of each env's current game, and of the game in `finished`: what a pickle
+    /// of the batch holds, replayed through the core when it is read.
+    logs: Vec<Vec<qe_core::Command>>,
+    finished_logs: Vec<Vec<qe_core::Command>>,
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
     opponents: Option<String>,
     bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
@@ -94,6 +99,8 @@ impl Core {
             games: try_vec(num_envs, ObservedGame::new(Game::seeded(rules, 0)))?,
             started: try_vec(num_envs, 0)?,
             finished: try_vec(num_envs, None)?,
+            logs: try_vec(num_envs, Vec::new())?,
+            finished_logs: try_vec(num_envs, Vec::new())?,
             opponents,
             bots: {
                 let mut bots = Vec::new();
@@ -147,6 +154,7 @@ impl Core {
         self.started[e] += 1;
         let game_seed = self.game_seed(e, k);
         self.games[e].reset(Game::seeded(self.rules, game_seed));
+        self.logs[e].clear();
         if let Some(m) = self.matches.get_mut(e) {
             *m = Match::seeded(self.rules, game_seed);
         }
@@ -189,6 +197,7 @@ impl Core {
             }
             .expect("a bot that must act acts");
             observed.play(command).expect("bots play legal commands");
+            self.logs[e].push(command);
         }
     }
 
@@ -250,6 +259,18 @@ impl Core {
         self.finished.fill(None);
     }
 
+    /// The game env `e` played as its `k`-th: from its seed, `commands` replayed through the
+    /// core, or why not (a `ValueError` naming the env and the command).
+    fn replay(&self, e: usize, k: u64, commands: &[qe_core::Command]) -> PyResult<Match> {
+        let mut m = Match::seeded(self.rules, self.game_seed(e, k));
+        for (i, c) in commands.iter().enumerate() {
+            m.play(*c).map_err(|err| {
+                state_error(format!("env {e}, command {i} ({}): {err}", c.to_json()))
+            })?;
+        }
+        Ok(m)
+    }
+
     /// The commands of `self.actions` (`[num_envs, players]`, or `[num_envs]` with opponents) for
     /// the seats that must act, into `self.pending`; on the first illegal one, `(env, seat,
     /// error)` and no game is changed.
@@ -302,6 +323,7 @@ impl Core {
             let game = &mut self.games[e];
             for c in self.pending[e].iter().flatten() {
                 game.play(*c).expect("validated");
+                self.logs[e].push(*c);
                 if let Some(m) = self.matches.get_mut(e) {
                     m.play(*c).expect("validated");
                 }
@@ -315,12 +337,67 @@ impl Core {
             if let Some(outcome) = outcome {
                 self.rewards(e, &outcome, out);
                 self.finished[e] = Some(*self.games[e].game());
+                core::mem::swap(&mut self.logs[e], &mut self.finished_logs[e]);
                 self.episodes += 1;
                 self.new_game(e);
             }
             self.write(e, out);
         }
     }
+}
+
+/// A `ValueError` about a `VectorEnv` state being read.
+fn state_error(what: String) -> PyErr {
+    PyValueError::new_err(format!("VectorEnv state: {what}"))
+}
+
+/// The `VectorEnv` state `state[key]`, or an error naming the key.
+fn state_item<'py>(state: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    state
+        .get_item(key)?
+        .ok_or_else(|| state_error(format!("missing `{key}`")))
+}
+
+/// `value` as a `T` (the field `what` of a state), or an error naming the field and quoting it.
+fn state_value<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
+    value: &Bound<'py, PyAny>,
+    what: &str,
+    kind: &str,
+) -> PyResult<T> {
+    value.extract::<T>().map_err(|_| {
+        state_error(format!(
+            "`{what}` must be {kind}, got {} {}",
+            args::type_name(value),
+            args::quote(value)
+        ))
+    })
+}
+
+/// A game's commands as JSON text (a list in record form), as a pickle of the batch holds them.
+fn commands_text(commands: &[qe_core::Command], players: u8) -> String {
+    let list: Vec<serde_json::Value> = commands
+        .iter()
+        .map(|c| crate::command::to_json(c, players))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// The commands of `text` ([`commands_text`]), each read by the core's command reader, or an
+/// error naming env `e` and what is wrong.
+fn commands_of(text: &str, e: usize) -> PyResult<Vec<qe_core::Command>> {
+    let raw: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).map_err(|err| {
+        state_error(format!(
+            "env {e}: the commands are not a JSON list ({err}): {}",
+            qe_core::shown(text)
+        ))
+    })?;
+    raw.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            qe_core::Command::from_json(r.get())
+                .map_err(|err| state_error(format!("env {e}, command {i}: {}: {err}", err.rule())))
+        })
+        .collect()
 }
 
 /// Copies `actions` (ints of shape `expected`) into `into`: directly from a C-contiguous int64
@@ -756,6 +833,216 @@ impl VectorEnv {
     /// The current `(obs, masks)` (the same arrays `step` returns).
     fn observe<'py>(&self, py: Python<'py>) -> (Bound<'py, PyAny>, Bound<'py, PyAny>) {
         self.outputs(py)
+    }
+
+    /// Pickled (and copied) as data: the constructor's arguments (the seed in use), then the
+    /// state (`_set_state`): each env's game count and the commands of its current game and of
+    /// the last game it finished, where the opponents' random streams are, and the counters. It
+    /// is read back by `qe._vector_env`, which makes the env and replays every game through the
+    /// core, so a copy steps as the original will.
+    fn __reduce__<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>, Bound<'py, PyDict>))> {
+        let c = &mut self.core;
+        let players = c.rules.players();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("num_envs", c.games.len())?;
+        kwargs.set_item("players", players)?;
+        kwargs.set_item(
+            "expansions",
+            c.rules.expansions().names().collect::<Vec<_>>(),
+        )?;
+        kwargs.set_item("ladder", c.space.ladder().amounts().to_vec())?;
+        kwargs.set_item("seed", c.seed)?;
+        kwargs.set_item("opponents", c.opponents.as_deref())?;
+        kwargs.set_item("seat", c.learner.0)?;
+        kwargs.set_item("reward", c.reward.name())?;
+        kwargs.set_item("all_seats", c.all_seats)?;
+        kwargs.set_item("peeks", c.space.has_peeks())?;
+        kwargs.set_item("zero_others", c.zero_others)?;
+        let state = PyDict::new(py);
+        state.set_item("started", c.started.clone())?;
+        let games: Vec<String> = c.logs.iter().map(|l| commands_text(l, players)).collect();
+        state.set_item("games", games)?;
+        let finished: Vec<Option<String>> = c
+            .finished
+            .iter()
+            .zip(&c.finished_logs)
+            .map(|(f, l)| f.as_ref().map(|_| commands_text(l, players)))
+            .collect();
+        state.set_item("finished", finished)?;
+        let p = c.players();
+        let streams: Vec<Vec<Option<Vec<u128>>>> = c
+            .bots
+            .iter_mut()
+            .map(|env| {
+                env[..p]
+                    .iter_mut()
+                    .map(|b| b.as_mut().map(|b| b.get_mut().streams().to_vec()))
+                    .collect()
+            })
+            .collect();
+        state.set_item("streams", streams)?;
+        state.set_item("decisions", c.decisions)?;
+        state.set_item("episodes", c.episodes)?;
+        let make = py.import("qe")?.getattr("_vector_env")?;
+        Ok((make, (kwargs, state)))
+    }
+
+    /// Restores what `__reduce__` saved into an env made with the same arguments: every game is
+    /// replayed through the core from its seed. A state that is not one (a command the game
+    /// does not allow, a list of the wrong length) is a `ValueError` naming what is wrong, and
+    /// the env is unchanged.
+    fn _set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let state = state.cast::<PyDict>().map_err(|_| {
+            state_error(format!(
+                "must be a dict, got {} {}",
+                args::type_name(state),
+                args::quote(state)
+            ))
+        })?;
+        let c = &self.core;
+        let n = c.games.len();
+        let players = c.players();
+        let started: Vec<u64> =
+            state_value(&state_item(state, "started")?, "started", "a list of ints")?;
+        let games: Vec<String> =
+            state_value(&state_item(state, "games")?, "games", "a list of str")?;
+        let finished: Vec<Option<String>> = state_value(
+            &state_item(state, "finished")?,
+            "finished",
+            "a list of str or None",
+        )?;
+        let streams: Vec<Vec<Option<Vec<u128>>>> = state_value(
+            &state_item(state, "streams")?,
+            "streams",
+            "a list of lists of None or 2 ints",
+        )?;
+        let decisions: u64 = state_value(&state_item(state, "decisions")?, "decisions", "an int")?;
+        let episodes: u64 = state_value(&state_item(state, "episodes")?, "episodes", "an int")?;
+        for (what, len) in [
+            ("started", started.len()),
+            ("games", games.len()),
+            ("finished", finished.len()),
+            ("streams", streams.len()),
+        ] {
+            if len != n {
+                return Err(state_error(format!(
+                    "`{what}` must have one entry per env ({n}), got {len}"
+                )));
+            }
+        }
+        let mut new_games = Vec::with_capacity(n);
+        let mut new_matches = Vec::new();
+        let mut new_logs = Vec::with_capacity(n);
+        let mut new_finished = Vec::with_capacity(n);
+        let mut new_finished_logs = Vec::with_capacity(n);
+        let mut new_bots = Vec::with_capacity(n);
+        for e in 0..n {
+            let k = started[e].checked_sub(1).ok_or_else(|| {
+                state_error(format!("env {e}: `started` must be at least 1, got 0"))
+            })?;
+            let log = commands_of(&games[e], e)?;
+            let m = c.replay(e, k, &log)?;
+            if m.game().is_over() {
+                return Err(state_error(format!(
+                    "env {e}: its current game is over (a finished game is replaced at once)"
+                )));
+            }
+            let mut bots: [Option<Exclusive<BoxedBot>>; MAX_SEATS] = Default::default();
+            if let Some(name) = &c.opponents {
+                let mut others = m.game().to_act();
+                others.remove(c.learner);
+                if !others.is_empty() {
+                    return Err(state_error(format!(
+                        "env {e}: the opponents must act, but the batch waits for the learner"
+                    )));
+                }
+                let seeds = &streams[e];
+                if seeds.len() != players {
+                    return Err(state_error(format!(
+                        "env {e}: `streams` must have one entry per seat ({players}), got {}",
+                        seeds.len()
+                    )));
+                }
+                for (s, st) in seeds.iter().enumerate() {
+                    let is_bot = s != c.learner.index();
+                    match (is_bot, st) {
+                        (true, Some(st)) if st.len() == 2 => {
+                            let mut bot = by_name_with(
+                                name,
+                                Core::bot_seed(c.game_seed(e, k), s),
+                                *c.rules.manifest(),
+                            )
+                            .expect("checked by new");
+                            bot.set_streams([st[0], st[1]]);
+                            bots[s] = Some(Exclusive::new(bot));
+                        }
+                        (false, None) => {}
+                        _ => {
+                            return Err(state_error(format!(
+                                "env {e}, seat {s}: `streams` must be {}, got {}",
+                                if is_bot {
+                                    "2 ints (an opponent's)"
+                                } else {
+                                    "None (the learner's)"
+                                },
+                                args::quote(
+                                    &state_item(state, "streams")?.get_item(e)?.get_item(s)?
+                                )
+                            )))
+                        }
+                    }
+                }
+            }
+            let fin = match &finished[e] {
+                None => None,
+                Some(text) => {
+                    let flog = commands_of(text, e)?;
+                    let k = k.checked_sub(1).ok_or_else(|| {
+                        state_error(format!(
+                            "env {e}: a finished game needs `started` of at least 2"
+                        ))
+                    })?;
+                    let fm = c.replay(e, k, &flog)?;
+                    if !fm.game().is_over() {
+                        return Err(state_error(format!(
+                            "env {e}: its finished game is not over"
+                        )));
+                    }
+                    new_finished_logs.push(flog);
+                    Some(*fm.game())
+                }
+            };
+            if fin.is_none() {
+                new_finished_logs.push(Vec::new());
+            }
+            new_finished.push(fin);
+            new_games.push(ObservedGame::new(*m.game()));
+            new_logs.push(log);
+            new_bots.push(bots);
+            if !c.matches.is_empty() {
+                new_matches.push(m);
+            }
+        }
+        let core = &mut self.core;
+        core.started = started;
+        core.games = new_games;
+        core.matches = new_matches;
+        core.logs = new_logs;
+        core.finished = new_finished;
+        core.finished_logs = new_finished_logs;
+        core.bots = new_bots;
+        core.decisions = decisions;
+        core.episodes = episodes;
+        self.with_out(py, |core, out| {
+            for e in 0..core.games.len() {
+                core.write(e, out);
+            }
+            out.reward.fill(0.0);
+            out.done.fill(false);
+        })
     }
 
     /// Steps every env with `actions` (`[num_envs, players]` ints, or `[num_envs]` with

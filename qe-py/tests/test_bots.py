@@ -189,3 +189,58 @@ def test_bot_command_and_play_may_peek_without_peek_actions() -> None:
     s, c = peeked
     assert qe.bots.Bot("value", seed=1).play(g, s)
     assert g.commands()[-1] == c
+
+
+@pytest.mark.parametrize("make", [lambda: qe.bots.Bot("random", 1), lambda: qe.bots.Bot("value", 2),
+                                  lambda: qe.bots.Search("easy", seed=5), lambda: qe.bots.Bot("miser", 3)])
+def test_copied_and_pickled_bots_decide_as_the_original_will(make) -> None:  # type: ignore[no-untyped-def]
+    import copy
+    import pickle
+
+    bot = make()
+    g = qe.Game(4, seed=3)
+    for _ in range(4):  # the original's streams move on
+        bot.play(g, g.to_act[0])
+    copies = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot), copy.copy(bot)]
+    fresh = type(bot).__new__(type(bot))
+    fresh._b = qe._qe.Bot(bot.name, bot.seed)  # the same name and seed, streams at the start
+    assert all(type(c) is type(bot) and repr(c) == repr(bot) for c in copies)
+    differs = False
+    for _ in range(8):
+        seat = g.to_act[0]
+        want = bot.command(g, seat)
+        assert [c.command(g, seat) for c in copies] == [want] * 3
+        differs |= fresh.command(g, seat) != want
+        g.apply(want)
+    # A bot with random streams decides otherwise from the start: the copies kept the streams.
+    assert differs == (bot.name != "miser")
+
+
+def test_search_names_itself() -> None:
+    assert repr(qe.bots.Search("hard", seed=4)) == "Search('hard', seed=4)"
+
+
+def test_bid_ranges_pickle_and_a_tampered_one_is_refused() -> None:
+    import copy
+    import pickle
+
+    g = qe.Game(4, seed=3)
+    r = g.bid_range(g.to_act[0])
+    assert r is not None and pickle.loads(pickle.dumps(r)) == r and copy.deepcopy(r) == r
+    with pytest.raises(ValueError, match=r"^BidRange forbidden must be from min \(1\) up, got 0$"):
+        qe._qe._bid_range(1, 2**64 - 1, 0)
+    with pytest.raises(ValueError, match=r"^BidRange min must be 0 or 1, got 7$"):
+        qe._qe._bid_range(7, 2**64 - 1, None)
+
+
+def test_a_tampered_bot_state_is_a_value_error_naming_the_field() -> None:
+    b = qe._qe.Bot("value", 1)
+    for state, message in [
+        (5, "must be a dict of manifest and streams, got int 5"),
+        ({"manifest": None}, "must have the keys manifest and streams, got ['manifest']"),
+        ({"manifest": 3, "streams": [0, 0]}, "`manifest` must be a str or None, got int 3"),
+        ({"manifest": None, "streams": [0, -1]}, "`streams` must be 2 ints from 0 to 2**128 - 1, got [0, -1]"),
+    ]:
+        with pytest.raises(ValueError) as e:
+            b.__setstate__(state)
+        assert str(e.value) == f"Bot state: {message}"

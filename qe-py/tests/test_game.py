@@ -863,3 +863,42 @@ def test_a_subclass_s_own_methods_are_called() -> None:
         assert calls == [[1, 0, 0], [0, 1, 0]]
     finally:
         del _Logged.step
+
+
+@pytest.mark.parametrize(
+    "kw", [dict(players=4), dict(players=5, opponents="value", seat=2, peeks=True), dict(players=3, opponents="search:easy")]
+)
+def test_copied_and_pickled_vector_envs_step_as_the_original_will(kw: dict) -> None:  # type: ignore[type-arg]
+    import copy
+    import pickle
+
+    env = qe.VectorEnv(3, seed=7, **kw)
+    rng = np.random.default_rng(0)
+
+    def act(masks: np.ndarray) -> np.ndarray:
+        rows = masks.reshape(-1, masks.shape[-1])
+        return np.array([rng.choice(np.flatnonzero(r)) for r in rows]).reshape(masks.shape[:-1])
+
+    obs, masks = env.observe()
+    for _ in range(60):
+        obs, masks, _, _ = env.step(act(masks))
+    assert env.episodes > 0 and env.last_returns(0) is not None
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env), copy.copy(env)]
+    fresh = qe.VectorEnv(3, seed=7, **kw)  # the same arguments, none of the games played
+    for c in copies:
+        o, m = c.observe()
+        assert c is not env and (o == obs).all() and (m == masks).all()
+        assert (c.decisions, c.episodes) == (env.decisions, env.episodes)
+    for _ in range(80):
+        a = act(masks)
+        want = env.step(a)
+        for c in copies:
+            got = c.step(a)
+            assert all((w == g).all() for w, g in zip(want, got))
+        obs, masks = want[0], want[1]
+    assert not (fresh.observe()[0] == obs).all()
+    for e in range(3):
+        for c in copies:
+            assert c.last_returns(e) == env.last_returns(e)
+            last, got = env.last_observation(e), c.last_observation(e)
+            assert (last is None and got is None) or (last == got).all()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fractions
 import json
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -169,7 +170,7 @@ BAD_INTS = [
     ("apply_chance_action type", lambda g: g.apply_chance_action("a"), TypeError, "id must be an int, got str 'a'"),
     ("legal_actions seat type", lambda g: g.legal_actions("a"), TypeError, "seat must be an int, got str 'a'"),
     ("legal_actions huge seat", lambda g: g.legal_actions(2**70), ValueError, rf"seat must be from 0 to 3, got {2**70}"),
-    ("events unprintable seat", lambda g: g.events(Unprintable()), ValueError, "seat must be from 0 to 3, got <unprintable>$"),
+    ("events unprintable seat", lambda g: g.events(Unprintable()), ValueError, rf"seat must be from 0 to 3, got {2**70}$"),  # its int, not its repr
     ("__index__ raising", lambda g: g.legal_actions(Boom()), RuntimeError, "^boom$"),
     ("step not a sequence", lambda g: g.step(5), TypeError, r"actions must be a sequence .*, got int 5"),
     ("step str", lambda g: g.step("abc"), TypeError, "actions must be a sequence .*, got str 'abc'"),
@@ -1055,7 +1056,9 @@ def test_flags_take_numpy_bools() -> None:
 
 
 def test_more_than_16_expansion_names_are_refused() -> None:
-    assert qe.Game(expansions=["commodities"] * 16, seed=1).commodities
+    # 16 names are read (and one named twice is refused), more are not read at all.
+    with pytest.raises(ValueError, match=r"^`commodities` listed twice$"):
+        qe.Game(expansions=["commodities"] * 16, seed=1)
     for n in (17, 18, 1000):
         with pytest.raises(ValueError, match=r"^expansions has more than 16 names$"):
             qe.Game(expansions=["commodities"] * n, seed=1)
@@ -1195,3 +1198,244 @@ print("ok")
 """
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])
+
+
+def _played_spiel_state(params: dict, moves: int, seed: int):  # type: ignore[no-untyped-def]
+    import random
+
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", params)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+class _Touch:
+    """A pickle that creates a file when loaded."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        import pathlib
+
+        return pathlib.Path.touch, (pathlib.Path(self.path),)
+
+
+def test_openspiel_states_serialize_as_their_history_and_run_no_code(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A python_qe state is written as its history (the ``__dict__`` part is the empty dict) and
+    read back by replaying it through the core; a crafted ``__dict__`` pickle is refused unread."""
+    import base64
+
+    import pyspiel
+
+    game, state = _played_spiel_state({"players": 5, "peeks": True}, 40, 3)
+    text = pyspiel.serialize_game_and_state(game, state)
+    assert text.splitlines()[-1] == "__dict__=" + base64.b64encode(pickle.dumps({})).decode()
+    for back in (pyspiel.deserialize_game_and_state(text)[1], game.deserialize_state(state.serialize()),
+                 pickle.loads(pickle.dumps(state)), state.clone(), pyspiel.State.clone(state),
+                 pyspiel.Game.deserialize_state(game, state.serialize())):
+        assert back.history() == state.history() and back.move_number() == state.move_number()
+        assert back.qe.commands() == state.qe.commands() and str(back) == str(state)
+
+    marker = tmp_path / "marker"
+    payload = base64.b64encode(pickle.dumps({"qe": _Touch(str(marker))})).decode()
+    lines = text.splitlines()
+    crafted = "\n".join(lines[:-1] + ["__dict__=" + payload])
+    msg = r"^a python_qe state is its history: its __dict__ must be the empty dict's, got 'gA"
+    with pytest.raises(ValueError, match=msg):
+        pyspiel.deserialize_game_and_state(crafted)
+    with pytest.raises(ValueError, match=msg):
+        game.deserialize_state(crafted.split("[State]\n")[1])
+    assert not marker.exists()
+    pickle.loads(base64.b64decode(payload))  # the payload is live: loaded, it makes the file
+    assert marker.exists()
+
+
+_LADDER_ATTACK = """
+import pyspiel, random, qe.openspiel
+game = pyspiel.load_game("python_qe", {"players": 3, "ladder": "0:1:2"})
+state = game.new_initial_state()
+rng = random.Random(0)
+def passed():
+    return any(pa.player >= 0 and pa.action == 6 for pa in state.full_history())
+def idle():
+    return [p for p in range(3) if state.is_simultaneous_node() and state.legal_actions(p)[-1:] == [6]]
+while not (passed() and idle()):
+    if state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+text = pyspiel.serialize_game_and_state(game, state)
+assert "ladder=0:1:2," in text, text
+try:
+    pyspiel.deserialize_game_and_state(text.replace("ladder=0:1:2", "ladder=0:5"))
+except ValueError as e:
+    print(e)
+else:
+    raise SystemExit("the edited game was accepted")
+# The place that writes a mask refuses an action outside it, however the state came to hold one.
+seat = idle()[0]
+state._pass = 9
+try:
+    state.legal_actions_mask(seat)
+except ValueError as e:
+    print(e)
+else:
+    raise SystemExit("an action outside the mask was written")
+"""
+
+
+def test_openspiel_a_state_of_an_edited_game_is_an_error_not_a_crash() -> None:
+    """Editing the ladder of a serialized game and state (``ladder=0:1:2`` to ``0:5``) left the
+    state's pass action past the new game's mask, and ``legal_actions_mask`` wrote there (a heap
+    overflow, an abort). Run in a child process, so a crash is a failure, not a lost test run."""
+    r = subprocess.run([sys.executable, "-c", _LADDER_ATTACK], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    edited, outside = r.stdout.strip().splitlines()
+    assert edited.startswith("the state does not fit the game python_qe(commodities=False,expansions=,"
+                             "ladder=0:5,peeks=False,players=3): history entry ")
+    assert "its action is pass (5) or a peek it may take, got 6" in edited
+    assert outside.startswith("legal actions [") and outside.endswith("fall outside 0..7")
+
+
+@pytest.mark.parametrize(
+    "state, message",
+    [
+        ("history=\nmove_number=0", "a python_qe state is the three lines history=, move_number= and __dict__="),
+        ("history=0:x\nmove_number=1\n__dict__=gAR9lC4=", "a history entry is player:action, got '0:x'"),
+        ("history=-1:0\nmove_number=2\n__dict__=gAR9lC4=", "move_number=2 but its history has 1 moves"),
+        ("history=0:0\nmove_number=1\n__dict__=gAR9lC4=", "history entry 0 (0:0): player 0 does not move here (current player -1)"),
+        ("history=-1:999\nmove_number=1\n__dict__=gAR9lC4=", "history entry 0 (-1:999): "),
+    ],
+)
+def test_openspiel_malformed_states_are_value_errors(state: str, message: str) -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        game.deserialize_state(state)
+
+
+def test_records_are_quoted_as_written_and_read_from_bytes() -> None:
+    g = qe.Game(3, seed=1)
+    text = g.record()
+    assert '"players":3' in text
+    with pytest.raises(qe.SetupError, match=r"^RECORD: bad record: `players` must be 3, 4 or 5, not -0$"):
+        qe.Game.from_record(text.replace('"players":3', '"players":-0'))
+    # bytes and bytearray are UTF-8 text; other bytes are a ValueError quoting them.
+    for raw in (text.encode(), bytearray(text.encode())):
+        assert qe.Game.from_record(raw).record() == text
+        assert qe.replay(raw) is None
+    with pytest.raises(ValueError, match=r"^record is bytes that is not UTF-8 text \(.*\), got b'\\xff\{'$"):
+        qe.Game.from_record(b"\xff{")
+    bom = "RECORD: bad record: the record starts with a byte order mark (U+FEFF), which JSON text may not have"
+    with pytest.raises(qe.SetupError, match=re.escape(bom)):
+        qe.Game.from_record("\ufeff" + text)
+    with pytest.raises(qe.SetupError, match=re.escape(bom)):
+        qe.Game.from_record(("\ufeff" + text).encode())
+
+
+def test_an_expansion_named_twice_is_refused_everywhere_with_one_message() -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    twice = "`commodities` listed twice"
+    with pytest.raises(ValueError, match=f"^{twice}$"):
+        qe.Game(3, expansions=["commodities", "commodities"])
+    with pytest.raises(ValueError, match=f"^{twice}$"):
+        pyspiel.load_game("python_qe", {"expansions": "commodities:commodities"})
+    record = json.loads(qe.Game(3, seed=1, expansions=["commodities"]).record())
+    record["expansions"] = ["commodities", "commodities"]
+    with pytest.raises(qe.SetupError, match=f"^RECORD: bad record: {twice}$"):
+        qe.Game.from_record(record)
+    # The shorthand is not a second naming.
+    assert qe.Game(3, True, expansions=["commodities"]).expansions == ["commodities"]
+
+
+@pytest.mark.parametrize("param, text", [("ladder", "0:1:::2"), ("ladder", "0:1:"), ("expansions", "commodities:")])
+def test_openspiel_lists_with_an_empty_entry_are_refused(param: str, text: str) -> None:
+    import pyspiel
+
+    import qe.openspiel  # noqa: F401
+
+    with pytest.raises(ValueError, match=f"^{param} has an empty entry: {re.escape(repr(text))}$"):
+        pyspiel.load_game("python_qe", {param: text})
+
+
+class _Huge:
+    """An object whose ``__index__`` is 2**200."""
+
+    def __index__(self) -> int:
+        return 2**200
+
+
+def test_an_index_past_every_range_is_quoted_as_its_integer() -> None:
+    g = qe.Game(3, seed=1)
+    huge = str(2**200)[:60] + "..."
+    for call, error, message in [
+        (lambda: g.apply_action(0, _Huge()), ValueError, f"action {huge} out of range 0..15 (seat 0)"),
+        (lambda: g.step([_Huge()]), ValueError, f"action {huge} out of range 0..15 (seat 0)"),
+        (lambda: g.bid(0, _Huge()), qe.IllegalCommand, f"R-AUC-4: bid out of range: {huge} "),
+        (lambda: g.legal_actions(_Huge()), ValueError, f"seat must be from 0 to 2, got {huge}"),
+        (lambda: qe.Game(3, seed=_Huge()), OverflowError, f"seed must be an int from 0 to {2**64 - 1}, got {huge}"),
+        (lambda: qe.BidLadder([_Huge()]), OverflowError, f"amounts[0] must be an int from 0 to {2**64 - 1}, got {huge}"),
+    ]:
+        with pytest.raises(error, match=f"^{re.escape(message)}"):
+            call()
+
+
+@pytest.mark.parametrize("name", ["env", "raw_env", "parallel_env", "QeAECEnv", "QeParallelEnv"])
+def test_pettingzoo_unknown_keywords_name_the_public_function(name: str) -> None:
+    import qe.pettingzoo
+
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'bogus' \(it takes players, "):
+        getattr(qe.pettingzoo, name)(bogus=1)
+
+
+def test_a_tampered_vector_env_state_is_a_value_error_and_changes_nothing() -> None:
+    env = qe.VectorEnv(2, players=3, seed=1, opponents="random")
+    for _ in range(5):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.observe()[1]]))
+    make, (kwargs, state) = env.__reduce__()
+    before = env.observe()[0].copy()
+    games = json.loads(state["games"][0])
+    assert games, state
+    cases = [
+        ({"games": "x"}, "`games` must be a list of str, got str 'x'"),
+        ({"started": [1]}, "`started` must have one entry per env (2), got 1"),
+        ({"started": [0, 1]}, "env 0: `started` must be at least 1, got 0"),
+        ({"games": [json.dumps(games + [{"seat": 0, "bid": -1}]), state["games"][1]]}, "env 0, command "),
+        ({"games": [json.dumps([{"seat": 9, "bid": 1}]), state["games"][1]]}, "env 0, command 0 "),
+        ({"games": ["[", state["games"][1]]}, "env 0: the commands are not a JSON list"),
+        ({"streams": [[None, None, None], state["streams"][1]]}, "env 0, seat 1: `streams` must be 2 ints"),
+    ]
+    for change, message in cases:
+        bad = dict(state, **change)
+        with pytest.raises(ValueError, match=re.escape(f"VectorEnv state: {message}")):
+            env._set_state(bad)
+        assert (env.observe()[0] == before).all()
+    with pytest.raises(ValueError, match=r"^VectorEnv state: missing `episodes`$"):
+        env._set_state({k: v for k, v in state.items() if k != "episodes"})
+    env._set_state(state)  # the state as saved is read back
+    assert (env.observe()[0] == before).all()
+
+
+def test_a_whole_ratio_is_quoted_in_all_its_digits() -> None:
+    with pytest.raises(qe.SetupError, match=rf"from 1 by {2**64} goes past the largest bid"):
+        qe.BidLadder.geometric(1, 2**64, 3)
+    with pytest.raises(qe.SetupError, match=r"got first 1 and ratio 0.5$"):
+        qe.BidLadder.geometric(1, 0.5, 3)

@@ -102,6 +102,35 @@ impl NamedBot {
         self.seed
     }
 
+    /// The manifest the bot is built for now (the last game it decided in; the default before).
+    pub fn manifest(&self) -> Manifest {
+        self.manifest
+    }
+
+    /// Where the bot's random streams are ([`Bot::streams`]): `NamedBot::with_state(name, seed,
+    /// manifest, streams)` is a bot that decides as this one will.
+    pub fn streams(&self) -> super::Streams {
+        self.bot.streams()
+    }
+
+    /// The bot `name` with `seed`, built for `manifest`, its streams at `streams`: a copy of the
+    /// bot these came from ([`NamedBot::streams`]); `None` for a name the core does not know.
+    pub fn with_state(
+        name: &str,
+        seed: u64,
+        manifest: Manifest,
+        streams: super::Streams,
+    ) -> Option<NamedBot> {
+        let mut bot = by_name_with(name, seed, manifest)?;
+        bot.set_streams(streams);
+        Some(NamedBot {
+            bot,
+            name: name.to_string(),
+            seed,
+            manifest,
+        })
+    }
+
     /// Its command for `seat` of `m` now ([`decide`]), after rebuilding itself, seeded alike,
     /// if `m` is played with another manifest than the last game it was asked about.
     pub fn decide(&mut self, m: &Match, seat: Seat, offer_peek: bool) -> Option<Command> {
@@ -175,6 +204,26 @@ mod tests {
             assert!(decide(&mut probe, &m, seat, true).is_some());
             assert_eq!(decide(&mut probe, &m, idle, true), None);
             assert_eq!(probe.called, [method]);
+        }
+    }
+
+    #[test]
+    fn a_bot_built_again_from_its_state_decides_as_the_original() {
+        for name in ["random", "miser", "value", "search:easy"] {
+            let mut m = Match::seeded(Rules::base(4).unwrap(), 5);
+            let mut bot = NamedBot::new(name, 9).unwrap();
+            advance(&mut m, 3);
+            let mut decided = 0;
+            while decided < 6 && !m.game().is_over() {
+                let seat = m.game().to_act().first().unwrap();
+                let mut copy =
+                    NamedBot::with_state(name, 9, bot.manifest(), bot.streams()).unwrap();
+                let (a, b) = (bot.decide(&m, seat, true), copy.decide(&m, seat, true));
+                assert_eq!(a, b, "{name}");
+                assert_eq!(bot.streams(), copy.streams(), "{name}");
+                m.play(a.unwrap()).unwrap();
+                decided += 1;
+            }
         }
     }
 

@@ -283,6 +283,17 @@ impl SearchBot {
 }
 
 impl Bot for SearchBot {
+    /// Its value bot's stream, then its own.
+    fn streams(&self) -> super::Streams {
+        [self.value.streams()[0], u128::from(self.rng.0)]
+    }
+
+    fn set_streams(&mut self, streams: super::Streams) {
+        self.value.set_streams([streams[0], 0]);
+        // The own stream is a 64-bit state: the high bits of a foreign number are dropped.
+        self.rng = Mix(streams[1] as u64);
+    }
+
     /// Decides from the view alone (an empty bid history; see [`SearchBot::decide_with`]).
     fn act(&mut self, view: &SeatView) -> Option<Command> {
         self.decide_with(view, &[])

@@ -378,7 +378,7 @@ def _events(dicts: List[Dict[str, Any]]) -> List[Event]:
     return out
 
 
-RecordLike = Union[str, Mapping[str, Any]]
+RecordLike = Union[str, bytes, bytearray, Mapping[str, Any]]
 """A ``qe-record/1`` record: JSON text or the parsed dict."""
 
 
@@ -560,6 +560,16 @@ class Game(_qe.Game):
             raise ValueError(f"bad pickled qe.Game state: 'attrs' may not set {_qe.quote(clash[0])}")
         super().__setstate__(state["game"])
         self.__dict__.update(attrs)
+
+
+def _vector_env(kwargs: Dict[str, Any], state: Dict[str, Any]) -> VectorEnv:
+    """A pickled :class:`VectorEnv` read back: made with its arguments, then its state replayed
+    through the core (``VectorEnv.__reduce__``)."""
+    kwargs = dict(kwargs)
+    kwargs["ladder"] = BidLadder(kwargs["ladder"])
+    env = VectorEnv(**kwargs)
+    env._set_state(state)
+    return env
 
 
 def replay(record: RecordLike) -> Optional[Outcome]:

@@ -24,6 +24,7 @@ while not g.is_over:
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _qe
@@ -113,6 +114,16 @@ class Bot:
     def __repr__(self) -> str:
         return repr(self._b)
 
+    # Pickled as data (the extension's bot saves its name, seed, manifest and where its random
+    # streams are); a copy, shallow or deep, is a bot of its own that decides as this one will.
+    def __copy__(self) -> "Bot":
+        new = type(self).__new__(type(self))
+        new._b = copy.copy(self._b)
+        return new
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Bot":
+        return self.__copy__()
+
 
 class Search(Bot):
     """The core's search bot (``qe_core::bots::SearchBot``) at a preset ``level`` of
@@ -136,6 +147,9 @@ class Search(Bot):
     def level(self) -> str:
         """The preset level."""
         return self.name.split(":", 1)[1]
+
+    def __repr__(self) -> str:
+        return f"Search({self.level!r}, seed={self.seed})"
 
 
 def play_out(game: "Game", names: Any, seed: int = 0) -> None:

@@ -10,7 +10,7 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   increasing, joined by ``:``; default ``0:1:2:3:4:5:6:8:10:13:17:22``); ``peeks`` (default
   ``False``: the peek actions are left out, as in :class:`qe.Game`'s action space). A list given
   with commas (``"0,1,3"``), as earlier versions took it, is accepted and stored with ``:``: a comma
-  would end the parameter in the game's string.
+  would end the parameter in the game's string. An empty entry (``0:1::2``) is a ``ValueError``.
 * **Dynamics**: simultaneous. A node where several seats must bid (the sealed bids, rebids) is a
   simultaneous node; seats with nothing to do there have the single action ``PASS``
   (``num_distinct_actions - 1``). A node where exactly one seat must act (the opening bid, choosing a
@@ -24,6 +24,11 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   node repeats for it). At a simultaneous node a seat with nothing to do plays ``PASS`` or a peek
   it may take (applied with the others' actions, all or nothing); ``apply_actions`` takes one
   action per player and ``apply_action`` is for nodes where one seat acts.
+* **Serialization**: a state is its history (``history=``, ``move_number=``; the ``__dict__=`` part
+  is always the empty dict). This module replaces ``pyspiel.deserialize_game_and_state`` with
+  :func:`deserialize_game_and_state`, which reads a ``python_qe`` state as data, replaying its
+  history through the core (pyspiel's own reader unpickles the ``__dict__`` part, running any code
+  a crafted string holds): a state that does not fit its game is a ``ValueError``.
 * **Returns** at the end, by ``qe_core::reward`` (``"win"``): ``1/k`` to each of ``k`` winners, 0 to
   the others (general-sum: all 0 when every seat is eliminated).
 * **Observation** (``perfect_recall=False``): the seat's current view. The tensor is the seat-view
@@ -48,8 +53,10 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
+import pickle
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -59,11 +66,24 @@ from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, _qe, observatio
 from ._env import as_seat, type_of
 from .bots import Bot
 
-__all__ = ["GAME_TYPE", "QeObserver", "QeOpenSpielGame", "QeOpenSpielState", "QeSpielBot"]
+__all__ = [
+    "GAME_TYPE",
+    "QeObserver",
+    "QeOpenSpielGame",
+    "QeOpenSpielState",
+    "QeSpielBot",
+    "deserialize_game_and_state",
+]
 
 _SEP = ":"
 _DEFAULT_LADDER = _SEP.join(str(a) for a in BidLadder.default().amounts)
 _MAX_CHANCE_OUTCOMES = 120  # 5! deals
+# The empty dict as pyspiel writes a state's __dict__ (a base64 pickle), in every protocol: a
+# python_qe state keeps nothing there, and its readers compare these strings, never unpickle.
+_EMPTY_DICTS = frozenset(
+    base64.b64encode(pickle.dumps({}, protocol=p)).decode()
+    for p in range(pickle.HIGHEST_PROTOCOL + 1)
+)
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_qe",
@@ -94,7 +114,12 @@ def _split(text: str, what: str) -> List[str]:
     """The items of a list parameter joined by ``:`` (or, as given in a dict, by commas)."""
     if not isinstance(text, str):
         raise ValueError(f"{what} must be a string of items joined by ':', got {_qe.quote(text)}")
-    return [x.strip() for x in text.replace(",", _SEP).split(_SEP) if x.strip()]
+    if not text.strip():
+        return []
+    items = [x.strip() for x in text.replace(",", _SEP).split(_SEP)]
+    if not all(items):
+        raise ValueError(f"{what} has an empty entry: {_qe.quote(text)}")
+    return items
 
 
 def _ladder(text: str) -> BidLadder:
@@ -103,6 +128,81 @@ def _ladder(text: str) -> BidLadder:
     if not all(x.isascii() and x.isdigit() for x in items):
         raise ValueError(f"ladder must be whole amounts joined by ':', got {_qe.quote(text)}")
     return BidLadder([int(x) for x in items])
+
+
+def _current_player(g: Game) -> int:
+    """OpenSpiel's current player of a node where ``g`` is."""
+    if g.is_over:
+        return int(pyspiel.PlayerId.TERMINAL)
+    acting = g.to_act
+    if not acting:
+        return int(pyspiel.PlayerId.CHANCE)
+    if len(acting) > 1:
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+    return int(acting[0])
+
+
+def _play(g: Game, pass_action: int, move: List[Tuple[int, int]]) -> Game:
+    """The game after one move, ``(player, action)`` as OpenSpiel's history holds it: the chance
+    player's outcome, one seat's action, or at a simultaneous node one action per player in
+    order; all or nothing (``g`` itself may be the one returned, changed)."""
+    player = _current_player(g)
+    if player == pyspiel.PlayerId.CHANCE:
+        g.apply_chance_action(move[0][1])
+        return g
+    if player != pyspiel.PlayerId.SIMULTANEOUS:
+        # At the end of the game IllegalCommand R-TRN-4 names it.
+        g.apply_action(max(player, 0), move[0][1])
+        return g
+    actions = [a for _, a in move]
+    players = g.players
+    if len(actions) != players:
+        raise ValueError(
+            f"apply_actions takes one action per player ({players}), got {len(actions)}: "
+            f"{_qe.quote(actions)}"
+        )
+    acting = g.to_act
+    peeks = []
+    for p, a in enumerate(actions):
+        if p in acting or a == pass_action:
+            continue
+        if a not in g.legal_actions(p):
+            raise ValueError(
+                f"player {p} has nothing to do here: its action is pass ({pass_action}) or a "
+                f"peek it may take, got {_qe.quote(a)}"
+            )
+        peeks.append((p, a))
+    if not peeks:
+        g.step(actions)
+        return g
+    # All or nothing, as step is: the peeks of the seats that need not act, then the rest.
+    after = copy.copy(g)
+    for p, a in peeks:
+        after.apply_action(p, a)
+    after.step(actions)
+    return after
+
+
+def _move_size(g: Game, entries: List[Tuple[int, int]], i: int) -> int:
+    """How many entries of a history, from entry ``i``, make the next move of ``g``: one, or at
+    a simultaneous node one per player (0, 1, ... in order); a ``ValueError`` names an entry
+    that does not fit."""
+    player = _current_player(g)
+    if player != pyspiel.PlayerId.SIMULTANEOUS:
+        if entries[i][0] != player:
+            raise ValueError(
+                f"history entry {i} ({entries[i][0]}:{entries[i][1]}): player {entries[i][0]} "
+                f"does not move here (current player {player})"
+            )
+        return 1
+    size = g.players
+    got = [p for p, _ in entries[i : i + size]]
+    if got != list(range(size)):
+        raise ValueError(
+            f"history entry {i}: a simultaneous move is one action per player 0 to {size - 1} in "
+            f"order, got players {got}"
+        )
+    return size
 
 
 class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -156,6 +256,52 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> "QeOpenSpielState":
         return QeOpenSpielState(self)
 
+    def deserialize_state(self, text: str) -> "QeOpenSpielState":
+        """The state ``serialize()`` wrote (``history=``, ``move_number=`` and an empty
+        ``__dict__=``), replayed through the core from the initial state of this game: a string
+        that is not one, or whose history does not fit this game (its players, expansions,
+        ladder and actions), is a ``ValueError`` naming what is wrong. The ``__dict__`` part is
+        compared with the empty dict's encodings, never unpickled."""
+        if not isinstance(text, str):
+            raise TypeError(f"state must be a str, got {type_of(text)} {_qe.quote(text)}")
+        lines = text.split("\n")
+        tags = ("history=", "move_number=", "__dict__=")
+        if len(lines) != 3 or not all(x.startswith(t) for x, t in zip(lines, tags)):
+            raise ValueError(
+                "a python_qe state is the three lines history=, move_number= and __dict__=, got "
+                + _qe.quote(text)
+            )
+        history, moves, attrs = (x[len(t) :] for x, t in zip(lines, tags))
+        if attrs not in _EMPTY_DICTS:
+            raise ValueError(
+                "a python_qe state is its history: its __dict__ must be the empty dict's, got "
+                + _qe.quote(attrs)
+            )
+        entries = [_history_entry(h) for h in history.split(",")] if history else []
+        if not (moves.isascii() and moves.isdigit()):
+            raise ValueError(f"move_number must be a whole number, got {_qe.quote(moves)}")
+        state = self.new_initial_state()
+        i = 0
+        while i < len(entries):
+            try:
+                size = _move_size(state.qe, entries, i)
+                if size == 1:
+                    state.apply_action(entries[i][1])
+                else:
+                    state.apply_actions([a for _, a in entries[i : i + size]])
+            except (ValueError, pyspiel.SpielError) as e:  # IllegalCommand is a ValueError
+                raise ValueError(
+                    f"the state does not fit the game {self}: history entry {i} "
+                    f"({entries[i][0]}:{entries[i][1]}): {e}"
+                ) from None
+            i += size
+        if int(moves) != state.move_number():
+            raise ValueError(
+                f"the state does not fit the game {self}: move_number={moves} but its history "
+                f"has {state.move_number()} moves"
+            )
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None
     ) -> "QeObserver":
@@ -163,36 +309,85 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         return QeObserver(perfect_recall, params)
 
 
+def _history_entry(text: str) -> Tuple[int, int]:
+    """``player:action`` of a serialized history, as pyspiel writes it."""
+    parts = text.split(":")
+    if len(parts) != 2 or not all(_is_int(x) for x in parts):
+        raise ValueError(f"a history entry is player:action, got {_qe.quote(text)}")
+    return int(parts[0]), int(parts[1])
+
+
+def _is_int(text: str) -> bool:
+    digits = text[1:] if text.startswith("-") else text
+    return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
+
+
 class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
-    """A state of ``python_qe``: wraps a :class:`qe.Game` in external-chance mode (``.qe``)."""
+    """A state of ``python_qe``: wraps a :class:`qe.Game` in external-chance mode (``.qe``).
+
+    The state is its history, as OpenSpiel's C++ games are: the game lives in slots, not in
+    ``__dict__``, so the ``__dict__=`` part of ``serialize()`` is always the empty dict, and a
+    state OpenSpiel's C++ side rebuilt from a string (``random_sim_test``, its own
+    ``Game.deserialize_state``) or cloned replays its history through the core on first use."""
+
+    __slots__ = ("_qe", "_moves", "_pass", "_game_actions")
 
     def __init__(self, game: QeOpenSpielGame) -> None:
         super().__init__(game)
-        self.qe = game._new_qe()
+        self._qe = game._new_qe()
+        self._moves = 0  # the moves applied to self._qe: move_number() once they are all in
         self._pass = game.pass_action
         self._game_actions = game.num_distinct_actions()
 
+    @property
+    def qe(self) -> Game:
+        """The :class:`qe.Game` of this state (do not change it: apply actions to the state)."""
+        if self._moves != self.move_number():
+            self._replay_history()
+        return self._qe
+
+    def _replay_history(self) -> None:
+        g = self.get_game()._new_qe()
+        entries = [(pa.player, pa.action) for pa in self.full_history()]
+        moves = i = 0
+        while i < len(entries):
+            size = _move_size(g, entries, i)
+            g = _play(g, self._pass, entries[i : i + size])
+            moves, i = moves + 1, i + size
+        if moves != self.move_number():
+            raise ValueError(f"move_number={self.move_number()} but the history has {moves} moves")
+        self._qe, self._moves = g, moves
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        # pyspiel's own pickle of a state makes a second Python object beside the one the game
+        # made; this one reads the serialized state back as deserialize_game_and_state does.
+        return _state_of, (pyspiel.serialize_game_and_state(self.get_game(), self),)
+
+    def clone(self) -> "QeOpenSpielState":
+        c = super().clone()
+        c._qe, c._moves = copy.copy(self.qe), self._moves
+        return c
+
     def current_player(self) -> int:
-        g = self.qe
-        if g.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        acting = g.to_act
-        if not acting:
-            return int(pyspiel.PlayerId.CHANCE)
-        if len(acting) > 1:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return acting[0]
+        return _current_player(self.qe)
 
     def legal_actions_mask(self, player: Optional[int] = None) -> List[int]:
-        """As ``pyspiel.State.legal_actions_mask``, except for a player at a chance node: all
-        zeros (the player has nothing to do), where pyspiel's own writes the chance outcomes
+        """As ``pyspiel.State.legal_actions_mask``, written here: for a player at a chance node
+        all zeros (the player has nothing to do), where pyspiel's own writes the chance outcomes
         (``legal_actions(player)`` of a Python game there) past the end of its mask and corrupts
-        the heap."""
+        the heap; and an action outside the mask is a ``ValueError``, never written."""
         if player is None:
             player = self.current_player()
+        chance = player == pyspiel.PlayerId.CHANCE
+        size = self.get_game().max_chance_outcomes() if chance else self._game_actions
+        mask = [0] * size
         if player >= 0 and self.is_chance_node():
-            return [0] * self._game_actions
-        return list(super().legal_actions_mask(player))
+            return mask
+        for a in self.legal_actions(player):
+            if not 0 <= a < size:
+                raise ValueError(f"legal action {a} of player {player} is outside the mask 0..{size}")
+            mask[a] = 1
+        return mask
 
     def _legal_actions(self, player: int) -> List[int]:
         if player < 0 and self.is_simultaneous_node():
@@ -204,10 +399,16 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         # Empty exactly when the seat need not act (and cannot peek); IllegalCommand names a seat
         # the game lacks.
         legal = self.qe.legal_actions(player)
-        if not self.is_simultaneous_node() or player in self.qe.to_act:
-            return legal
-        # A seat with nothing to do at a simultaneous node passes, or peeks if it may.
-        return legal + [self._pass]
+        if self.is_simultaneous_node() and player not in self.qe.to_act:
+            # A seat with nothing to do at a simultaneous node passes, or peeks if it may.
+            legal = legal + [self._pass]
+        # pyspiel's legal_actions_mask writes every action given here into a mask of
+        # num_distinct_actions entries: none may fall outside it.
+        if legal and not 0 <= min(legal) <= max(legal) < self._game_actions:
+            raise ValueError(
+                f"legal actions {legal} of player {player} fall outside 0..{self._game_actions}"
+            )
+        return legal
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         ids = self.qe.chance_actions()
@@ -219,17 +420,14 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return [(i, p) for i in ids]
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
-            self.qe.apply_chance_action(action)
-        elif self.qe.is_over:
-            self.qe.apply_action(0, action)  # IllegalCommand: the game is over (R-TRN-4)
-        elif self.is_simultaneous_node():
+        g = self.qe
+        if self.is_simultaneous_node():
             raise ValueError(
                 f"apply_action({_qe.quote(action)}) at a simultaneous node (seats "
-                f"{list(self.qe.to_act)} act together): use apply_actions, one action per player"
+                f"{list(g.to_act)} act together): use apply_actions, one action per player"
             )
-        else:
-            self.qe.apply_action(self.current_player(), action)
+        self._qe = _play(g, self._pass, [(self.current_player(), action)])
+        self._moves += 1
 
     def _apply_actions(self, actions: List[int]) -> None:
         # Joint actions belong to simultaneous nodes: elsewhere pyspiel would record every entry
@@ -239,35 +437,8 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
                 f"apply_actions({_qe.quote(actions)}) at a node that is not simultaneous "
                 f"(current player {self.current_player()}): use apply_action"
             )
-        players = self.qe.players
-        if len(actions) != players:
-            raise ValueError(
-                f"apply_actions takes one action per player ({players}), got {len(actions)}: "
-                f"{_qe.quote(actions)}"
-            )
-        acting = self.qe.to_act
-        peeks = []
-        for p, a in enumerate(actions):
-            if p in acting or a == self._pass:
-                continue
-            if a not in self.qe.legal_actions(p):
-                raise ValueError(
-                    f"player {p} has nothing to do here: its action is pass ({self._pass}) or a "
-                    f"peek it may take, got {_qe.quote(a)}"
-                )
-            peeks.append((p, a))
-        if not peeks:
-            self.qe.step(actions)
-            return
-        # All or nothing, as step is: the peeks of the seats that need not act, then the rest.
-        before = copy.copy(self.qe)
-        try:
-            for p, a in peeks:
-                self.qe.apply_action(p, a)
-            self.qe.step(actions)
-        except Exception:
-            self.qe = before
-            raise
+        self._qe = _play(self.qe, self._pass, list(enumerate(actions)))
+        self._moves += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -374,4 +545,40 @@ class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
         return action
 
 
+_SECTIONS = ("[Meta]", "[Game]", "[State]")
+_pyspiel_deserialize_game_and_state = pyspiel.deserialize_game_and_state
+
+
+def deserialize_game_and_state(text: str) -> Tuple[Any, Any]:
+    """``pyspiel.deserialize_game_and_state``, which this module replaces: a ``python_qe``
+    state is read by :meth:`QeOpenSpielGame.deserialize_state` (data only, checked against the
+    game), where pyspiel's own reader would unpickle the state's ``__dict__`` part, running any
+    code a crafted string holds. Other games go to pyspiel's reader."""
+    if not isinstance(text, str):
+        raise TypeError(f"the serialized game and state must be a str, got {type_of(text)}")
+    parts: List[List[str]] = [[], [], []]
+    section = -1
+    # As pyspiel reads it: comments and blank lines skipped, the sections in order.
+    for line in text.split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        if line in _SECTIONS:
+            if _SECTIONS.index(line) != section + 1:
+                raise ValueError(f"the section {line} is out of order in {_qe.quote(text)}")
+            section += 1
+        elif section < 0:
+            raise ValueError(f"text before the [Meta] section: {_qe.quote(line)}")
+        else:
+            parts[section].append(line)
+    game = pyspiel.deserialize_game("\n".join(parts[1]))
+    if not isinstance(game, QeOpenSpielGame):
+        return _pyspiel_deserialize_game_and_state(text)  # type: ignore[no-any-return]
+    return game, game.deserialize_state("\n".join(parts[2]))
+
+
+def _state_of(text: str) -> QeOpenSpielState:
+    return deserialize_game_and_state(text)[1]  # type: ignore[no-any-return]
+
+
 pyspiel.register_game(GAME_TYPE, QeOpenSpielGame)
+pyspiel.deserialize_game_and_state = deserialize_game_and_state

@@ -44,6 +44,7 @@ Agents are ``"seat_0"`` ... ``"seat_{n-1}"``. Keyword arguments: ``players`` (3-
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -59,6 +60,18 @@ __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
 def _agent(seat: int) -> str:
     return f"seat_{seat}"
+
+
+def _check_keywords(where: str, kwargs: Mapping[str, Any]) -> None:
+    """A ``TypeError`` naming the public function or class ``where`` for a keyword the
+    environments do not take (the keywords are ``_Common._setup``'s)."""
+    known = [p for p in inspect.signature(_Common._setup).parameters if p != "self"]
+    for name in kwargs:
+        if name not in known:
+            raise TypeError(
+                f"{where}() got an unexpected keyword argument {name!r} (it takes "
+                f"{', '.join(known)})"
+            )
 
 
 class _Common:
@@ -171,6 +184,7 @@ class QeAECEnv(_Common, AECEnv):  # type: ignore[misc]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__()
+        _check_keywords(type(self).__name__, kwargs)
         self._setup(**kwargs)
         self.agents: List[str] = []
 
@@ -218,6 +232,7 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
     """The Parallel environment (see the module docs)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        _check_keywords(type(self).__name__, kwargs)
         self._setup(**kwargs)
         self.agents: List[str] = []
 
@@ -265,12 +280,14 @@ class QeParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
 
 def raw_env(**kwargs: Any) -> QeAECEnv:
     """The AEC environment without wrappers."""
+    _check_keywords("raw_env", kwargs)
     return QeAECEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment (see the module docs for the keyword arguments), wrapped like
     PettingZoo's own: ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env(**kwargs)))``."""
+    _check_keywords("env", kwargs)
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -278,4 +295,5 @@ def env(**kwargs: Any) -> AECEnv:
 
 def parallel_env(**kwargs: Any) -> QeParallelEnv:
     """The Parallel environment (see the module docs for the keyword arguments)."""
+    _check_keywords("parallel_env", kwargs)
     return QeParallelEnv(**kwargs)
