@@ -237,7 +237,7 @@ mod groups {
 
 pub use groups::stop_all;
 
-/// Starts a thread; in the unit tests, fails while [`test_hooks::FAIL_THREADS`] is set on the
+/// Starts a thread; in the unit tests, fails while `test_hooks::FAIL_THREADS` is set on the
 /// calling thread.
 fn spawn_thread(f: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
     #[cfg(test)]
@@ -256,7 +256,7 @@ mod test_hooks {
 }
 
 /// Pipe ends that a thread can be told to stop waiting on: each read or write waits at most
-/// [`POLL`] at a time for the pipe to be ready, and gives up once the flag is set (Unix; elsewhere
+/// `pipe::POLL` at a time for the pipe to be ready, and gives up once the flag is set (Unix; elsewhere
 /// they block as the plain pipe does).
 mod pipe {
     use std::io::{self, Read, Write};
