@@ -888,6 +888,20 @@ fn assert_no_faults(row: &Value, context: &str) {
     }
 }
 
+/// `qe simulate --json` of `games` games, one thread, with `agent` against two `value` bots.
+fn against_two_value_bots(games: u32, agent: &str) -> Value {
+    simulate_json(&[
+        "simulate",
+        "--games",
+        &games.to_string(),
+        "--threads",
+        "1",
+        "--bots",
+        &format!("value,value,{agent}"),
+        "--json",
+    ])
+}
+
 fn simulate_json(args: &[&str]) -> Value {
     let o = run(args, "");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -1254,16 +1268,7 @@ fn a_stray_answer_with_a_stale_id_is_dropped_not_applied() {
         "{} --twice --id",
         python_agent("tests/agents/first_legal.py")
     );
-    let v = simulate_json(&[
-        "simulate",
-        "--games",
-        "4",
-        "--threads",
-        "1",
-        "--bots",
-        &format!("value,value,{with_ids}"),
-        "--json",
-    ]);
+    let v = against_two_value_bots(4, &with_ids);
     let row = agent_row(&v, &with_ids);
     for fault in ["illegal_answers", "timeouts", "crashes", "fallback_moves"] {
         assert_eq!(row[fault], 0, "{fault}: {row}");
@@ -1273,16 +1278,7 @@ fn a_stray_answer_with_a_stale_id_is_dropped_not_applied() {
     let stale = row["stale_answers"].as_u64().unwrap();
     assert!(stale >= 4 * 16 - 1, "{row}");
     let without = format!("{} --twice", python_agent("tests/agents/first_legal.py"));
-    let v = simulate_json(&[
-        "simulate",
-        "--games",
-        "4",
-        "--threads",
-        "1",
-        "--bots",
-        &format!("value,value,{without}"),
-        "--json",
-    ]);
+    let v = against_two_value_bots(4, &without);
     let row = agent_row(&v, &without);
     assert_eq!(row["stale_answers"], 0, "{row}");
     assert!(row["illegal_answers"].as_u64().unwrap() > 0, "{row}");
@@ -1296,16 +1292,7 @@ fn an_agent_that_exits_between_games_plays_the_next_one() {
         "{} --one-game --id",
         python_agent("tests/agents/first_legal.py")
     );
-    let v = simulate_json(&[
-        "simulate",
-        "--games",
-        "5",
-        "--threads",
-        "1",
-        "--bots",
-        &format!("value,value,{agent}"),
-        "--json",
-    ]);
+    let v = against_two_value_bots(5, &agent);
     assert_eq!(v["games"], 5);
     assert_no_faults(&agent_row(&v, &agent), "exits after each game");
 }
@@ -2770,16 +2757,7 @@ fi
 "#,
         &[done.to_str().unwrap()],
     );
-    let v = simulate_json(&[
-        "simulate",
-        "--games",
-        "1",
-        "--threads",
-        "1",
-        "--bots",
-        &format!("value,value,{agent}"),
-        "--json",
-    ]);
+    let v = against_two_value_bots(1, &agent);
     assert_eq!(v["games"], 1);
     assert!(
         done.exists(),
