@@ -6,6 +6,7 @@ export {
   botNames,
   expansionNames,
   pileNames,
+  tileNames,
   errorCodes,
   version,
 } from './qe_wasm.js';

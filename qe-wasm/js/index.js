@@ -62,6 +62,7 @@ export const Bot = guardClass(glue.Bot);
 export const botNames = guard(glue.botNames);
 export const expansionNames = guard(glue.expansionNames);
 export const pileNames = guard(glue.pileNames);
+export const tileNames = guard(glue.tileNames);
 export const errorCodes = guard(glue.errorCodes);
 export const version = guard(glue.version);
 /** @internal For the package's test of the panic boundary only. */

@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use qe_core::bots::{NamedBot, NAMES};
 use qe_core::{
     AssetKind, Command, CommandError, Expansion, Expansions, Match, Record, ReplayError, Rules,
-    Seat, SetupError,
+    Seat, SetupError, TileId,
 };
 use wasm_bindgen::prelude::*;
 
@@ -587,6 +587,13 @@ pub fn expansion_names() -> Vec<String> {
 #[wasm_bindgen(js_name = pileNames)]
 pub fn pile_names() -> Vec<String> {
     AssetKind::ALL.iter().map(|k| k.name().to_owned()).collect()
+}
+
+/// The company tile names in manifest order (`qe_core::TileId::ALL`): bit `i` of a view's `tiles`
+/// mask (the tiles a seat holds) is the `i`-th.
+#[wasm_bindgen(js_name = tileNames)]
+pub fn tile_names() -> Vec<String> {
+    TileId::ALL.iter().map(ToString::to_string).collect()
 }
 
 /// Every error code of the rules (`qe_core::ERROR_CODES`): `{ code, name, meaning }`.

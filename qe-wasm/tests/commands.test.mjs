@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadPackage, parseExact, ROOT } from './helpers.mjs';
 
 const pkg = await loadPackage();
-const { Game, Bot, QeError, QePanic, botNames, expansionNames, pileNames, errorCodes } = pkg;
+const { Game, Bot, QeError, QePanic, botNames, expansionNames, pileNames, tileNames, errorCodes } = pkg;
 
 const MAX = 2n ** 64n - 1n;
 const bad = JSON.parse(fs.readFileSync(path.join(ROOT, 'qe-core/tests/data/bad_commands.json'), 'utf8'));
@@ -161,6 +161,14 @@ test('every bot name of the core plays, search levels included', () => {
 test('names and codes come from the core', () => {
   assert.deepEqual(expansionNames(), ['commodities']);
   assert.deepEqual(pileNames(), ['gold', 'oil', 'crypto']);
+  // A view's tiles mask names tiles in this order: the winner of turn 0 holds the tile revealed.
+  const game = new Game({ players: 3, seed: 2 });
+  const tile = game.view(0).tile;
+  game.apply({ seat: 0, bid: 5 });
+  game.apply({ seat: 1, bid: 9 });
+  game.apply({ seat: 2, bid: 0 });
+  const mask = game.view(1).seats[1].tiles;
+  assert.deepEqual(tileNames().filter((_, i) => (mask >> i) & 1), [tile]);
   const codes = errorCodes();
   assert.equal(codes.length, 30);
   assert.deepEqual(codes.find((c) => c.code === 106).name, 'BID_EQUALS_OPENING');
