@@ -195,13 +195,13 @@ async function advance() {
   busy = true;
   const game = state.game;
   try {
-    while (state.game === game && !game.isOver()) {
+    while (state?.game === game && !game.isOver()) {
       const seat = game.toAct().find((s) => s !== YOU);
       if (seat === undefined) break;
       $('thinking').textContent = `${seatName(seat)} is thinking…`;
       render(false);
       const { command, ms } = await ask(game, seat);
-      if (state.game !== game) return;
+      if (state?.game !== game) break; // a new game started meanwhile
       const name = state.lineup[seat];
       const t = (times[name] ??= { decisions: 0, totalMs: 0, maxMs: 0 });
       t.decisions++;
@@ -215,10 +215,12 @@ async function advance() {
   } finally {
     busy = false;
   }
-  if (state.game === game) {
-    render();
-    if (!game.isOver() && game.toAct().includes(YOU)) focusAction();
+  if (state?.game !== game) {
+    advance(); // the new game's bots, which waited for this loop to end
+    return;
   }
+  render();
+  if (!game.isOver() && game.toAct().includes(YOU)) focusAction();
 }
 
 function focusAction() {
