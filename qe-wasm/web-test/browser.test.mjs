@@ -61,14 +61,24 @@ test('a whole game in the browser, the reveal, save, load and step through', { t
     await page.locator('#setup').waitFor({ state: 'visible' });
 
     // Set up by keyboard and clicks: 5 players, Commodities, a bot of every search level.
-    await page.selectOption('#players', '5');
-    await page.check('#commodities');
-    await page.locator('#seed').pressSequentially('20261206');
     const lineup = ['search:hard', 'search:medium', 'search:easy', 'value'];
-    for (const [i, name] of lineup.entries()) await page.selectOption(`#bot-${i + 1}`, name);
-    await page.locator('#start').focus();
+    const start = async () => {
+      await page.selectOption('#players', '5');
+      await page.check('#commodities');
+      await page.locator('#seed').fill('');
+      await page.locator('#seed').pressSequentially('20261206');
+      for (const [i, name] of lineup.entries()) await page.selectOption(`#bot-${i + 1}`, name);
+      await page.locator('#start').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#play').waitFor({ state: 'visible' });
+    };
+    // A game left while its bots think: the next game's bots must still play.
+    await start();
+    await page.locator('#bid').pressSequentially('3');
     await page.keyboard.press('Enter');
-    await page.locator('#play').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#thinking').textContent(), /thinking/);
+    await page.click('#new-game');
+    await start();
 
     let bids = 0;
     let piles = 0;
