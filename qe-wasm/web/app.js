@@ -442,7 +442,7 @@ function render(actions = true) {
       game.expansions.length
         ? el(
             'td',
-            {},
+            { class: 'wrap' },
             a.asset.taken
               ? `${seatName(a.asset.seat)}: ${a.asset.kind} ${a.asset.token ?? '(hidden)'}${a.asset.price === null ? '' : ` for ${a.asset.price}`}`
               : a.asset.discarded
@@ -503,7 +503,7 @@ function renderReveal(game) {
   const outcome = game.outcome();
   $('reveal').hidden = !outcome;
   if (!outcome) return;
-  const cols = ['Seat', 'Result', 'Total', 'Spent', 'Nation', 'Industry', 'Companies', 'Zero bids', 'Nationalization', 'Monopolization', 'Diversification', ...(game.expansions.length ? ['Commodities'] : []), 'Least spent'];
+  const cols = ['Seat', 'Result', 'Total', 'Spent', 'Nation', 'Industry', 'Companies', 'Zero bids', 'National.', 'Monopol.', 'Diversif.', ...(game.expansions.length ? ['Commod.'] : []), 'Least spent'];
   const rows = outcome.seats.map((s) =>
     el(
       'tr',
@@ -520,13 +520,28 @@ function renderReveal(game) {
     ),
   );
   $('scores').replaceChildren(el('thead', {}, el('tr', {}, ...cols.map((c) => el('th', { scope: 'col', text: c })))), el('tbody', {}, ...rows));
-  // Every bid, as everyone sees it at the end (R-VIS-7).
+  // Every secret bid and rebid, as everyone sees them at the end (R-VIS-7): a row a turn.
   const history = game.publicView().bid_history;
-  const brows = history.map((b) =>
-    el('tr', {}, el('td', { text: String(b.turn + 1) }), el('td', { text: seatName(b.seat) }), el('td', { class: 'num', text: String(b.amount) }), el('td', { text: stageText(b.stage) })),
+  const turns = [...new Set(history.map((b) => b.turn))];
+  const players = outcome.seats.length;
+  const brows = turns.map((turn) =>
+    el(
+      'tr',
+      {},
+      el('th', { scope: 'row', text: String(turn + 1) }),
+      ...Array.from({ length: players }, (_, seat) =>
+        el('td', {
+          class: 'num',
+          text: history
+            .filter((b) => b.turn === turn && b.seat === seat)
+            .map((b) => (b.stage === 'secret' ? String(b.amount) : `${stageText(b.stage)}: ${b.amount}`))
+            .join('; '),
+        }),
+      ),
+    ),
   );
   $('all-bids').replaceChildren(
-    el('thead', {}, el('tr', {}, ...['Turn', 'Seat', 'Amount', 'Bid'].map((c) => el('th', { scope: 'col', text: c })))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Turn' }), ...outcome.seats.map((s) => el('th', { scope: 'col', text: seatName(s.seat) })))),
     el('tbody', {}, ...brows),
   );
 }
