@@ -110,6 +110,14 @@ test('a whole game in the browser, the reveal, save, load and step through', { t
         continue;
       }
       if (await page.locator('#bid-form').isVisible()) {
+        if (bids === 6 && !phoneShot) {
+          // Our move, mid-game: the bid box, the table and the log, at both widths.
+          await page.screenshot({ path: path.join(shots, 'desktop-play.png'), fullPage: true });
+          await page.setViewportSize(PHONE);
+          await page.screenshot({ path: path.join(shots, 'phone-play.png'), fullPage: true });
+          await page.setViewportSize(DESKTOP);
+          phoneShot = true;
+        }
         const range = await page.locator('#bid-range').textContent();
         const opening = range.startsWith('From 1 ');
         // One secret bid of 2^64 - 1, typed in full: it wins, and makes us the biggest spender.
@@ -124,13 +132,6 @@ test('a whole game in the browser, the reveal, save, load and step through', { t
       } else {
         await page.locator('#pile-buttons button').first().click();
         piles++;
-      }
-      if (bids === 6 && !phoneShot) {
-        await page.screenshot({ path: path.join(shots, 'desktop-play.png'), fullPage: true });
-        await page.setViewportSize(PHONE);
-        await page.screenshot({ path: path.join(shots, 'phone-play.png'), fullPage: true });
-        await page.setViewportSize(DESKTOP);
-        phoneShot = true;
       }
     }
     assert.ok(bids > 5 && bigBid, `bids typed: ${bids}`);

@@ -281,7 +281,7 @@ function goTo(step) {
 // ---- showing it --------------------------------------------------------------------------------
 
 function bounds(b) {
-  return b.lower === b.upper ? String(b.lower) : `${b.lower} – ${b.upper}`;
+  return b.lower === b.upper ? String(b.lower) : `${b.lower} –\n${b.upper}`;
 }
 
 function assets(counts) {
@@ -410,7 +410,7 @@ function render(actions = true) {
         'tr',
         { class: s === viewer ? 'me' : '' },
         el('th', { scope: 'row', text: seatName(s) }),
-        el('td', { class: 'num', text: String(spent) }),
+        el('td', { class: 'num bounds', text: String(spent) }),
         el('td', { class: 'num', title: tilesOf(seat.tiles).join(', '), text: String(tilesOf(seat.tiles).length) }),
         el('td', { class: 'num', text: String(seat.zero_marks) }),
         el('td', { text: seat.industry ?? 'hidden' }),
