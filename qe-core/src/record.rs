@@ -557,9 +557,29 @@ mod json {
     }
 
     /// Serializes a command in its record form, as [`Command::to_json`] writes it (`{"seat":0,"bid":5}`,
-    /// `{"chance":{"reveal":"US-AGR"}}`), through any serde serializer.
+    /// `{"chance":{"reveal":"US-AGR"}}`), through any serde serializer: the same keys in the same
+    /// order, and a seat's command with its values typed as the command holds them (the seat and a
+    /// peek's turn `u8`, a bid `u64`), so a serializer that writes integers by their type (a
+    /// JavaScript one that makes `u64` a `BigInt`) tells an amount from a seat.
+    ///
+    /// ```
+    /// use qe_core::{AssetKind, ChanceOutcome, Command, Seat, TileId};
+    /// let seat = Seat(3);
+    /// for c in [
+    ///     Command::Bid { seat, amount: u64::MAX },
+    ///     Command::TakeAsset { seat, kind: AssetKind::Gold },
+    ///     Command::DiscardAsset { seat, kind: AssetKind::Crypto },
+    ///     Command::Peek { seat, turn: 4 },
+    ///     Command::Chance(ChanceOutcome::Reveal(TileId::ALL[0])),
+    /// ] {
+    ///     assert_eq!(serde_json::to_string(&c).unwrap(), c.to_json());
+    /// }
+    /// ```
     impl serde::Serialize for Command {
         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            if !matches!(self, Command::Chance(_)) {
+                return OutCommand::of(&Ok(*self)).serialize(serializer);
+            }
             let value: Value =
                 serde_json::from_str(&self.to_json()).map_err(serde::ser::Error::custom)?;
             value.serialize(serializer)
