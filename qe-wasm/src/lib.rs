@@ -266,13 +266,8 @@ fn expansions_arg(value: &JsValue) -> Result<Expansions, JsValue> {
             ))
         })?);
     }
-    Expansions::from_names(names.iter().map(String::as_str)).map_err(|name| {
-        range_error(&format!(
-            "unknown expansion \"{}\" (known: {})",
-            qe_core::shown(name),
-            expansion_names().join(", ")
-        ))
-    })
+    Expansions::from_names(names.iter().map(String::as_str))
+        .map_err(|e| range_error(&e.to_string()))
 }
 
 #[wasm_bindgen(typescript_custom_section)]
