@@ -218,11 +218,13 @@ namespace Qe
     /// <summary>The raw C ABI. Every function returns a status (0 = QE_OK).</summary>
     public static class Native
     {
-#if UNITY_IOS && !UNITY_EDITOR
-        // iOS links the static library (libqe_ffi.a) into the player: functions live in the app.
+#if (UNITY_IOS || UNITY_WEBGL || (UNITY_ANDROID && !QE_ANDROID_SHARED)) && !UNITY_EDITOR
+        // iOS, WebGL and Android (IL2CPP) link the static library libqe_ffi.a into the player:
+        // the functions live in the app itself. (Define QE_ANDROID_SHARED when you ship an Android
+        // libqe_ffi.so of your own instead.)
         const string Lib = "__Internal";
 #else
-        // libqe_ffi.so / qe_ffi.dll / libqe_ffi.dylib (Assets/Plugins in Unity).
+        // libqe_ffi.so / qe_ffi.dll / libqe_ffi.dylib, loaded at run time (Runtime/Plugins in the package).
         const string Lib = "qe_ffi";
 #endif
 
