@@ -18,10 +18,10 @@ need_system() {
     if [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null; then
         printf -- '-- installing %s (apt-get, as root)\n' "$*"
         if [ "$qe_apt_updated" = 0 ]; then
-            apt-get update -qq
+            apt-get update -qq || true
             qe_apt_updated=1
         fi
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null || true
         command -v "$cmd" > /dev/null && return 0
     fi
     return 1

@@ -86,8 +86,15 @@ fn read<T: IntArg>(
             quote(value)
         )));
     }
+    if let Ok(v) = T::extract(value) {
+        return Ok(v);
+    }
     let value = &by_index(value)?;
-    T::extract(value).map_err(|e| match out_of_range {
+    let e = match T::extract(value) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    Err(match out_of_range {
         Some(out_of_range) if e.is_instance_of::<PyOverflowError>(value.py()) => {
             out_of_range(quote(value))
         }
@@ -95,9 +102,10 @@ fn read<T: IntArg>(
     })
 }
 
-/// `value` when it is an int or has no `__index__`, else the int its `__index__` gives: read so,
-/// an error quotes the number (`2**200`), not the object's `repr`. An error raised by the
-/// caller's own `__index__` comes through unchanged.
+/// `value` when it is an int or has no `__index__`, else the int its `__index__` gives: an error
+/// quotes the number (`2**200`), not the object's `repr`. An error raised by the caller's own
+/// `__index__` comes through unchanged. Asked only once a value did not convert, so the ints of
+/// the hot path (numpy's among them) pay nothing for it.
 fn by_index<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if value.is_instance_of::<PyInt>() || !value.get_type().hasattr("__index__")? {
         return Ok(value.clone());
@@ -157,8 +165,15 @@ macro_rules! defaulted {
             if value.is_instance_of::<PyBool>() {
                 return Err(PyTypeError::new_err(format!("must be an int, got bool {}", quote(value))));
             }
+            if let Ok(v) = <$t as IntArg>::extract(value) {
+                return Ok(v);
+            }
             let value = &by_index(value)?;
-            <$t as IntArg>::extract(value).map_err(|e| int_error::<$t>(value, stringify!($f), e, true))
+            let e = match <$t as IntArg>::extract(value) {
+                Ok(v) => return Ok(v),
+                Err(e) => e,
+            };
+            Err(int_error::<$t>(value, stringify!($f), e, true))
         }
     )*};
 }
@@ -179,11 +194,18 @@ pub(crate) fn seat(value: &Bound<'_, PyAny>) -> PyResult<Result<i128, String>> {
             quote(value)
         )));
     }
+    if let Ok(s) = <i128 as IntArg>::extract(value) {
+        return Ok(Ok(s));
+    }
     let value = &by_index(value)?;
-    match <i128 as IntArg>::extract(value) {
-        Ok(s) => Ok(Ok(s)),
-        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => Ok(Err(quote(value))),
-        Err(e) => Err(int_error::<i128>(value, "seat", e, true)),
+    let e = match <i128 as IntArg>::extract(value) {
+        Ok(s) => return Ok(Ok(s)),
+        Err(e) => e,
+    };
+    if e.is_instance_of::<PyOverflowError>(value.py()) {
+        Ok(Err(quote(value)))
+    } else {
+        Err(int_error::<i128>(value, "seat", e, true))
     }
 }
 
