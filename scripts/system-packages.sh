@@ -4,6 +4,9 @@
 #                                  root on a machine with apt-get (CI, a container), it installs
 #                                  the Debian PACKAGEs; as a normal user it installs nothing and
 #                                  fails, so the caller skips that check with `skipped`.
+# need_foreign_arch ARCH           succeeds when dpkg knows the foreign architecture ARCH (so
+#                                  `apt-get download PACKAGE:ARCH` works, as any user); as root it
+#                                  adds it and updates the package lists, else it fails.
 # skipped WHAT PACKAGE...          prints the loud line that says WHAT did not run and the exact
 #                                  command that would make it run.
 #
@@ -23,6 +26,19 @@ need_system() {
         fi
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null || true
         command -v "$cmd" > /dev/null && return 0
+    fi
+    return 1
+}
+
+need_foreign_arch() {
+    command -v dpkg > /dev/null || return 1
+    dpkg --print-foreign-architectures | grep -qx "$1" && return 0
+    if [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null; then
+        printf -- '-- adding the foreign architecture %s to dpkg, for apt-get download (as root)\n' "$1"
+        dpkg --add-architecture "$1"
+        apt-get update -qq || true
+        qe_apt_updated=1
+        return 0
     fi
     return 1
 }
