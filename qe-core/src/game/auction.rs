@@ -1,0 +1,338 @@
+//! The company auction (RULES.md section 4): the opening bid, secret bids and rebids, the award,
+//! the zero-bid marks, and the passage from one turn to the next (R-TRN-1…4). Ties are settled by
+//! the contest kernel ([`super::contest`]).
+
+use super::contest::{self, Round};
+use super::{Game, Step, NONE};
+use crate::error::CommandError;
+use crate::event::{BidStage, Event, EventSink};
+use crate::legal::BidRange;
+use crate::seat::{PerSeat, Seat, SeatSet};
+use crate::visibility;
+
+/// A bid the fast path takes ([`Game::bid_fast_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FastBid {
+    /// A secret bid or rebid by a seat that must still bid.
+    Pending,
+    /// The auctioneer's legal opening bid.
+    Opening,
+    /// Any other bid.
+    No,
+}
+
+impl Game {
+    /// The bids `seat` may make now, if it must bid.
+    ///
+    /// The auctioneer opens with at least 1 (R-AUC-2); then every other seat may bid anything from
+    /// 0 to 2^64−1 but the opening bid (R-AUC-3, R-AUC-4). On the last turn of a 3-player game
+    /// there is no auctioneer: every seat bids secretly, from 0, nothing forbidden (R-AUC-9). Seats
+    /// that tie for the highest bid rebid (R-AUC-6).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let opening = game.bid_range(Seat(0)).unwrap();
+    /// assert!(!opening.allows(0) && opening.allows(1)); // R-AUC-2
+    /// assert_eq!(game.bid_range(Seat(1)), None); // not its turn yet
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 7 }).unwrap();
+    /// let secret = game.bid_range(Seat(1)).unwrap();
+    /// assert!(secret.allows(0) && !secret.allows(7) && secret.allows(u64::MAX));
+    /// assert_eq!(secret.forbidden, Some(7));
+    /// assert_eq!(game.bid_range(Seat(0)), None); // the auctioneer has bid
+    /// ```
+    #[inline]
+    pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
+        if self.is_bidding() {
+            self.pending.contains(seat).then(|| BidRange {
+                min: 0,
+                max: u64::MAX,
+                forbidden: self.auctioneer().map(|_| self.opening),
+            })
+        } else if self.step == Step::Opening && self.auct == seat.0 {
+            Some(BidRange {
+                min: 1,
+                max: u64::MAX,
+                forbidden: None,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Which common bid this is, so that it skips the general path's dispatch (PERF.md): a bid by
+    /// a seat that must still bid (the pending seats are in range and only bidding steps have
+    /// any), or the auctioneer's legal opening bid (R-AUC-2). Any other bid takes the general
+    /// path ([`Game::bid`]), with every check in rule order.
+    #[inline]
+    pub(super) fn bid_fast_path(&self, seat: Seat, amount: u64) -> FastBid {
+        if self.pending.contains(seat) && self.is_bidding() {
+            FastBid::Pending
+        } else if self.step == Step::Opening && seat.0 == self.auct && amount != 0 {
+            FastBid::Opening
+        } else {
+            FastBid::No
+        }
+    }
+
+    /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
+    #[inline]
+    pub(super) fn is_bidding(&self) -> bool {
+        matches!(self.step, Step::Bidding | Step::Rebid | Step::AssetRebid)
+    }
+
+    /// A bid of any stage: the opening bid, or a bid by a seat that must still bid; the errors
+    /// and the settling live in their own functions.
+    pub(super) fn bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if !self.is_bidding() {
+            return if self.step == Step::Opening {
+                self.open(seat, amount, sink)
+            } else {
+                Err(self.wrong_action(seat, None))
+            };
+        }
+        if !self.pending.contains(seat) {
+            return Err(self.not_pending(seat));
+        }
+        self.pending_bid(seat, amount, sink)
+    }
+
+    /// A secret bid or rebid by `seat`, which must still bid in this bidding step.
+    #[inline]
+    pub(super) fn pending_bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        // R-AUC-3: never the auctioneer's bid (no restriction without an auctioneer, R-AUC-9).
+        if self.auct != NONE && amount == self.opening {
+            return Err(CommandError::BidEqualsOpening { amount });
+        }
+        self.bids[seat] = amount;
+        self.pending.remove(seat);
+        let stage = match self.step {
+            Step::Bidding => BidStage::Secret,
+            Step::Rebid => BidStage::Rebid(self.ties),
+            _ => BidStage::AssetRebid(self.ties),
+        };
+        sink.event(Event::Bid {
+            turn: self.turn,
+            seat,
+            stage,
+            amount: Some(amount),
+            seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
+        });
+        if self.pending.is_empty() {
+            self.settle(sink);
+        }
+        Ok(())
+    }
+
+    /// R-AUC-2: the auctioneer's public opening bid, at least 1.
+    fn open(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if self.auct != seat.0 {
+            return Err(CommandError::NotAuctioneer { seat: seat.0 });
+        }
+        if amount == 0 {
+            return Err(CommandError::OpeningBidZero);
+        }
+        self.opening_bid(seat, amount, sink);
+        Ok(())
+    }
+
+    /// [`Game::open`] once the checks have passed: records the opening bid and asks the others.
+    #[inline]
+    pub(super) fn opening_bid(&mut self, seat: Seat, amount: u64, sink: &mut impl EventSink) {
+        // The other bids are still 0 from `start_turn`.
+        self.bids[seat] = amount;
+        self.opening = amount;
+        self.log[self.turn as usize].opening = amount;
+        let mut others = SeatSet::all(self.players());
+        others.remove(seat);
+        self.pending = others;
+        self.step = Step::Bidding;
+        sink.event(Event::OpeningBid {
+            turn: self.turn,
+            seat,
+            amount,
+        });
+    }
+
+    /// The error for a bid by a seat that is not among the pending bidders.
+    #[cold]
+    fn not_pending(&self, seat: Seat) -> CommandError {
+        match self.step {
+            Step::Rebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
+                seat: seat.0,
+                rule: "R-AUC-6",
+            },
+            Step::AssetRebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
+                seat: seat.0,
+                rule: "R-COM-4",
+            },
+            _ => CommandError::AlreadyBid { seat: seat.0 },
+        }
+    }
+
+    /// Every pending bid is in: evaluate the company or the asset contest.
+    #[inline(never)]
+    fn settle(&mut self, sink: &mut impl EventSink) {
+        if self.step == Step::AssetRebid {
+            self.settle_asset(sink);
+        } else {
+            self.settle_company(sink);
+        }
+    }
+
+    /// Evaluates the company auction after all pending bids are in (R-AUC-5…7, R-AUC-9): every
+    /// bidder's current bid counts (the untied seats' bids stand through the rebids).
+    fn settle_company(&mut self, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let all = SeatSet::all(self.players());
+        match contest::round(&self.bids, all, self.ties, all) {
+            Round::Won(winner) => self.award(Some(winner), false, sink),
+            Round::Tie(holders) if self.auctioneer().is_none() => {
+                // R-AUC-9: a tie on the 3-player last tile discards it; no rebid, no asset
+                // (R-COM-7a).
+                self.log[t].set_tie(0, holders);
+                self.award(None, false, sink);
+            }
+            Round::Tie(holders) => {
+                self.ties += 1;
+                self.log[t].set_tie(self.ties - 1, holders);
+                // R-AUC-6: exactly the tied seats rebid.
+                self.pending = holders;
+                self.rebidders = holders;
+                self.step = Step::Rebid;
+                sink.event(Event::RebidRequired {
+                    turn: self.turn,
+                    seats: holders,
+                    tie: self.ties,
+                    asset: false,
+                });
+            }
+            Round::ThirdTie { tied, winner } => {
+                self.ties += 1;
+                self.log[t].set_tie(self.ties - 1, tied);
+                // R-AUC-7; the auctioneer's bid is never tied, so there is a winner (with an
+                // auctioneer, and the third tie needs one).
+                self.set_aside = contest::set_aside(&self.bids, all, winner);
+                self.award(winner, true, sink);
+            }
+            Round::Empty => unreachable!("every seat bids in the company auction"),
+        }
+    }
+
+    /// Settles the company auction: awards the tile (R-AUC-10), reveals the zero bids (R-AUC-11),
+    /// then starts the asset contest (R-COM-3) or the next turn.
+    fn award(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
+        self.award_tile(winner, third_tie, sink);
+        if self.rules.reveals_zero_bids() {
+            self.reveal_zero_bids(sink);
+        }
+        match winner {
+            Some(w) if self.rules.has_commodities() => self.start_asset_contest(w, sink),
+            _ => self.next_turn(sink),
+        }
+    }
+
+    /// R-AUC-10: the winner takes the tile and pays its bid; the price is seen as R-VIS-2…4 say.
+    fn award_tile(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
+        let log = &mut self.log[self.turn as usize];
+        log.set_awarded(third_tie);
+        if let Some(w) = winner {
+            log.set_winner(w);
+            log.price = self.bids[w];
+        }
+        let second_tie = log.ties()[1];
+        sink.event(Event::Awarded {
+            turn: self.turn,
+            tile: self.setup.deck[self.turn as usize],
+            winner,
+            price: winner.map(|w| self.bids[w]),
+            third_tie: Some(third_tie),
+            seen_by: visibility::price_seen_by(winner, self.auctioneer(), self.players()),
+            third_tie_seen_by: visibility::third_tie_seen_by(
+                self.auctioneer(),
+                second_tie,
+                self.players(),
+            ),
+        });
+    }
+
+    /// R-AUC-11 (4–5 players): the seats whose final bid was 0 are revealed, and each gets a
+    /// zero-bid mark at most once per round; no marks with Commodities (R-COM-2).
+    fn reveal_zero_bids(&mut self, sink: &mut impl EventSink) {
+        let zero = self.zero_bidders_branch_free();
+        let mut marked = SeatSet::EMPTY;
+        if self.rules.zero_bid_vp > 0 {
+            let marks = &mut self.zero_marks[self.rules.round(self.turn) as usize];
+            marked = SeatSet::from_bits(zero.bits() & !marks.bits());
+            *marks = SeatSet::from_bits(marks.bits() | marked.bits());
+        }
+        self.log[self.turn as usize].zero = zero;
+        sink.event(Event::ZeroBids {
+            turn: self.turn,
+            seats: zero,
+            marked,
+        });
+    }
+
+    /// The seats whose current bid is 0, computed without a branch per seat (PERF.md); the bids
+    /// of seats past the player count are masked out.
+    #[inline]
+    fn zero_bidders_branch_free(&self) -> SeatSet {
+        let mut zero_bits = 0u8;
+        for (i, &b) in self.bids.iter().enumerate() {
+            zero_bits |= u8::from(b == 0) << i;
+        }
+        SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits())
+    }
+
+    pub(super) fn next_turn(&mut self, sink: &mut impl EventSink) {
+        self.turn += 1;
+        self.auct = self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0);
+        if self.turn >= self.rules.turns() {
+            self.auct = NONE;
+            self.step = Step::Over;
+            sink.event(Event::GameOver);
+            return;
+        }
+        if self.external {
+            self.step = Step::Reveal;
+        } else {
+            self.start_turn();
+            sink.event(self.reveal_event(self.turn));
+        }
+    }
+
+    /// Starts the auction of the current turn's (revealed) tile.
+    pub(super) fn start_turn(&mut self) {
+        self.ties = 0;
+        self.pending = SeatSet::EMPTY;
+        self.group = SeatSet::EMPTY;
+        self.rebidders = SeatSet::EMPTY;
+        self.set_aside = SeatSet::EMPTY;
+        self.field = SeatSet::EMPTY;
+        self.taker = NONE;
+        self.bids = PerSeat::splat(0);
+        if self.auctioneer().is_some() {
+            self.step = Step::Opening;
+        } else {
+            // R-AUC-9: everyone bids secretly, no opening bid.
+            self.step = Step::Bidding;
+            self.pending = SeatSet::all(self.players());
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The Commodities expansion's asset step (RULES.md section 7): the asset field and its contest
+//! (R-COM-3, R-COM-4), taking (R-COM-5, R-COM-6), discarding (R-COM-7, R-COM-7a) and drawing.
+//! The base game never reaches it: [`Game`] enters it only when the rules have the expansion.
+
+use super::contest::{self, Round};
+use super::{Game, Step, NONE};
+use crate::components::{AssetKind, TokenId};
+use crate::error::CommandError;
+use crate::event::{Event, EventSink};
+use crate::legal::PileSet;
+use crate::seat::{Seat, SeatSet};
+use crate::turn_log::AssetFate;
+use crate::visibility;
+
+impl Game {
+    /// R-COM-5: the asset taker takes the top token of a pile.
+    pub(super) fn take(
+        &mut self,
+        seat: Seat,
+        kind: AssetKind,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if self.step != Step::Take {
+            return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-5"))));
+        }
+        if self.taker != seat.0 {
+            return Err(CommandError::NotAssetTaker { seat: seat.0 });
+        }
+        if self.pile_remaining(kind) == 0 {
+            return Err(CommandError::PileEmpty {
+                kind,
+                rule: "R-COM-5",
+            });
+        }
+        self.draw_kind = kind;
+        self.draw_or_wait(sink);
+        Ok(())
+    }
+
+    /// R-COM-7: with no taker, the auctioneer discards the top token of a pile.
+    pub(super) fn discard(
+        &mut self,
+        seat: Seat,
+        kind: AssetKind,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        if self.step != Step::Discard {
+            return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-7"))));
+        }
+        if self.auctioneer() != Some(seat) {
+            return Err(CommandError::NotDiscarder { seat: seat.0 });
+        }
+        if self.pile_remaining(kind) == 0 {
+            return Err(CommandError::PileEmpty {
+                kind,
+                rule: "R-COM-7",
+            });
+        }
+        self.draw_kind = kind;
+        self.draw_or_wait(sink);
+        Ok(())
+    }
+
+    /// The piles `seat` may take from (R-COM-5) and discard from (R-COM-7) now.
+    pub(super) fn legal_piles(&self, seat: Seat) -> (PileSet, PileSet) {
+        match self.step {
+            Step::Take if self.taker == seat.0 => (self.nonempty_piles(), PileSet::default()),
+            Step::Discard if self.auctioneer() == Some(seat) => {
+                (PileSet::default(), self.nonempty_piles())
+            }
+            _ => (PileSet::default(), PileSet::default()),
+        }
+    }
+
+    /// The rule a take or discard out of turn breaks: its own (`rule`) with Commodities; in a game
+    /// without, R-COM-1, which gives piles to the expansion only.
+    fn pile_rule(&self, rule: &'static str) -> &'static str {
+        if self.rules.has_commodities() {
+            rule
+        } else {
+            "R-COM-1"
+        }
+    }
+
+    pub(super) fn nonempty_piles(&self) -> PileSet {
+        let mut set = 0;
+        for k in AssetKind::ALL {
+            if self.pile_remaining(*k) > 0 {
+                set |= 1 << k.index();
+            }
+        }
+        PileSet(set)
+    }
+
+    /// How many tokens remain in a pile (R-VIS-1).
+    pub fn pile_remaining(&self, kind: AssetKind) -> usize {
+        (self.setup.pile_len[kind.index()] - self.drawn[kind.index()]) as usize
+    }
+
+    /// R-COM-3: the asset field is every seat but the winner and the bids set aside (R-AUC-7); its
+    /// unique highest bid takes the asset, a tie rebids (R-COM-4: the tie for second counts as the
+    /// first tie), and an empty field leaves the asset to no one (R-COM-7).
+    pub(super) fn start_asset_contest(&mut self, winner: Seat, sink: &mut impl EventSink) {
+        self.field = contest::asset_field(SeatSet::all(self.players()), winner, self.set_aside);
+        self.group = self.field;
+        self.ties = 0;
+        self.asset_round(sink);
+    }
+
+    /// Evaluates the asset contest after the tied seats rebid (R-COM-4).
+    pub(super) fn settle_asset(&mut self, sink: &mut impl EventSink) {
+        self.asset_round(sink);
+    }
+
+    /// One round of the asset contest among `group`: the whole field at first, then the seats of
+    /// the field's tie, of whom only the newly tied rebid while the others' rebids stand (R-COM-4).
+    fn asset_round(&mut self, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        match contest::round(&self.bids, self.group, self.ties, self.field) {
+            Round::Empty => self.no_taker(sink),
+            Round::Won(taker) => self.set_taker(taker, false, sink),
+            Round::Tie(holders) => {
+                if self.ties == 0 {
+                    // The field's tie: the contest goes on among the tied seats alone.
+                    self.group = holders;
+                }
+                self.ties += 1;
+                self.log[t].set_asset_tie(self.ties - 1, holders);
+                self.pending = holders;
+                self.rebidders = holders;
+                self.step = Step::AssetRebid;
+                sink.event(Event::RebidRequired {
+                    turn: self.turn,
+                    seats: holders,
+                    tie: self.ties,
+                    asset: true,
+                });
+            }
+            Round::ThirdTie { tied, winner } => {
+                self.ties += 1;
+                self.log[t].set_asset_tie(self.ties - 1, tied);
+                // The tied bids are ignored; the highest value held by exactly one seat of the
+                // field takes the asset.
+                if let Some(s) = winner {
+                    self.set_taker(s, true, sink);
+                } else {
+                    // The third tie decided the asset too: no one takes it (R-COM-7).
+                    self.log[t].set_asset_third_tie(true);
+                    self.no_taker(sink);
+                }
+            }
+        }
+    }
+
+    fn set_taker(&mut self, seat: Seat, third_tie: bool, sink: &mut impl EventSink) {
+        self.taker = seat.0;
+        let log = &mut self.log[self.turn as usize];
+        log.set_asset_third_tie(third_tie);
+        let second_tie = log.asset_ties()[1];
+        self.step = Step::Take;
+        sink.event(Event::AssetTaker {
+            turn: self.turn,
+            seat,
+            third_tie: Some(third_tie),
+            third_tie_seen_by: visibility::third_tie_seen_by(
+                self.auctioneer(),
+                second_tie,
+                self.players(),
+            ),
+        });
+    }
+
+    /// R-COM-7 / R-COM-7a: no taker; the auctioneer discards, or nothing happens without one.
+    fn no_taker(&mut self, sink: &mut impl EventSink) {
+        self.taker = NONE;
+        sink.event(Event::NoTaker { turn: self.turn });
+        if self.auctioneer().is_some() {
+            self.step = Step::Discard;
+        } else {
+            self.next_turn(sink);
+        }
+    }
+
+    /// After a pile is chosen: draw its top token now, or wait for the chance outcome.
+    fn draw_or_wait(&mut self, sink: &mut impl EventSink) {
+        if self.external {
+            self.step = Step::Draw;
+        } else {
+            let k = self.draw_kind;
+            let token = self.setup.pile(k)[self.drawn[k.index()] as usize];
+            self.finish_draw(token, sink);
+        }
+    }
+
+    /// The token `token` came off the pile `draw_kind`: give it to the taker or discard it.
+    pub(super) fn finish_draw(&mut self, token: TokenId, sink: &mut impl EventSink) {
+        let t = self.turn as usize;
+        let k = self.draw_kind;
+        self.drawn[k.index()] += 1;
+        let auctioneer = self.auctioneer();
+        let log = &mut self.log[t];
+        if self.taker == NONE {
+            let seat = auctioneer.expect("discard has an auctioneer");
+            log.set_asset(AssetFate::Discarded, seat, token);
+            sink.event(Event::AssetDiscarded {
+                turn: self.turn,
+                seat,
+                kind: k,
+            });
+        } else {
+            let seat = Seat(self.taker);
+            let price = self.bids[seat];
+            log.set_asset(AssetFate::Taken, seat, token);
+            log.asset_price = price;
+            sink.event(Event::AssetTaken {
+                turn: self.turn,
+                seat,
+                kind: k,
+                token: Some(token),
+                value: self.rules.manifest().token_value(token),
+                price: Some(price),
+                token_seen_by: visibility::token_seen_by(seat),
+                price_seen_by: visibility::price_seen_by(Some(seat), auctioneer, self.players()),
+            });
+        }
+        self.next_turn(sink);
+    }
+}

@@ -1,0 +1,214 @@
+//! The contest kernel: how one round of sealed bids is decided, written once for the company
+//! auction (R-AUC-5…7) and the asset contest (R-COM-3, R-COM-4). Pure functions of the bids; the
+//! game ([`super::auction`], [`super::commodities`]) decides what a result leads to, and every model
+//! of the rules that needs to know who wins a set of bids asks here.
+//!
+//! ```text
+//! round(bids, among, ties, third_among):
+//!   the seats of `among` holding the highest bid   -> one: it wins; none: no one (an empty field)
+//!   a tie, and the third one                       -> the highest bid of `third_among` that exactly
+//!                                                     one seat holds wins (or no one)
+//!   a tie before the third                         -> exactly the tied seats rebid
+//! ```
+
+use crate::seat::{PerSeat, Seat, SeatSet};
+
+/// How a round of bids ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Round {
+    /// No seat contends (an asset field emptied by the award and a third tie, R-COM-7).
+    Empty,
+    /// One seat holds the highest bid (R-AUC-5, R-COM-3).
+    Won(Seat),
+    /// The seats tie for the highest bid, before the third tie: they rebid (R-AUC-6, R-COM-4).
+    Tie(SeatSet),
+    /// The third tie (`tied`): the highest bid held by exactly one seat wins, if any (R-AUC-7,
+    /// R-COM-4).
+    ThirdTie {
+        /// The seats tied the third time.
+        tied: SeatSet,
+        /// The seat holding the highest unique bid of the seats the rule looks at.
+        winner: Option<Seat>,
+    },
+}
+
+/// Decides a round: the highest bid of `among` wins; `ties_before` ties have happened in this
+/// contest; at the third tie the unique-bid rule looks at `third_among` (every bidder of the
+/// company auction, R-AUC-7; the whole asset field, R-COM-4).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(crate) fn round(
+    bids: &PerSeat<u64>,
+    among: SeatSet,
+    ties_before: u8,
+    third_among: SeatSet,
+) -> Round {
+    let (_, holders) = top_bids_branch_free(bids, among);
+    match holders.len() {
+        0 => Round::Empty,
+        1 => Round::Won(holders.first().expect("one holder")),
+        _ if ties_before + 1 == 3 => Round::ThirdTie {
+            tied: holders,
+            winner: highest_unique(bids, third_among),
+        },
+        _ => Round::Tie(holders),
+    }
+}
+
+/// The seats of `among` holding the highest bid, and that bid, computed without data-dependent
+/// branches (PERF.md).
+#[inline]
+pub(crate) fn top_bids_branch_free(bids: &PerSeat<u64>, among: SeatSet) -> (u64, SeatSet) {
+    // The bids are what a branch predictor cannot guess: a seat outside `among` counts as bidding
+    // 0 but is never a holder. Bids are at least 0, so starting from 0 with no holder gives the
+    // first seat of `among` its place.
+    let mut best = 0;
+    let mut holders = 0u8;
+    for (i, &bid) in bids.iter().enumerate() {
+        let member = (among.bits() >> i) & 1;
+        let b = bid * u64::from(member);
+        let above = u8::from(b > best) & member;
+        let level = u8::from(b == best) & member;
+        best = if above == 1 { b } else { best };
+        // Above the best: this seat alone; level with it: one more holder.
+        holders = (holders & above.wrapping_sub(1)) | (((above | level) & 1) << i);
+    }
+    (best, SeatSet::from_bits(holders))
+}
+
+/// The seat of `among` holding the highest bid value that exactly one seat of `among` holds
+/// (R-AUC-7, R-COM-4).
+pub(crate) fn highest_unique(bids: &PerSeat<u64>, among: SeatSet) -> Option<Seat> {
+    let mut best: Option<Seat> = None;
+    for s in among.iter() {
+        let b = bids[s];
+        let dup = among.iter().any(|o| o != s && bids[o] == b);
+        if !dup && best.is_none_or(|w| b > bids[w]) {
+            best = Some(s);
+        }
+    }
+    best
+}
+
+/// The bids a third company tie sets aside (R-AUC-7): with a winner, the seats of `among` whose
+/// bids are above the winner's (each of them is tied; equal bids below the winner's stay in the
+/// asset field, R-COM-3); with none, every seat of `among`.
+pub(crate) fn set_aside(bids: &PerSeat<u64>, among: SeatSet, winner: Option<Seat>) -> SeatSet {
+    let Some(w) = winner else {
+        return among;
+    };
+    let mut above = SeatSet::EMPTY;
+    for s in among.iter() {
+        if bids[s] > bids[w] {
+            above.insert(s);
+        }
+    }
+    above
+}
+
+/// The asset field (R-COM-3): every seat of `all` but the company's winner and the bids set aside
+/// by a third company tie.
+pub(crate) fn asset_field(all: SeatSet, winner: Seat, set_aside: SeatSet) -> SeatSet {
+    let mut field = all;
+    field.remove(winner);
+    SeatSet::from_bits(field.bits() & !set_aside.bits())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bids(b: [u64; 5]) -> PerSeat<u64> {
+        PerSeat(b)
+    }
+
+    fn set(seats: &[u8]) -> SeatSet {
+        let mut s = SeatSet::EMPTY;
+        for &x in seats {
+            s.insert(Seat(x));
+        }
+        s
+    }
+
+    /// R-AUC-5: the unique highest bid wins.
+    #[test]
+    fn the_highest_bid_wins_r_auc_5() {
+        let b = bids([5, 9, 3, 0, 0]);
+        assert_eq!(
+            round(&b, set(&[0, 1, 2, 3]), 0, set(&[0, 1, 2, 3])),
+            Round::Won(Seat(1))
+        );
+    }
+
+    /// R-AUC-6: tied seats rebid, the first and second ties alike.
+    #[test]
+    fn a_tie_before_the_third_asks_the_tied_seats_r_auc_6() {
+        let b = bids([5, 9, 9, 0, 0]);
+        let all = set(&[0, 1, 2, 3]);
+        assert_eq!(round(&b, all, 0, all), Round::Tie(set(&[1, 2])));
+        assert_eq!(round(&b, all, 1, all), Round::Tie(set(&[1, 2])));
+    }
+
+    /// R-AUC-7: at the third tie the highest value one seat alone holds wins, and the bids above it
+    /// are set aside; R-COM-3: equal bids below it stay in the asset field.
+    #[test]
+    fn the_third_tie_goes_to_the_highest_unique_bid_r_auc_7() {
+        let b = bids([5, 9, 9, 2, 2]);
+        let all = set(&[0, 1, 2, 3, 4]);
+        let r = round(&b, all, 2, all);
+        assert_eq!(
+            r,
+            Round::ThirdTie {
+                tied: set(&[1, 2]),
+                winner: Some(Seat(0))
+            }
+        );
+        let aside = set_aside(&b, all, Some(Seat(0)));
+        assert_eq!(aside, set(&[1, 2]));
+        assert_eq!(asset_field(all, Seat(0), aside), set(&[3, 4]));
+        // No unique bid: everyone is set aside.
+        let b = bids([9, 9, 2, 2, 0]);
+        let all = set(&[0, 1, 2, 3]);
+        assert_eq!(highest_unique(&b, all), None);
+        assert_eq!(set_aside(&b, all, None), all);
+    }
+
+    /// R-COM-3, R-COM-7: an empty field has no winner; R-COM-4: at the asset's third tie the
+    /// unique-bid rule looks at the whole field, not only the tied seats.
+    #[test]
+    fn asset_rounds_r_com_3_r_com_4() {
+        let b = bids([7, 4, 4, 3, 0]);
+        assert_eq!(round(&b, SeatSet::EMPTY, 0, SeatSet::EMPTY), Round::Empty);
+        let field = set(&[1, 2, 3]);
+        assert_eq!(
+            round(&b, set(&[1, 2]), 2, field),
+            Round::ThirdTie {
+                tied: set(&[1, 2]),
+                winner: Some(Seat(3))
+            }
+        );
+    }
+
+    /// The branch-free top agrees with a plain maximum on every subset.
+    #[test]
+    fn branch_free_top_agrees_with_the_plain_one() {
+        let b = bids([3, 0, 3, u64::MAX, 7]);
+        for bits in 0u8..32 {
+            let among = SeatSet::from_bits(bits);
+            let best = among.iter().map(|s| b[s]).max().unwrap_or(0);
+            let holders =
+                among
+                    .iter()
+                    .filter(|&s| b[s] == best)
+                    .fold(SeatSet::EMPTY, |mut h, s| {
+                        h.insert(s);
+                        h
+                    });
+            assert_eq!(
+                top_bids_branch_free(&b, among),
+                (best, holders),
+                "{bits:05b}"
+            );
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! What the seats hold and have spent (R-SCO-1, R-COM-8), and the outcome once the game is over
+//! (RULES.md section 8).
+
+use super::{Game, NONE};
+use crate::components::AssetKind;
+use crate::ledger::Ledger;
+use crate::scoring::{self, Holdings, Outcome};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
+use crate::turn_log::AssetFate;
+
+impl Game {
+    /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
+    pub fn spent(&self, seat: Seat) -> i128 {
+        self.ledger().spent(seat)
+    }
+
+    /// Every turn so far, posted to a ledger.
+    pub(crate) fn ledger(&self) -> Ledger<i128> {
+        let mut ledger = Ledger::new();
+        for turn in 0..self.turns_started() {
+            self.post_turn(turn, &mut ledger);
+        }
+        ledger
+    }
+
+    /// Posts what `turn` cost to `ledger`: the company price its winner paid (R-AUC-10) and the asset
+    /// price its taker paid, with the auctioneer's credit (R-COM-5, R-COM-6).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(crate) fn post_turn(&self, turn: u8, ledger: &mut Ledger<i128>) {
+        let log = &self.log[turn as usize];
+        if log.winner() != NONE {
+            ledger.company(Seat(log.winner()), i128::from(log.price));
+        }
+        if log.asset_fate() == AssetFate::Taken {
+            let auctioneer = self.rules.auctioneer(turn);
+            ledger.asset(
+                Seat(log.asset_seat()),
+                auctioneer,
+                i128::from(log.asset_price),
+            );
+        }
+    }
+
+    /// What `seat` holds now: the input of [`scoring::score`](crate::scoring::score).
+    ///
+    /// # Panics
+    /// If `seat` is not below [`MAX_SEATS`] (like indexing a slice out of range).
+    pub fn holdings(&self, seat: Seat) -> Holdings {
+        self.all_holdings()[seat]
+    }
+
+    /// What every seat holds now, in one pass over the turns, with its total from the ledger
+    /// (R-SCO-1, R-COM-8).
+    pub(crate) fn all_holdings(&self) -> PerSeat<Holdings> {
+        let n = self.players() as usize;
+        let mut holdings = PerSeat([Holdings::default(); MAX_SEATS]);
+        for (i, h) in holdings.iter_mut().enumerate().take(n) {
+            h.nation = Some(self.setup.nations[i]);
+            h.industry = self.dealt.then_some(self.setup.deal[i]);
+            h.zero_rounds = self.zero_marks(Seat(i as u8)).count_ones() as u8;
+        }
+        let mut ledger = Ledger::new();
+        for turn in 0..self.turns_started() {
+            self.post_turn(turn, &mut ledger);
+            let log = &self.log[turn as usize];
+            if log.winner() != NONE {
+                holdings[Seat(log.winner())].tiles |= 1 << self.setup.deck[turn as usize].index();
+            }
+            if log.asset_fate() == AssetFate::Taken {
+                let h = &mut holdings[Seat(log.asset_seat())];
+                h.tokens[h.token_count as usize] = Some(log.asset_token());
+                h.token_count += 1;
+            }
+        }
+        for (i, h) in holdings.iter_mut().enumerate() {
+            h.spent = ledger.spent(Seat(i as u8));
+        }
+        holdings
+    }
+
+    /// The outcome (RULES.md section 8), once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let holdings = self.all_holdings();
+        let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
+        Some(scoring::score(
+            &self.rules,
+            holdings.in_play(self.players()),
+            gold_empty,
+        ))
+    }
+}
