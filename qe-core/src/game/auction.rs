@@ -3,10 +3,11 @@
 //! the contest kernel ([`super::contest`]).
 
 use super::contest::{self, Round};
-use super::{Game, Step, NONE};
+use super::{Game, NONE};
 use crate::error::CommandError;
 use crate::event::{BidStage, Event, EventSink};
 use crate::legal::BidRange;
+use crate::phase::{Chance, Phase};
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::visibility;
 
@@ -49,7 +50,7 @@ impl Game {
                 max: u64::MAX,
                 forbidden: self.auctioneer().map(|_| self.opening),
             })
-        } else if self.step == Step::Opening && self.auct == seat.0 {
+        } else if matches!(self.phase, Phase::OpeningBid { .. }) && self.auct == seat.0 {
             Some(BidRange {
                 min: 1,
                 max: u64::MAX,
@@ -68,7 +69,10 @@ impl Game {
     pub(super) fn bid_fast_path(&self, seat: Seat, amount: u64) -> FastBid {
         if self.pending.contains(seat) && self.is_bidding() {
             FastBid::Pending
-        } else if self.step == Step::Opening && seat.0 == self.auct && amount != 0 {
+        } else if matches!(self.phase, Phase::OpeningBid { .. })
+            && seat.0 == self.auct
+            && amount != 0
+        {
             FastBid::Opening
         } else {
             FastBid::No
@@ -78,7 +82,10 @@ impl Game {
     /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
     #[inline]
     pub(super) fn is_bidding(&self) -> bool {
-        matches!(self.step, Step::Bidding | Step::Rebid | Step::AssetRebid)
+        matches!(
+            self.phase,
+            Phase::Bidding | Phase::Rebid { .. } | Phase::AssetRebid { .. }
+        )
     }
 
     /// A bid of any stage: the opening bid, or a bid by a seat that must still bid; the errors
@@ -90,7 +97,7 @@ impl Game {
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
         if !self.is_bidding() {
-            return if self.step == Step::Opening {
+            return if matches!(self.phase, Phase::OpeningBid { .. }) {
                 self.open(seat, amount, sink)
             } else {
                 Err(self.wrong_action(seat, None))
@@ -116,10 +123,10 @@ impl Game {
         }
         self.bids[seat] = amount;
         self.pending.remove(seat);
-        let stage = match self.step {
-            Step::Bidding => BidStage::Secret,
-            Step::Rebid => BidStage::Rebid(self.ties),
-            _ => BidStage::AssetRebid(self.ties),
+        let stage = match self.phase {
+            Phase::Bidding => BidStage::Secret,
+            Phase::Rebid { tie } => BidStage::Rebid(tie),
+            _ => BidStage::AssetRebid(self.ties()),
         };
         sink.event(Event::Bid {
             turn: self.turn,
@@ -161,7 +168,7 @@ impl Game {
         let mut others = SeatSet::all(self.players());
         others.remove(seat);
         self.pending = others;
-        self.step = Step::Bidding;
+        self.phase = Phase::Bidding;
         sink.event(Event::OpeningBid {
             turn: self.turn,
             seat,
@@ -172,15 +179,17 @@ impl Game {
     /// The error for a bid by a seat that is not among the pending bidders.
     #[cold]
     fn not_pending(&self, seat: Seat) -> CommandError {
-        match self.step {
-            Step::Rebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
+        match self.phase {
+            Phase::Rebid { .. } if !self.rebidders.contains(seat) => CommandError::NotRebidding {
                 seat: seat.0,
                 rule: "R-AUC-6",
             },
-            Step::AssetRebid if !self.rebidders.contains(seat) => CommandError::NotRebidding {
-                seat: seat.0,
-                rule: "R-COM-4",
-            },
+            Phase::AssetRebid { .. } if !self.rebidders.contains(seat) => {
+                CommandError::NotRebidding {
+                    seat: seat.0,
+                    rule: "R-COM-4",
+                }
+            }
             _ => CommandError::AlreadyBid { seat: seat.0 },
         }
     }
@@ -188,7 +197,7 @@ impl Game {
     /// Every pending bid is in: evaluate the company or the asset contest.
     #[inline(never)]
     fn settle(&mut self, sink: &mut impl EventSink) {
-        if self.step == Step::AssetRebid {
+        if matches!(self.phase, Phase::AssetRebid { .. }) {
             self.settle_asset(sink);
         } else {
             self.settle_company(sink);
@@ -200,7 +209,8 @@ impl Game {
     fn settle_company(&mut self, sink: &mut impl EventSink) {
         let t = self.turn as usize;
         let all = SeatSet::all(self.players());
-        match contest::round(&self.bids, all, self.ties, all) {
+        let ties = self.ties();
+        match contest::round(&self.bids, all, ties, all) {
             Round::Won(winner) => self.award(Some(winner), false, sink),
             Round::Tie(holders) if self.auctioneer().is_none() => {
                 // R-AUC-9: a tie on the 3-player last tile discards it; no rebid, no asset
@@ -209,22 +219,20 @@ impl Game {
                 self.award(None, false, sink);
             }
             Round::Tie(holders) => {
-                self.ties += 1;
-                self.log[t].set_tie(self.ties - 1, holders);
+                self.log[t].set_tie(ties, holders);
                 // R-AUC-6: exactly the tied seats rebid.
                 self.pending = holders;
                 self.rebidders = holders;
-                self.step = Step::Rebid;
+                self.phase = Phase::Rebid { tie: ties + 1 };
                 sink.event(Event::RebidRequired {
                     turn: self.turn,
                     seats: holders,
-                    tie: self.ties,
+                    tie: ties + 1,
                     asset: false,
                 });
             }
             Round::ThirdTie { tied, winner } => {
-                self.ties += 1;
-                self.log[t].set_tie(self.ties - 1, tied);
+                self.log[t].set_tie(ties, tied);
                 // R-AUC-7; the auctioneer's bid is never tied, so there is a winner (with an
                 // auctioneer, and the third tie needs one).
                 self.set_aside = contest::set_aside(&self.bids, all, winner);
@@ -305,12 +313,14 @@ impl Game {
         self.auct = self.rules.auctioneer(self.turn).map_or(NONE, |s| s.0);
         if self.turn >= self.rules.turns() {
             self.auct = NONE;
-            self.step = Step::Over;
+            self.phase = Phase::GameOver;
             sink.event(Event::GameOver);
             return;
         }
         if self.external {
-            self.step = Step::Reveal;
+            self.phase = Phase::Chance {
+                chance: Chance::Reveal,
+            };
         } else {
             self.start_turn();
             sink.event(self.reveal_event(self.turn));
@@ -319,7 +329,6 @@ impl Game {
 
     /// Starts the auction of the current turn's (revealed) tile.
     pub(super) fn start_turn(&mut self) {
-        self.ties = 0;
         self.pending = SeatSet::EMPTY;
         self.group = SeatSet::EMPTY;
         self.rebidders = SeatSet::EMPTY;
@@ -328,10 +337,12 @@ impl Game {
         self.taker = NONE;
         self.bids = PerSeat::splat(0);
         if self.auctioneer().is_some() {
-            self.step = Step::Opening;
+            self.phase = Phase::OpeningBid {
+                auctioneer: Seat(self.auct),
+            };
         } else {
             // R-AUC-9: everyone bids secretly, no opening bid.
-            self.step = Step::Bidding;
+            self.phase = Phase::Bidding;
             self.pending = SeatSet::all(self.players());
         }
     }

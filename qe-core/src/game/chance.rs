@@ -1,11 +1,12 @@
 //! Chance (R-SET-3): the events a dealt game opens with, and external-chance mode, where the deal,
 //! each reveal and each token drawn come from the caller.
 
-use super::{Game, Step};
+use super::Game;
 use crate::command::ChanceOutcome;
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
 use crate::error::{CommandError, SetupError};
 use crate::event::{Event, EventSink, Events};
+use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::setup::{deal_tokens, Setup};
@@ -35,7 +36,9 @@ impl Game {
         )?;
         setup.deal = [Industry::AGR; MAX_SEATS];
         let mut game = Game::blank(rules, setup, true);
-        game.step = Step::Deal;
+        game.phase = Phase::Chance {
+            chance: Chance::Deal,
+        };
         Ok(game)
     }
 
@@ -71,23 +74,28 @@ impl Game {
     /// none is pending.
     pub fn chance_outcomes(&self) -> alloc::vec::Vec<ChanceOutcome> {
         let mut out = alloc::vec::Vec::new();
-        match self.step {
-            Step::Deal => {
+        match self.phase {
+            Phase::Chance {
+                chance: Chance::Deal,
+            } => {
                 let tokens = deal_tokens(self.players());
                 let mut perm = [Industry::AGR; MAX_SEATS];
                 permutations(tokens, &mut perm, 0, 0, &mut |p| {
                     out.extend(ChanceOutcome::deal(&p[..tokens.len()]));
                 });
             }
-            Step::Reveal => {
+            Phase::Chance {
+                chance: Chance::Reveal,
+            } => {
                 for tile in self.rules.manifest().tiles_in_play(self.players()).iter() {
                     if self.revealed & (1 << tile.index()) == 0 {
                         out.push(ChanceOutcome::Reveal(tile));
                     }
                 }
             }
-            Step::Draw => {
-                let k = self.draw_kind;
+            Phase::Chance {
+                chance: Chance::Draw(k),
+            } => {
                 let drawn = &self.setup.pile(k)[..self.drawn[k.index()] as usize];
                 for token in self.rules.manifest().tokens_in_play(self.players()) {
                     if token.kind() == k && !drawn.contains(&token) {
@@ -105,8 +113,13 @@ impl Game {
         outcome: ChanceOutcome,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        match (self.step, outcome) {
-            (Step::Deal, ChanceOutcome::Deal(_)) => {
+        match (self.phase, outcome) {
+            (
+                Phase::Chance {
+                    chance: Chance::Deal,
+                },
+                ChanceOutcome::Deal(_),
+            ) => {
                 let tokens = deal_tokens(self.players());
                 let dealt = outcome.dealt(self.players()).unwrap_or_default();
                 let n = dealt.len();
@@ -119,11 +132,18 @@ impl Game {
                 }
                 self.setup.deal[..n].copy_from_slice(dealt);
                 self.dealt = true;
-                self.step = Step::Reveal;
+                self.phase = Phase::Chance {
+                    chance: Chance::Reveal,
+                };
                 self.deal_events(sink);
                 Ok(())
             }
-            (Step::Reveal, ChanceOutcome::Reveal(tile)) => {
+            (
+                Phase::Chance {
+                    chance: Chance::Reveal,
+                },
+                ChanceOutcome::Reveal(tile),
+            ) => {
                 let in_play = self.rules.manifest().tiles_in_play(self.players());
                 if !in_play.contains(tile) || self.revealed & (1 << tile.index()) != 0 {
                     return Err(CommandError::InvalidChance {
@@ -136,8 +156,12 @@ impl Game {
                 sink.event(self.reveal_event(self.turn));
                 Ok(())
             }
-            (Step::Draw, ChanceOutcome::Draw(token)) => {
-                let k = self.draw_kind;
+            (
+                Phase::Chance {
+                    chance: Chance::Draw(k),
+                },
+                ChanceOutcome::Draw(token),
+            ) => {
                 let possible = token.kind() == k
                     && self
                         .rules
@@ -150,16 +174,22 @@ impl Game {
                         reason: "the token is not in that pile",
                     });
                 }
-                self.place_drawn(token);
-                self.finish_draw(token, sink);
+                self.place_drawn(k, token);
+                self.finish_draw(k, token, sink);
                 Ok(())
             }
             // An outcome of another kind than the one pending: say which one is.
             _ => Err(CommandError::InvalidChance {
-                reason: match self.step {
-                    Step::Deal => "the chance event pending is the deal",
-                    Step::Reveal => "the chance event pending is a tile reveal",
-                    Step::Draw => "the chance event pending is a token draw",
+                reason: match self.phase {
+                    Phase::Chance {
+                        chance: Chance::Deal,
+                    } => "the chance event pending is the deal",
+                    Phase::Chance {
+                        chance: Chance::Reveal,
+                    } => "the chance event pending is a tile reveal",
+                    Phase::Chance {
+                        chance: Chance::Draw(_),
+                    } => "the chance event pending is a token draw",
                     _ => "no chance event is pending",
                 },
             }),
@@ -177,8 +207,8 @@ impl Game {
     }
 
     /// Like [`Self::place_revealed`], for the pile being drawn from.
-    fn place_drawn(&mut self, token: TokenId) {
-        let k = self.draw_kind.index();
+    fn place_drawn(&mut self, kind: AssetKind, token: TokenId) {
+        let k = kind.index();
         let start: usize = self.setup.pile_len[..k].iter().map(|&l| l as usize).sum();
         let len = self.setup.pile_len[k] as usize;
         let d = self.drawn[k] as usize;

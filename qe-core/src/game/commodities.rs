@@ -3,11 +3,12 @@
 //! The base game never reaches it: [`Game`] enters it only when the rules have the expansion.
 
 use super::contest::{self, Round};
-use super::{Game, Step, NONE};
+use super::{Game, NONE};
 use crate::components::{AssetKind, TokenId};
 use crate::error::CommandError;
 use crate::event::{Event, EventSink};
 use crate::legal::PileSet;
+use crate::phase::{Chance, Phase};
 use crate::seat::{Seat, SeatSet};
 use crate::turn_log::AssetFate;
 use crate::visibility;
@@ -20,7 +21,7 @@ impl Game {
         kind: AssetKind,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        if self.step != Step::Take {
+        if !matches!(self.phase, Phase::TakeAsset { .. }) {
             return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-5"))));
         }
         if self.taker != seat.0 {
@@ -32,8 +33,7 @@ impl Game {
                 rule: "R-COM-5",
             });
         }
-        self.draw_kind = kind;
-        self.draw_or_wait(sink);
+        self.draw_or_wait(kind, sink);
         Ok(())
     }
 
@@ -44,7 +44,7 @@ impl Game {
         kind: AssetKind,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        if self.step != Step::Discard {
+        if !matches!(self.phase, Phase::DiscardAsset { .. }) {
             return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-7"))));
         }
         if self.auctioneer() != Some(seat) {
@@ -56,16 +56,17 @@ impl Game {
                 rule: "R-COM-7",
             });
         }
-        self.draw_kind = kind;
-        self.draw_or_wait(sink);
+        self.draw_or_wait(kind, sink);
         Ok(())
     }
 
     /// The piles `seat` may take from (R-COM-5) and discard from (R-COM-7) now.
     pub(super) fn legal_piles(&self, seat: Seat) -> (PileSet, PileSet) {
-        match self.step {
-            Step::Take if self.taker == seat.0 => (self.nonempty_piles(), PileSet::default()),
-            Step::Discard if self.auctioneer() == Some(seat) => {
+        match self.phase {
+            Phase::TakeAsset { .. } if self.taker == seat.0 => {
+                (self.nonempty_piles(), PileSet::default())
+            }
+            Phase::DiscardAsset { .. } if self.auctioneer() == Some(seat) => {
                 (PileSet::default(), self.nonempty_piles())
             }
             _ => (PileSet::default(), PileSet::default()),
@@ -103,42 +104,40 @@ impl Game {
     pub(super) fn start_asset_contest(&mut self, winner: Seat, sink: &mut impl EventSink) {
         self.field = contest::asset_field(SeatSet::all(self.players()), winner, self.set_aside);
         self.group = self.field;
-        self.ties = 0;
-        self.asset_round(sink);
+        self.asset_round(0, sink);
     }
 
     /// Evaluates the asset contest after the tied seats rebid (R-COM-4).
     pub(super) fn settle_asset(&mut self, sink: &mut impl EventSink) {
-        self.asset_round(sink);
+        self.asset_round(self.ties(), sink);
     }
 
     /// One round of the asset contest among `group`: the whole field at first, then the seats of
     /// the field's tie, of whom only the newly tied rebid while the others' rebids stand (R-COM-4).
-    fn asset_round(&mut self, sink: &mut impl EventSink) {
+    /// `ties`: the asset's ties so far.
+    fn asset_round(&mut self, ties: u8, sink: &mut impl EventSink) {
         let t = self.turn as usize;
-        match contest::round(&self.bids, self.group, self.ties, self.field) {
+        match contest::round(&self.bids, self.group, ties, self.field) {
             Round::Empty => self.no_taker(sink),
             Round::Won(taker) => self.set_taker(taker, false, sink),
             Round::Tie(holders) => {
-                if self.ties == 0 {
+                if ties == 0 {
                     // The field's tie: the contest goes on among the tied seats alone.
                     self.group = holders;
                 }
-                self.ties += 1;
-                self.log[t].set_asset_tie(self.ties - 1, holders);
+                self.log[t].set_asset_tie(ties, holders);
                 self.pending = holders;
                 self.rebidders = holders;
-                self.step = Step::AssetRebid;
+                self.phase = Phase::AssetRebid { tie: ties + 1 };
                 sink.event(Event::RebidRequired {
                     turn: self.turn,
                     seats: holders,
-                    tie: self.ties,
+                    tie: ties + 1,
                     asset: true,
                 });
             }
             Round::ThirdTie { tied, winner } => {
-                self.ties += 1;
-                self.log[t].set_asset_tie(self.ties - 1, tied);
+                self.log[t].set_asset_tie(ties, tied);
                 // The tied bids are ignored; the highest value held by exactly one seat of the
                 // field takes the asset.
                 if let Some(s) = winner {
@@ -157,7 +156,7 @@ impl Game {
         let log = &mut self.log[self.turn as usize];
         log.set_asset_third_tie(third_tie);
         let second_tie = log.asset_ties()[1];
-        self.step = Step::Take;
+        self.phase = Phase::TakeAsset { seat };
         sink.event(Event::AssetTaker {
             turn: self.turn,
             seat,
@@ -174,28 +173,28 @@ impl Game {
     fn no_taker(&mut self, sink: &mut impl EventSink) {
         self.taker = NONE;
         sink.event(Event::NoTaker { turn: self.turn });
-        if self.auctioneer().is_some() {
-            self.step = Step::Discard;
+        if let Some(seat) = self.auctioneer() {
+            self.phase = Phase::DiscardAsset { seat };
         } else {
             self.next_turn(sink);
         }
     }
 
-    /// After a pile is chosen: draw its top token now, or wait for the chance outcome.
-    fn draw_or_wait(&mut self, sink: &mut impl EventSink) {
+    /// After pile `kind` is chosen: draw its top token now, or wait for the chance outcome.
+    fn draw_or_wait(&mut self, kind: AssetKind, sink: &mut impl EventSink) {
         if self.external {
-            self.step = Step::Draw;
+            self.phase = Phase::Chance {
+                chance: Chance::Draw(kind),
+            };
         } else {
-            let k = self.draw_kind;
-            let token = self.setup.pile(k)[self.drawn[k.index()] as usize];
-            self.finish_draw(token, sink);
+            let token = self.setup.pile(kind)[self.drawn[kind.index()] as usize];
+            self.finish_draw(kind, token, sink);
         }
     }
 
-    /// The token `token` came off the pile `draw_kind`: give it to the taker or discard it.
-    pub(super) fn finish_draw(&mut self, token: TokenId, sink: &mut impl EventSink) {
+    /// The token `token` came off the pile `k`: give it to the taker or discard it.
+    pub(super) fn finish_draw(&mut self, k: AssetKind, token: TokenId, sink: &mut impl EventSink) {
         let t = self.turn as usize;
-        let k = self.draw_kind;
         self.drawn[k.index()] += 1;
         let auctioneer = self.auctioneer();
         let log = &mut self.log[t];

@@ -35,22 +35,6 @@ mod peek;
 /// "None" in the compact `u8` fields.
 pub(crate) const NONE: u8 = u8::MAX;
 
-/// The internal step, with [`Phase`] derived from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Step {
-    Deal,
-    Reveal,
-    Opening,
-    Bidding,
-    Rebid,
-    AssetRebid,
-    Take,
-    Discard,
-    /// Drawing from `draw_kind` for the taker (`taker != NONE`) or a discard.
-    Draw,
-    Over,
-}
-
 /// The state of one game of QE.
 ///
 /// Build one with [`Game::new`] (a [`Setup`]), [`Game::seeded`] or [`Game::external_chance`], then
@@ -72,7 +56,9 @@ pub struct Game {
     external: bool,
     dealt: bool,
     turn: u8,
-    step: Step,
+    /// What the game waits for: the one phase enum, stored as the public [`Phase`] (the draw's pile
+    /// is in `Chance::Draw`, a rebid's tie count in `Rebid`/`AssetRebid`).
+    phase: Phase,
     /// Current bids of this auction (replaced by rebids).
     bids: PerSeat<u64>,
     /// Seats that must still act in the current bidding step.
@@ -85,13 +71,11 @@ pub struct Game {
     set_aside: SeatSet,
     /// The seats still in the asset field (R-COM-3).
     field: SeatSet,
-    ties: u8,
     taker: u8,
     /// The auctioneer of the current turn, or [`NONE`] (3-player last turn, game over).
     auct: u8,
     /// The current auction's opening bid (R-AUC-2).
     opening: u64,
-    draw_kind: AssetKind,
     /// Tokens drawn (taken or discarded) from each pile so far.
     drawn: [u8; 3],
     /// In external-chance mode, which tiles have been revealed (bit per [`TileId`] index).
@@ -160,18 +144,18 @@ impl Game {
             external,
             dealt: false,
             turn: 0,
-            step: Step::Reveal,
+            phase: Phase::Chance {
+                chance: Chance::Reveal,
+            },
             bids: PerSeat::splat(0),
             pending: SeatSet::EMPTY,
             group: SeatSet::EMPTY,
             rebidders: SeatSet::EMPTY,
             set_aside: SeatSet::EMPTY,
             field: SeatSet::EMPTY,
-            ties: 0,
             taker: NONE,
             auct: rules.auctioneer(0).map_or(NONE, |s| s.0),
             opening: 0,
-            draw_kind: AssetKind::Gold,
             drawn: [0; 3],
             revealed: 0,
             peeks: PerSeat::splat(NONE),
@@ -214,34 +198,21 @@ impl Game {
     /// Whether the game has ended (R-TRN-4).
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.step == Step::Over
+        matches!(self.phase, Phase::GameOver)
     }
 
     /// What the game waits for.
+    #[inline]
     pub fn phase(&self) -> Phase {
-        match self.step {
-            Step::Deal => Phase::Chance {
-                chance: Chance::Deal,
-            },
-            Step::Reveal => Phase::Chance {
-                chance: Chance::Reveal,
-            },
-            Step::Draw => Phase::Chance {
-                chance: Chance::Draw(self.draw_kind),
-            },
-            Step::Opening => Phase::OpeningBid {
-                auctioneer: self.auctioneer().expect("opening has an auctioneer"),
-            },
-            Step::Bidding => Phase::Bidding,
-            Step::Rebid => Phase::Rebid { tie: self.ties },
-            Step::AssetRebid => Phase::AssetRebid { tie: self.ties },
-            Step::Take => Phase::TakeAsset {
-                seat: Seat(self.taker),
-            },
-            Step::Discard => Phase::DiscardAsset {
-                seat: self.auctioneer().expect("discard has an auctioneer"),
-            },
-            Step::Over => Phase::GameOver,
+        self.phase
+    }
+
+    /// How many ties the current contest has had: a rebid's count (R-AUC-6, R-COM-4), else 0.
+    #[inline]
+    fn ties(&self) -> u8 {
+        match self.phase {
+            Phase::Rebid { tie } | Phase::AssetRebid { tie } => tie,
+            _ => 0,
         }
     }
 
@@ -264,13 +235,13 @@ impl Game {
         if self.is_bidding() {
             return self.pending;
         }
-        match self.step {
-            Step::Opening | Step::Discard => {
-                SeatSet::only(self.auctioneer().expect("step has an auctioneer"))
+        match self.phase {
+            Phase::OpeningBid { auctioneer: seat } | Phase::DiscardAsset { seat } => {
+                SeatSet::only(seat)
             }
-            Step::Bidding | Step::Rebid | Step::AssetRebid => self.pending,
-            Step::Take => SeatSet::only(Seat(self.taker)),
-            Step::Deal | Step::Reveal | Step::Draw | Step::Over => SeatSet::EMPTY,
+            Phase::Bidding | Phase::Rebid { .. } | Phase::AssetRebid { .. } => self.pending,
+            Phase::TakeAsset { seat } => SeatSet::only(seat),
+            Phase::Chance { .. } | Phase::GameOver => SeatSet::EMPTY,
         }
     }
 
@@ -287,9 +258,9 @@ impl Game {
     /// assert_eq!(waiting.idle_error(), Some(CommandError::ChancePending));
     /// ```
     pub fn idle_error(&self) -> Option<CommandError> {
-        match self.step {
-            Step::Over => Some(CommandError::GameOver),
-            Step::Deal | Step::Reveal | Step::Draw => Some(CommandError::ChancePending),
+        match self.phase {
+            Phase::GameOver => Some(CommandError::GameOver),
+            Phase::Chance { .. } => Some(CommandError::ChancePending),
             _ => None,
         }
     }
@@ -327,7 +298,12 @@ impl Game {
 
     /// How many tiles remain in the deck, the revealed tile excluded (R-VIS-1).
     pub fn deck_remaining(&self) -> usize {
-        let shown = if matches!(self.step, Step::Deal | Step::Reveal) {
+        let shown = if matches!(
+            self.phase,
+            Phase::Chance {
+                chance: Chance::Deal | Chance::Reveal,
+            }
+        ) {
             self.turn
         } else {
             self.turn + 1
@@ -337,8 +313,11 @@ impl Game {
 
     /// The tile up for auction now, if one is revealed.
     pub fn current_tile(&self) -> Option<TileId> {
-        match self.step {
-            Step::Deal | Step::Reveal | Step::Over => None,
+        match self.phase {
+            Phase::Chance {
+                chance: Chance::Deal | Chance::Reveal,
+            }
+            | Phase::GameOver => None,
             _ => Some(self.setup.deck[self.turn as usize]),
         }
     }
@@ -414,7 +393,7 @@ impl Game {
         command: Command,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        if self.step == Step::Over {
+        if matches!(self.phase, Phase::GameOver) {
             return Err(CommandError::GameOver);
         }
         if let Some(seat) = command.seat() {
@@ -427,9 +406,7 @@ impl Game {
         match command {
             Command::Chance(outcome) => self.chance(outcome, sink),
             Command::Peek { seat, turn } => self.peek(seat, turn, sink),
-            _ if matches!(self.step, Step::Deal | Step::Reveal | Step::Draw) => {
-                Err(CommandError::ChancePending)
-            }
+            _ if matches!(self.phase, Phase::Chance { .. }) => Err(CommandError::ChancePending),
             Command::Bid { seat, amount } => self.bid(seat, amount, sink),
             Command::TakeAsset { seat, kind } => self.take(seat, kind, sink),
             Command::DiscardAsset { seat, kind } => self.discard(seat, kind, sink),
@@ -439,15 +416,17 @@ impl Game {
     /// The error for a command of the wrong kind for the current step: it names the rule of the
     /// command's own kind when given (taking is R-COM-5, discarding R-COM-7), else the step's rule.
     pub(super) fn wrong_action(&self, seat: Seat, own_rule: Option<&'static str>) -> CommandError {
-        let (expected, rule) = match self.step {
-            Step::Opening => ("the auctioneer's opening bid", "R-AUC-2"),
-            Step::Bidding => ("secret bids", "R-AUC-3"),
-            Step::Rebid => ("rebids for the company", "R-AUC-6"),
-            Step::AssetRebid => ("rebids for the asset", "R-COM-4"),
-            Step::Take => ("the asset taker to choose a pile", "R-COM-5"),
-            Step::Discard => ("the auctioneer to choose a pile to discard from", "R-COM-7"),
-            Step::Deal | Step::Reveal | Step::Draw => ("a chance outcome", "R-SET-3"),
-            Step::Over => ("nothing: the game is over", "R-TRN-4"),
+        let (expected, rule) = match self.phase {
+            Phase::OpeningBid { .. } => ("the auctioneer's opening bid", "R-AUC-2"),
+            Phase::Bidding => ("secret bids", "R-AUC-3"),
+            Phase::Rebid { .. } => ("rebids for the company", "R-AUC-6"),
+            Phase::AssetRebid { .. } => ("rebids for the asset", "R-COM-4"),
+            Phase::TakeAsset { .. } => ("the asset taker to choose a pile", "R-COM-5"),
+            Phase::DiscardAsset { .. } => {
+                ("the auctioneer to choose a pile to discard from", "R-COM-7")
+            }
+            Phase::Chance { .. } => ("a chance outcome", "R-SET-3"),
+            Phase::GameOver => ("nothing: the game is over", "R-TRN-4"),
         };
         CommandError::WrongAction {
             seat,
@@ -489,9 +468,9 @@ impl Game {
 
     /// Seats that have bid in the current bidding step (R-VIS-1: which seats, not the amounts).
     pub(crate) fn has_bid(&self) -> SeatSet {
-        match self.step {
-            Step::Bidding | Step::Rebid | Step::AssetRebid => {
-                let base = if self.step == Step::Bidding {
+        match self.phase {
+            Phase::Bidding | Phase::Rebid { .. } | Phase::AssetRebid { .. } => {
+                let base = if matches!(self.phase, Phase::Bidding) {
                     let mut all = SeatSet::all(self.players());
                     if let Some(a) = self.auctioneer() {
                         all.remove(a);
@@ -508,7 +487,13 @@ impl Game {
 
     /// The turns so far whose tile is revealed: `0..turn`, plus the current one if revealed.
     pub(crate) fn turns_started(&self) -> u8 {
-        if matches!(self.step, Step::Deal | Step::Reveal) || self.step == Step::Over {
+        if matches!(
+            self.phase,
+            Phase::Chance {
+                chance: Chance::Deal | Chance::Reveal,
+            }
+        ) || matches!(self.phase, Phase::GameOver)
+        {
             self.turn
         } else {
             self.turn + 1

@@ -1,8 +1,9 @@
 //! Peeking at a past price (R-VIS-5, 5 players only): when a seat may, and the peek itself.
 
-use super::{Game, Step, NONE};
+use super::{Game, NONE};
 use crate::error::CommandError;
 use crate::event::{Event, EventSink};
+use crate::phase::Phase;
 use crate::seat::Seat;
 use crate::visibility;
 
@@ -29,13 +30,13 @@ impl Game {
         if self.players() != 5 {
             return Err(CommandError::PeekNotAllowed);
         }
-        if self.step == Step::Over {
+        if matches!(self.phase, Phase::GameOver) {
             return Err(CommandError::GameOver);
         }
         // R-SET-3: a pending chance outcome is part of the step that needs it (a reveal, a draw);
         // no seat acts in between, so peeks wait too (else the last draw would leave a moment the
         // game without external chance never has, and its record would not replay).
-        if matches!(self.step, Step::Deal | Step::Reveal | Step::Draw) {
+        if matches!(self.phase, Phase::Chance { .. }) {
             return Err(CommandError::ChancePending);
         }
         if self.peeks[seat] != NONE {
@@ -57,10 +58,7 @@ impl Game {
     /// that has peeked, skips the 16 calls; PERF.md).
     pub(super) fn legal_peeks(&self, seat: Seat) -> u16 {
         if self.players() != 5
-            || matches!(
-                self.step,
-                Step::Over | Step::Deal | Step::Reveal | Step::Draw
-            )
+            || matches!(self.phase, Phase::GameOver | Phase::Chance { .. })
             || self.peeks[seat] != NONE
         {
             return 0;
