@@ -1,11 +1,9 @@
 //! The `QeBot` handle: one of qe-core's bots (`qe_core::bots::NAMES`), kept from decision to
 //! decision, in a pooled handle cell like `QeGame` (see `handle`).
 
-use std::sync::Mutex;
-
 use qe_core::bots::NamedBot;
 
-use crate::handle::{Cell, Handle};
+use crate::handle::{Handle, Kind};
 
 /// A bot that decides for a seat of a game: `random`, `miser`, `value`, or the search bot at a
 /// level (`search` easy, medium or hard), deterministic for its seed.
@@ -18,29 +16,16 @@ use crate::handle::{Cell, Handle};
 /// time; a freed handle, a double free, or a `QeGame` passed as a `QeBot` gives
 /// `QE_ERR_INVALID_HANDLE`).
 pub struct QeBot {
-    cell: Cell<NamedBot>,
+    /// Never made: a `*mut QeBot` is the address of a handle cell (see `handle`).
+    _cell: [u8; 0],
 }
 
-/// Cells of freed bots.
-static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// The kind of bot handles.
+static BOTS: Kind = Kind::new("QeBot", "bot", *b"QE_BOT!!", *b"QE_BOTXF");
 
 impl Handle for QeBot {
     type State = NamedBot;
-    const NAME: &'static str = "QeBot";
-    const ARGUMENT: &'static str = "bot";
-    const MAGIC_LIVE: u64 = 0x5145_5f42_4f54_2121; // "QE_BOT!!"
-    const MAGIC_FREED: u64 = 0x5145_5f42_4f54_5846; // "QE_BOTXF"
-
-    fn pool() -> &'static Mutex<Vec<usize>> {
-        &POOL
-    }
-
-    fn wrap(cell: Cell<NamedBot>) -> QeBot {
-        QeBot { cell }
-    }
-
-    unsafe fn cell(ptr: *mut QeBot) -> *mut Cell<NamedBot> {
-        // SAFETY: the caller's contract (aligned, as large as a `QeBot`); no read.
-        unsafe { &raw mut (*ptr).cell }
+    fn kind() -> &'static Kind {
+        &BOTS
     }
 }

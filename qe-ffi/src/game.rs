@@ -1,10 +1,8 @@
 //! The `QeGame` handle: a game with its history, in a pooled handle cell (see `handle`).
 
-use std::sync::Mutex;
-
 use qe_core::{Match, Seat, MAX_SEATS};
 
-use crate::handle::{Cell, Handle};
+use crate::handle::{Handle, Kind};
 
 /// The number of event cursors: one per seat, and one for the spectator.
 pub(crate) const CURSORS: usize = MAX_SEATS + 1;
@@ -28,7 +26,8 @@ pub(crate) const CURSORS: usize = MAX_SEATS + 1;
 /// never returned to the allocator). Not detected: a stale handle whose cell a newer game reuses
 /// (it refers to that game), and pointers to unmapped memory.
 pub struct QeGame {
-    cell: Cell<GameState>,
+    /// Never made: a `*mut QeGame` is the address of a handle cell (see `handle`).
+    _cell: [u8; 0],
 }
 
 /// What a live handle holds.
@@ -47,27 +46,13 @@ impl GameState {
     }
 }
 
-/// Cells of freed games.
-static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// The kind of game handles.
+static GAMES: Kind = Kind::new("QeGame", "game", *b"QE_GAME!", *b"QE_FREED");
 
 impl Handle for QeGame {
     type State = GameState;
-    const NAME: &'static str = "QeGame";
-    const ARGUMENT: &'static str = "game";
-    const MAGIC_LIVE: u64 = 0x5145_5f47_414d_4521; // "QE_GAME!"
-    const MAGIC_FREED: u64 = 0x5145_5f46_5245_4544; // "QE_FREED"
-
-    fn pool() -> &'static Mutex<Vec<usize>> {
-        &POOL
-    }
-
-    fn wrap(cell: Cell<GameState>) -> QeGame {
-        QeGame { cell }
-    }
-
-    unsafe fn cell(ptr: *mut QeGame) -> *mut Cell<GameState> {
-        // SAFETY: the caller's contract (aligned, as large as a `QeGame`); no read.
-        unsafe { &raw mut (*ptr).cell }
+    fn kind() -> &'static Kind {
+        &GAMES
     }
 }
 
