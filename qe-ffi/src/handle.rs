@@ -1,7 +1,7 @@
 //! Handles: pooled cells with a magic number, so that freed and foreign handles are detected with
 //! defined behaviour. One implementation for every handle type ([`QeGame`](crate::QeGame),
-//! [`QeBot`](crate::QeBot)); each type says only its name, its magic numbers and its pool
-//! ([`Handle`]).
+//! [`QeBot`](crate::QeBot)): a type says only what its handles hold and its [`Kind`] (its names,
+//! its magic numbers and its pool).
 //!
 //! A handle points to a small cell that the library never gives back to the allocator: freeing a
 //! handle drops what is inside, marks the cell freed and keeps it in its type's pool for the next
@@ -15,56 +15,85 @@ use std::sync::Mutex;
 
 use crate::status::{Error, QE_ERR_INVALID_HANDLE};
 
-/// What every handle type holds: the magic number (live or freed), then what is behind a live
-/// handle.
-pub(crate) struct Cell<T> {
+/// What a handle points to: the magic number (live or freed), then what is behind a live handle.
+/// `repr(C)`: the magic comes first in the cell of every handle type, so a handle of one type
+/// passed as another has its own type's magic read, which is not the other's.
+#[repr(C)]
+struct Cell<T> {
     magic: u64,
     state: Option<Box<T>>,
 }
 
-/// A handle type: an opaque struct holding one [`Cell`].
-pub(crate) trait Handle: Sized {
-    /// What a live handle holds.
-    type State;
+/// What tells the handles of one type apart, and the pool of its freed cells. Each handle type
+/// has one, in a `static`.
+pub(crate) struct Kind {
     /// The type's name in error messages (`QeGame`).
-    const NAME: &'static str;
+    name: &'static str,
     /// The argument's name in the NULL-pointer error (`game`).
-    const ARGUMENT: &'static str;
+    argument: &'static str,
     /// The magic of a live handle of this type.
-    const MAGIC_LIVE: u64;
+    live: u64,
     /// The magic of a freed handle of this type.
-    const MAGIC_FREED: u64;
+    freed: u64,
     /// The cells of this type's freed handles, reused by the next allocation (addresses, to be
     /// `Send`).
-    fn pool() -> &'static Mutex<Vec<usize>>;
-    /// A new handle around `cell`.
-    fn wrap(cell: Cell<Self::State>) -> Self;
-    /// The cell of the handle at `ptr`.
-    ///
-    /// # Safety
-    /// `ptr` must be aligned for `Self` and point to memory at least as large as a `Self`.
-    unsafe fn cell(ptr: *mut Self) -> *mut Cell<Self::State>;
+    pool: Mutex<Vec<usize>>,
+}
+
+impl Kind {
+    /// A handle type named `name` in errors, passed as the argument `argument`, with the magic
+    /// numbers `live` and `freed` (eight ASCII bytes each, distinct from every other type's), and
+    /// an empty pool.
+    pub(crate) const fn new(
+        name: &'static str,
+        argument: &'static str,
+        live: [u8; 8],
+        freed: [u8; 8],
+    ) -> Kind {
+        Kind {
+            name,
+            argument,
+            live: u64::from_be_bytes(live),
+            freed: u64::from_be_bytes(freed),
+            pool: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The error for a pointer that is not a live handle of this type: `what` it is instead
+    /// (`{}` stands for the type's name).
+    fn invalid(&self, what: &str) -> Error {
+        let what = what.replace("{}", self.name);
+        Error::new(QE_ERR_INVALID_HANDLE, format!("invalid handle: {what}"))
+    }
+}
+
+/// A handle type: an opaque struct that C code only points to. A pointer to it is the address of
+/// a cell holding a `State`.
+pub(crate) trait Handle {
+    /// What a live handle holds.
+    type State;
+    /// The type's [`Kind`].
+    fn kind() -> &'static Kind;
 }
 
 /// Moves `state` into a live cell of type `H` (a pooled one if any) and returns the handle.
 pub(crate) fn allocate<H: Handle>(state: H::State) -> *mut H {
-    let reused = H::pool().lock().ok().and_then(|mut p| p.pop());
+    let kind = H::kind();
+    let cell = Cell {
+        magic: kind.live,
+        state: Some(Box::new(state)),
+    };
+    let reused = kind.pool.lock().ok().and_then(|mut p| p.pop());
     match reused {
         Some(addr) => {
-            let ptr = addr as *mut H;
-            // SAFETY: pooled addresses come from `Box::into_raw` below and are never deallocated;
-            // a pooled cell is owned by the pool alone.
-            unsafe {
-                let cell = H::cell(ptr);
-                (*cell).state = Some(Box::new(state));
-                (*cell).magic = H::MAGIC_LIVE;
-            }
-            ptr
+            let ptr = addr as *mut Cell<H::State>;
+            // SAFETY: pooled addresses come from `Box::into_raw` below, for this type, and are
+            // never deallocated; a pooled cell is owned by the pool alone, and holds nothing to
+            // drop (its state was taken when it was freed).
+            unsafe { ptr.write(cell) };
+            ptr.cast()
         }
-        None => Box::into_raw(Box::new(H::wrap(Cell {
-            magic: H::MAGIC_LIVE,
-            state: Some(Box::new(state)),
-        }))),
+        None => Box::into_raw(Box::new(cell)).cast(),
     }
 }
 
@@ -73,49 +102,32 @@ pub(crate) fn allocate<H: Handle>(state: H::State) -> *mut H {
 /// # Safety
 /// As [`get`].
 unsafe fn live<H: Handle>(ptr: *const H) -> Result<*mut Cell<H::State>, Error> {
+    let kind = H::kind();
     if ptr.is_null() {
-        return Err(Error::null(H::ARGUMENT));
+        return Err(Error::null(kind.argument));
     }
-    let name = H::NAME;
-    if (ptr as usize) % std::mem::align_of::<H>() != 0 {
-        return Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            format!("invalid handle: misaligned pointer, not a {name}"),
-        ));
+    let cell = ptr.cast::<Cell<H::State>>().cast_mut();
+    if !cell.is_aligned() {
+        return Err(kind.invalid("misaligned pointer, not a {}"));
     }
     // SAFETY: aligned, and the caller passes a handle or readable memory as large as one; cells
     // are never deallocated, so for any pointer this library handed out the read is of live
     // memory.
-    let cell = unsafe { H::cell(ptr.cast_mut()) };
-    // SAFETY: as above.
     let magic = unsafe { std::ptr::read_volatile(&raw const (*cell).magic) };
-    if magic == H::MAGIC_LIVE {
+    if magic == kind.live {
         Ok(cell)
-    } else if magic == H::MAGIC_FREED {
-        Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            format!("invalid handle: this {name} was already freed"),
-        ))
+    } else if magic == kind.freed {
+        Err(kind.invalid("this {} was already freed"))
     } else {
-        Err(Error::new(
-            QE_ERR_INVALID_HANDLE,
-            format!("invalid handle: not a {name} created by this library"),
-        ))
+        Err(kind.invalid("not a {} created by this library"))
     }
-}
-
-fn empty<H: Handle>() -> Error {
-    Error::new(
-        QE_ERR_INVALID_HANDLE,
-        format!("invalid handle: empty {}", H::NAME),
-    )
 }
 
 /// What is behind a handle, for reading.
 ///
 /// # Safety
 /// `ptr` must be NULL, a handle from this library, or point to readable memory at least as large
-/// and aligned as an `H`; no other thread may use the handle meanwhile.
+/// and aligned as a handle cell; no other thread may use the handle meanwhile.
 pub(crate) unsafe fn get<'a, H: Handle>(ptr: *const H) -> Result<&'a H::State, Error> {
     // SAFETY: the caller's contract; `live` saw the live magic.
     unsafe { (*live(ptr)?).state.as_deref() }.ok_or_else(empty::<H>)
@@ -130,19 +142,25 @@ pub(crate) unsafe fn get_mut<'a, H: Handle>(ptr: *mut H) -> Result<&'a mut H::St
     unsafe { (*live(ptr)?).state.as_deref_mut() }.ok_or_else(empty::<H>)
 }
 
+/// The error for a live cell with nothing inside (never made by this library).
+fn empty<H: Handle>() -> Error {
+    H::kind().invalid("empty {}")
+}
+
 /// Frees what is behind a live handle and returns its cell to the pool.
 ///
 /// # Safety
 /// As [`get`].
 pub(crate) unsafe fn release<H: Handle>(ptr: *mut H) -> Result<(), Error> {
+    let kind = H::kind();
     // SAFETY: the caller's contract (exclusive use); `live` saw the live magic.
     let state = unsafe {
         let cell = live(ptr)?;
-        (*cell).magic = H::MAGIC_FREED;
+        (*cell).magic = kind.freed;
         (*cell).state.take()
     };
     drop(state);
-    if let Ok(mut pool) = H::pool().lock() {
+    if let Ok(mut pool) = kind.pool.lock() {
         pool.push(ptr as usize);
     }
     Ok(())
