@@ -17,6 +17,159 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The rules' error codes (100-299), from qe-core's ERROR_CODES: a command rejected by the
+ * rules (100-199), rules, a set-up or a record rejected (200-299). */
+
+/**
+ * 100: the game is over; no command is accepted (R-TRN-4).
+ */
+#define QE_ERR_GAME_OVER 100
+
+/**
+ * 101: the seat is not a seat of this game (R-AUC-12).
+ */
+#define QE_ERR_SEAT_OUT_OF_RANGE 101
+
+/**
+ * 102: only the auctioneer may bid now (R-AUC-2).
+ */
+#define QE_ERR_NOT_AUCTIONEER 102
+
+/**
+ * 103: this seat has already bid (R-AUC-3).
+ */
+#define QE_ERR_ALREADY_BID 103
+
+/**
+ * 104: only the tied seats rebid (R-AUC-6, R-COM-4).
+ */
+#define QE_ERR_NOT_REBIDDING 104
+
+/**
+ * 105: the opening bid must be at least 1 (R-AUC-2).
+ */
+#define QE_ERR_OPENING_BID_ZERO 105
+
+/**
+ * 106: a bid may not equal the auctioneer's opening bid (R-AUC-3).
+ */
+#define QE_ERR_BID_EQUALS_OPENING 106
+
+/**
+ * 107: a bid is a whole number from 0 to 2^64-1 (R-AUC-4).
+ */
+#define QE_ERR_BID_OUT_OF_RANGE 107
+
+/**
+ * 108: this seat is not the asset taker (R-COM-5).
+ */
+#define QE_ERR_NOT_ASSET_TAKER 108
+
+/**
+ * 109: only the auctioneer discards when no one takes the asset (R-COM-7).
+ */
+#define QE_ERR_NOT_DISCARDER 109
+
+/**
+ * 110: the chosen pile is empty (R-COM-5, R-COM-7).
+ */
+#define QE_ERR_PILE_EMPTY 110
+
+/**
+ * 111: the command is not the kind of action the game waits for now.
+ */
+#define QE_ERR_WRONG_ACTION 111
+
+/**
+ * 112: peeking is allowed only in the 5-player game (R-VIS-5).
+ */
+#define QE_ERR_PEEK_NOT_ALLOWED 112
+
+/**
+ * 113: each seat may peek once per game (R-VIS-5).
+ */
+#define QE_ERR_PEEK_TWICE 113
+
+/**
+ * 114: a peek must name an awarded auction (R-VIS-5).
+ */
+#define QE_ERR_PEEK_NOT_AWARDED 114
+
+/**
+ * 115: the seat already sees that price (R-VIS-5).
+ */
+#define QE_ERR_PEEK_ALREADY_SEEN 115
+
+/**
+ * 116: a chance outcome is pending (R-SET-3).
+ */
+#define QE_ERR_CHANCE_PENDING 116
+
+/**
+ * 117: invalid chance outcome (R-SET-3).
+ */
+#define QE_ERR_INVALID_CHANCE 117
+
+/**
+ * 118: a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).
+ */
+#define QE_ERR_MALFORMED_COMMAND 118
+
+/**
+ * 200: an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
+ */
+#define QE_ERR_UNKNOWN_NAME 200
+
+/**
+ * 201: a manifest value above 99 (R-CMP-4).
+ */
+#define QE_ERR_VALUE_OUT_OF_RANGE 201
+
+/**
+ * 202: a token manifest has 18 tokens (R-CMP-7).
+ */
+#define QE_ERR_TOKEN_COUNT 202
+
+/**
+ * 203: a token manifest needs exactly one crypto token worth 8 (R-CMP-7).
+ */
+#define QE_ERR_CRYPTO_EIGHT 203
+
+/**
+ * 204: the removals leave the wrong number of tiles (R-CMP-5).
+ */
+#define QE_ERR_TILES_IN_PLAY 204
+
+/**
+ * 205: a game has 3 to 5 players (R-SET-1).
+ */
+#define QE_ERR_PLAYERS 205
+
+/**
+ * 206: a list has the wrong length (R-SET-2).
+ */
+#define QE_ERR_COUNT 206
+
+/**
+ * 207: an entry not in play, or listed twice.
+ */
+#define QE_ERR_ENTRY 207
+
+/**
+ * 208: an invalid scoring table (R-SCO).
+ */
+#define QE_ERR_TABLE 208
+
+/**
+ * 209: asset piles given without Commodities, or missing with it (R-COM-1).
+ */
+#define QE_ERR_PILES 209
+
+/**
+ * 210: a malformed record (RECORD.md).
+ */
+#define QE_ERR_RECORD 210
+
 
 /**
  * "No value" in `uint8_t` fields: no seat, no tile, unknown industry, and so on.
@@ -850,156 +1003,6 @@ typedef struct QeSeatOutcome {
 #define QE_OK 0
 
 /**
- * 100: the game is over; no command is accepted (R-TRN-4).
- */
-#define QE_ERR_GAME_OVER 100
-
-/**
- * 101: the seat is not a seat of this game (R-AUC-12).
- */
-#define QE_ERR_SEAT_OUT_OF_RANGE 101
-
-/**
- * 102: only the auctioneer may bid now (R-AUC-2).
- */
-#define QE_ERR_NOT_AUCTIONEER 102
-
-/**
- * 103: this seat has already bid (R-AUC-3).
- */
-#define QE_ERR_ALREADY_BID 103
-
-/**
- * 104: only the tied seats rebid (R-AUC-6, R-COM-4).
- */
-#define QE_ERR_NOT_REBIDDING 104
-
-/**
- * 105: the opening bid must be at least 1 (R-AUC-2).
- */
-#define QE_ERR_OPENING_BID_ZERO 105
-
-/**
- * 106: a bid may not equal the auctioneer's opening bid (R-AUC-3).
- */
-#define QE_ERR_BID_EQUALS_OPENING 106
-
-/**
- * 107: a bid is a whole number from 0 to 2^64-1 (R-AUC-4).
- */
-#define QE_ERR_BID_OUT_OF_RANGE 107
-
-/**
- * 108: this seat is not the asset taker (R-COM-5).
- */
-#define QE_ERR_NOT_ASSET_TAKER 108
-
-/**
- * 109: only the auctioneer discards when no one takes the asset (R-COM-7).
- */
-#define QE_ERR_NOT_DISCARDER 109
-
-/**
- * 110: the chosen pile is empty (R-COM-5, R-COM-7).
- */
-#define QE_ERR_PILE_EMPTY 110
-
-/**
- * 111: the command is not the kind of action the game waits for now.
- */
-#define QE_ERR_WRONG_ACTION 111
-
-/**
- * 112: peeking is allowed only in the 5-player game (R-VIS-5).
- */
-#define QE_ERR_PEEK_NOT_ALLOWED 112
-
-/**
- * 113: each seat may peek once per game (R-VIS-5).
- */
-#define QE_ERR_PEEK_TWICE 113
-
-/**
- * 114: a peek must name an awarded auction (R-VIS-5).
- */
-#define QE_ERR_PEEK_NOT_AWARDED 114
-
-/**
- * 115: the seat already sees that price (R-VIS-5).
- */
-#define QE_ERR_PEEK_ALREADY_SEEN 115
-
-/**
- * 116: a chance outcome is pending (R-SET-3).
- */
-#define QE_ERR_CHANCE_PENDING 116
-
-/**
- * 117: invalid chance outcome (R-SET-3).
- */
-#define QE_ERR_INVALID_CHANCE 117
-
-/**
- * 118: a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).
- */
-#define QE_ERR_MALFORMED_COMMAND 118
-
-/**
- * 200: an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
- */
-#define QE_ERR_UNKNOWN_NAME 200
-
-/**
- * 201: a manifest value above 99 (R-CMP-4).
- */
-#define QE_ERR_VALUE_OUT_OF_RANGE 201
-
-/**
- * 202: a token manifest has 18 tokens (R-CMP-7).
- */
-#define QE_ERR_TOKEN_COUNT 202
-
-/**
- * 203: a token manifest needs exactly one crypto token worth 8 (R-CMP-7).
- */
-#define QE_ERR_CRYPTO_EIGHT 203
-
-/**
- * 204: the removals leave the wrong number of tiles (R-CMP-5).
- */
-#define QE_ERR_TILES_IN_PLAY 204
-
-/**
- * 205: a game has 3 to 5 players (R-SET-1).
- */
-#define QE_ERR_PLAYERS 205
-
-/**
- * 206: a list has the wrong length (R-SET-2).
- */
-#define QE_ERR_COUNT 206
-
-/**
- * 207: an entry not in play, or listed twice.
- */
-#define QE_ERR_ENTRY 207
-
-/**
- * 208: an invalid scoring table (R-SCO).
- */
-#define QE_ERR_TABLE 208
-
-/**
- * 209: asset piles given without Commodities, or missing with it (R-COM-1).
- */
-#define QE_ERR_PILES 209
-
-/**
- * 210: a malformed record (RECORD.md).
- */
-#define QE_ERR_RECORD 210
-
-/**
  * 900: a required pointer argument is NULL.
  */
 #define QE_ERR_NULL_POINTER 900
@@ -1032,7 +1035,7 @@ typedef struct QeSeatOutcome {
 
 /**
  * 906: an argument is out of range (turn, kind, flag, index ...); a seat the game lacks is
- * [`QE_ERR_SEAT_OUT_OF_RANGE`].
+ * `QE_ERR_SEAT_OUT_OF_RANGE`.
  */
 #define QE_ERR_INVALID_ARGUMENT 906
 

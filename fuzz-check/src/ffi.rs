@@ -33,8 +33,13 @@ use qe_ffi::{
     qe_last_error_message, qe_last_error_rule, qe_last_error_status, qe_name, qe_string_free,
     QeAuction, QeBidRange, QeCommand, QeEvent, QeGame, QeLegal, QeSeatInfo, QeSeatOutcome, QeState,
     QeStatus, QE_ERR_INVALID_ARGUMENT, QE_ERR_INVALID_HANDLE, QE_ERR_NULL_POINTER, QE_ERR_PANIC,
-    QE_ERR_SEAT_OUT_OF_RANGE, QE_OK, QE_SPECTATOR,
+    QE_OK, QE_SPECTATOR,
 };
+
+/// The header's `QE_ERR_SEAT_OUT_OF_RANGE`: a rules code, declared in qe-core's table of codes.
+fn seat_out_of_range() -> QeStatus {
+    qe_core::CommandError::SeatOutOfRange { seat: 0 }.code()
+}
 
 use crate::Bytes;
 
@@ -449,7 +454,8 @@ unsafe fn step(
                 }
                 None => {
                     assert!(
-                        st == qe_ffi::QE_ERR_PLAYERS || st == QE_ERR_INVALID_ARGUMENT,
+                        st == qe_core::SetupError::Players { players: 0 }.code()
+                            || st == QE_ERR_INVALID_ARGUMENT,
                         "new: {st}"
                     );
                     assert!(out.is_null(), "out written on failure");
@@ -749,7 +755,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 ok(st, "bid_range");
                 assert_eq!(r, QeBidRange::from(game.bid_range(Seat(seat))));
             } else {
-                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
+                assert_eq!(st, seat_out_of_range());
             }
         }
         1 => {
@@ -773,7 +779,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 assert_eq!(info.spent_known, u8::from(s.spent.is_some()));
                 assert_eq!(info.tiles, s.tiles);
             } else {
-                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
+                assert_eq!(st, seat_out_of_range());
             }
         }
         2 => {
@@ -817,7 +823,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                     "view JSON differs from the shadow's view:\n{text}\n{expected}"
                 );
             } else {
-                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
+                assert_eq!(st, seat_out_of_range());
                 assert!(json.is_null());
             }
         }
@@ -828,7 +834,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
             // SAFETY: as above.
             let st = unsafe { qe_game_events_pending(h, viewer, &raw mut pending) };
             if !valid {
-                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
+                assert_eq!(st, seat_out_of_range());
                 return;
             }
             ok(st, "events_pending");
@@ -885,7 +891,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 }
                 slot.cursors[c] = slot.shadow.events().len();
             } else {
-                assert_eq!(st, QE_ERR_SEAT_OUT_OF_RANGE);
+                assert_eq!(st, seat_out_of_range());
             }
         }
         7 => {

@@ -238,31 +238,6 @@ impl CommandError {
             CommandError::ChancePending | CommandError::InvalidChance { .. } => "R-SET-3",
         }
     }
-
-    /// A stable number for this kind of error (100–199), shared by the C ABI and Python.
-    pub fn code(&self) -> u32 {
-        match self {
-            CommandError::GameOver => 100,
-            CommandError::SeatOutOfRange { .. } => 101,
-            CommandError::NotAuctioneer { .. } => 102,
-            CommandError::AlreadyBid { .. } => 103,
-            CommandError::NotRebidding { .. } => 104,
-            CommandError::OpeningBidZero => 105,
-            CommandError::BidEqualsOpening { .. } => 106,
-            CommandError::BidOutOfRange { .. } => 107,
-            CommandError::NotAssetTaker { .. } => 108,
-            CommandError::NotDiscarder { .. } => 109,
-            CommandError::PileEmpty { .. } => 110,
-            CommandError::WrongAction { .. } => 111,
-            CommandError::PeekNotAllowed => 112,
-            CommandError::PeekTwice { .. } => 113,
-            CommandError::PeekNotAwarded { .. } => 114,
-            CommandError::PeekAlreadySeen { .. } => 115,
-            CommandError::ChancePending => 116,
-            CommandError::InvalidChance { .. } => 117,
-            CommandError::Malformed { .. } => 118,
-        }
-    }
 }
 
 /// Why rules, a manifest, a set-up or a record were rejected.
@@ -375,218 +350,13 @@ impl SetupError {
             SetupError::Record(_) => "RECORD",
         }
     }
-
-    /// A stable number for this kind of error (200–299), shared by the C ABI and Python.
-    pub fn code(&self) -> u32 {
-        match self {
-            SetupError::UnknownName { .. } => 200,
-            SetupError::ValueOutOfRange { .. } => 201,
-            SetupError::TokenCount { .. } => 202,
-            SetupError::CryptoEight { .. } => 203,
-            SetupError::TilesInPlay { .. } => 204,
-            SetupError::Players { .. } => 205,
-            SetupError::Count { .. } => 206,
-            SetupError::Entry { .. } => 207,
-            SetupError::Table { .. } => 208,
-            SetupError::Piles(_) => 209,
-            SetupError::Record(_) => 210,
-        }
-    }
-}
-
-/// One stable error code: its number, its name (the C ABI's `QE_ERR_<name>`) and its meaning.
-/// [`ERROR_CODES`] lists every code [`CommandError::code`] and [`SetupError::code`] return.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ErrorCode {
-    /// The number: 100–199 for a rejected command, 200–299 for rejected rules, set-up or record.
-    pub code: u32,
-    /// The name, upper case (`GAME_OVER`); the C ABI calls it `QE_ERR_GAME_OVER`.
-    pub name: &'static str,
-    /// What it means, with the rule it cites.
-    pub meaning: &'static str,
-}
-
-/// Every error code of the rules, in order: the one table the C status codes and the Python
-/// exceptions' `code` are checked against. Codes never change meaning; new errors get new numbers.
-///
-/// ```
-/// use qe_core::{error_code, CommandError};
-/// let e = CommandError::BidEqualsOpening { amount: 3 };
-/// assert_eq!(error_code(e.code()).unwrap().name, "BID_EQUALS_OPENING");
-/// ```
-pub const ERROR_CODES: [ErrorCode; 30] = [
-    ErrorCode {
-        code: 100,
-        name: "GAME_OVER",
-        meaning: "the game is over; no command is accepted (R-TRN-4).",
-    },
-    ErrorCode {
-        code: 101,
-        name: "SEAT_OUT_OF_RANGE",
-        meaning: "the seat is not a seat of this game (R-AUC-12).",
-    },
-    ErrorCode {
-        code: 102,
-        name: "NOT_AUCTIONEER",
-        meaning: "only the auctioneer may bid now (R-AUC-2).",
-    },
-    ErrorCode {
-        code: 103,
-        name: "ALREADY_BID",
-        meaning: "this seat has already bid (R-AUC-3).",
-    },
-    ErrorCode {
-        code: 104,
-        name: "NOT_REBIDDING",
-        meaning: "only the tied seats rebid (R-AUC-6, R-COM-4).",
-    },
-    ErrorCode {
-        code: 105,
-        name: "OPENING_BID_ZERO",
-        meaning: "the opening bid must be at least 1 (R-AUC-2).",
-    },
-    ErrorCode {
-        code: 106,
-        name: "BID_EQUALS_OPENING",
-        meaning: "a bid may not equal the auctioneer's opening bid (R-AUC-3).",
-    },
-    ErrorCode {
-        code: 107,
-        name: "BID_OUT_OF_RANGE",
-        meaning: "a bid is a whole number from 0 to 2^64-1 (R-AUC-4).",
-    },
-    ErrorCode {
-        code: 108,
-        name: "NOT_ASSET_TAKER",
-        meaning: "this seat is not the asset taker (R-COM-5).",
-    },
-    ErrorCode {
-        code: 109,
-        name: "NOT_DISCARDER",
-        meaning: "only the auctioneer discards when no one takes the asset (R-COM-7).",
-    },
-    ErrorCode {
-        code: 110,
-        name: "PILE_EMPTY",
-        meaning: "the chosen pile is empty (R-COM-5, R-COM-7).",
-    },
-    ErrorCode {
-        code: 111,
-        name: "WRONG_ACTION",
-        meaning: "the command is not the kind of action the game waits for now.",
-    },
-    ErrorCode {
-        code: 112,
-        name: "PEEK_NOT_ALLOWED",
-        meaning: "peeking is allowed only in the 5-player game (R-VIS-5).",
-    },
-    ErrorCode {
-        code: 113,
-        name: "PEEK_TWICE",
-        meaning: "each seat may peek once per game (R-VIS-5).",
-    },
-    ErrorCode {
-        code: 114,
-        name: "PEEK_NOT_AWARDED",
-        meaning: "a peek must name an awarded auction (R-VIS-5).",
-    },
-    ErrorCode {
-        code: 115,
-        name: "PEEK_ALREADY_SEEN",
-        meaning: "the seat already sees that price (R-VIS-5).",
-    },
-    ErrorCode {
-        code: 116,
-        name: "CHANCE_PENDING",
-        meaning: "a chance outcome is pending (R-SET-3).",
-    },
-    ErrorCode {
-        code: 117,
-        name: "INVALID_CHANCE",
-        meaning: "invalid chance outcome (R-SET-3).",
-    },
-    ErrorCode {
-        code: 118,
-        name: "MALFORMED_COMMAND",
-        meaning: "a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).",
-    },
-    ErrorCode {
-        code: 200,
-        name: "UNKNOWN_NAME",
-        meaning: "an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).",
-    },
-    ErrorCode {
-        code: 201,
-        name: "VALUE_OUT_OF_RANGE",
-        meaning: "a manifest value above 99 (R-CMP-4).",
-    },
-    ErrorCode {
-        code: 202,
-        name: "TOKEN_COUNT",
-        meaning: "a token manifest has 18 tokens (R-CMP-7).",
-    },
-    ErrorCode {
-        code: 203,
-        name: "CRYPTO_EIGHT",
-        meaning: "a token manifest needs exactly one crypto token worth 8 (R-CMP-7).",
-    },
-    ErrorCode {
-        code: 204,
-        name: "TILES_IN_PLAY",
-        meaning: "the removals leave the wrong number of tiles (R-CMP-5).",
-    },
-    ErrorCode {
-        code: 205,
-        name: "PLAYERS",
-        meaning: "a game has 3 to 5 players (R-SET-1).",
-    },
-    ErrorCode {
-        code: 206,
-        name: "COUNT",
-        meaning: "a list has the wrong length (R-SET-2).",
-    },
-    ErrorCode {
-        code: 207,
-        name: "ENTRY",
-        meaning: "an entry not in play, or listed twice.",
-    },
-    ErrorCode {
-        code: 208,
-        name: "TABLE",
-        meaning: "an invalid scoring table (R-SCO).",
-    },
-    ErrorCode {
-        code: 209,
-        name: "PILES",
-        meaning: "asset piles given without Commodities, or missing with it (R-COM-1).",
-    },
-    ErrorCode {
-        code: 210,
-        name: "RECORD",
-        meaning: "a malformed record (RECORD.md).",
-    },
-];
-
-/// The entry of [`ERROR_CODES`] with this number.
-///
-/// ```
-/// use qe_core::{error_code, CommandError};
-/// let err = CommandError::OpeningBidZero;
-/// let entry = error_code(err.code()).unwrap();
-/// assert_eq!((entry.code, entry.name), (105, "OPENING_BID_ZERO"));
-/// // The meaning cites the rule; the error's message is its own text.
-/// assert!(entry.meaning.contains(err.rule())); // R-AUC-2
-/// assert_eq!(err.to_string(), "the auctioneer's opening bid must be at least 1");
-/// assert_eq!(error_code(99), None);
-/// ```
-pub fn error_code(code: u32) -> Option<&'static ErrorCode> {
-    ERROR_CODES.iter().find(|e| e.code == code)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::components::AssetKind;
+    use crate::error_codes::{error_code, ERROR_CODES};
     use crate::seat::Seat;
     use alloc::string::String;
     use alloc::vec::Vec;
@@ -728,6 +498,8 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ERROR_CODES.len());
+        // Numbers are unique and in order (the table's order is the header's).
+        assert!(ERROR_CODES.windows(2).all(|w| w[0].code < w[1].code));
         assert!(error_code(99).is_none());
     }
 }

@@ -99,6 +99,7 @@ mod components;
 pub mod deduction;
 pub mod encoding;
 mod error;
+mod error_codes;
 mod event;
 mod expansion;
 mod game;
@@ -123,7 +124,8 @@ pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
 };
 pub use deduction::{Deduction, SpendBounds};
-pub use error::{error_code, shown, CommandError, ErrorCode, SetupError, ERROR_CODES, SHOWN_MAX};
+pub use error::{shown, CommandError, SetupError, SHOWN_MAX};
+pub use error_codes::{error_code, ErrorCode, ERROR_CODES};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use expansion::{Expansion, Expansions, NamesError};
 pub use game::Game;

@@ -20,67 +20,9 @@ pub type QeStatus = u32;
 /// Success.
 pub const QE_OK: QeStatus = 0;
 
-/// 100: the game is over; no command is accepted (R-TRN-4).
-pub const QE_ERR_GAME_OVER: QeStatus = 100;
-/// 101: the seat is not a seat of this game (R-AUC-12).
-pub const QE_ERR_SEAT_OUT_OF_RANGE: QeStatus = 101;
-/// 102: only the auctioneer may bid now (R-AUC-2).
-pub const QE_ERR_NOT_AUCTIONEER: QeStatus = 102;
-/// 103: this seat has already bid (R-AUC-3).
-pub const QE_ERR_ALREADY_BID: QeStatus = 103;
-/// 104: only the tied seats rebid (R-AUC-6, R-COM-4).
-pub const QE_ERR_NOT_REBIDDING: QeStatus = 104;
-/// 105: the opening bid must be at least 1 (R-AUC-2).
-pub const QE_ERR_OPENING_BID_ZERO: QeStatus = 105;
-/// 106: a bid may not equal the auctioneer's opening bid (R-AUC-3).
-pub const QE_ERR_BID_EQUALS_OPENING: QeStatus = 106;
-/// 107: a bid is a whole number from 0 to 2^64-1 (R-AUC-4).
-pub const QE_ERR_BID_OUT_OF_RANGE: QeStatus = 107;
-/// 108: this seat is not the asset taker (R-COM-5).
-pub const QE_ERR_NOT_ASSET_TAKER: QeStatus = 108;
-/// 109: only the auctioneer discards when no one takes the asset (R-COM-7).
-pub const QE_ERR_NOT_DISCARDER: QeStatus = 109;
-/// 110: the chosen pile is empty (R-COM-5, R-COM-7).
-pub const QE_ERR_PILE_EMPTY: QeStatus = 110;
-/// 111: the command is not the kind of action the game waits for now.
-pub const QE_ERR_WRONG_ACTION: QeStatus = 111;
-/// 112: peeking is allowed only in the 5-player game (R-VIS-5).
-pub const QE_ERR_PEEK_NOT_ALLOWED: QeStatus = 112;
-/// 113: each seat may peek once per game (R-VIS-5).
-pub const QE_ERR_PEEK_TWICE: QeStatus = 113;
-/// 114: a peek must name an awarded auction (R-VIS-5).
-pub const QE_ERR_PEEK_NOT_AWARDED: QeStatus = 114;
-/// 115: the seat already sees that price (R-VIS-5).
-pub const QE_ERR_PEEK_ALREADY_SEEN: QeStatus = 115;
-/// 116: a chance outcome is pending (R-SET-3).
-pub const QE_ERR_CHANCE_PENDING: QeStatus = 116;
-/// 117: invalid chance outcome (R-SET-3).
-pub const QE_ERR_INVALID_CHANCE: QeStatus = 117;
-/// 118: a malformed command (no action, two actions, unknown pile, ...) (R-AUC-12).
-pub const QE_ERR_MALFORMED_COMMAND: QeStatus = 118;
-
-/// 200: an unknown nation, industry, tile, token or pile name (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
-pub const QE_ERR_UNKNOWN_NAME: QeStatus = 200;
-/// 201: a manifest value above 99 (R-CMP-4).
-pub const QE_ERR_VALUE_OUT_OF_RANGE: QeStatus = 201;
-/// 202: a token manifest has 18 tokens (R-CMP-7).
-pub const QE_ERR_TOKEN_COUNT: QeStatus = 202;
-/// 203: a token manifest needs exactly one crypto token worth 8 (R-CMP-7).
-pub const QE_ERR_CRYPTO_EIGHT: QeStatus = 203;
-/// 204: the removals leave the wrong number of tiles (R-CMP-5).
-pub const QE_ERR_TILES_IN_PLAY: QeStatus = 204;
-/// 205: a game has 3 to 5 players (R-SET-1).
-pub const QE_ERR_PLAYERS: QeStatus = 205;
-/// 206: a list has the wrong length (R-SET-2).
-pub const QE_ERR_COUNT: QeStatus = 206;
-/// 207: an entry not in play, or listed twice.
-pub const QE_ERR_ENTRY: QeStatus = 207;
-/// 208: an invalid scoring table (R-SCO).
-pub const QE_ERR_TABLE: QeStatus = 208;
-/// 209: asset piles given without Commodities, or missing with it (R-COM-1).
-pub const QE_ERR_PILES: QeStatus = 209;
-/// 210: a malformed record (RECORD.md).
-pub const QE_ERR_RECORD: QeStatus = 210;
+// The rules' codes (100–299), `QE_ERR_<name>` for each entry of `qe_core::ERROR_CODES`, are
+// written into the header from that table by the header's generation (tests/header.rs), so they
+// are declared once, in qe-core.
 
 /// 900: a required pointer argument is NULL.
 pub const QE_ERR_NULL_POINTER: QeStatus = 900;
@@ -96,7 +38,7 @@ pub const QE_ERR_BUFFER_TOO_SMALL: QeStatus = 904;
 /// 905: the library panicked (a bug in qe); the panic was caught at the boundary.
 pub const QE_ERR_PANIC: QeStatus = 905;
 /// 906: an argument is out of range (turn, kind, flag, index ...); a seat the game lacks is
-/// [`QE_ERR_SEAT_OUT_OF_RANGE`].
+/// `QE_ERR_SEAT_OUT_OF_RANGE`.
 pub const QE_ERR_INVALID_ARGUMENT: QeStatus = 906;
 /// 907: the game is not over, so there is no outcome yet.
 pub const QE_ERR_NOT_OVER: QeStatus = 907;

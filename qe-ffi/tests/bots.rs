@@ -254,7 +254,7 @@ fn decide_checks_its_arguments() {
     let g = new_game(4, false, 2);
     let b = new_bot("value", 0, 1).unwrap();
     let mut c = QeCommand::default();
-    assert_eq!(decide(b, g, 4), Err(QE_ERR_SEAT_OUT_OF_RANGE));
+    assert_eq!(decide(b, g, 4), Err(code("SEAT_OUT_OF_RANGE")));
     assert!(last_message().contains("seat 4"), "{}", last_message());
     assert_eq!(decide(b, g, 1), Err(QE_ERR_NOT_TO_ACT));
     assert!(last_message().contains("nothing to do"));

@@ -752,7 +752,7 @@ fn conformance_cases_through_the_abi() {
                     let seats = want.outcome.seats.len() as u8;
                     let mut o = QeSeatOutcome::default();
                     let past = unsafe { qe_game_outcome(g, seats, &mut o) };
-                    if past != QE_ERR_SEAT_OUT_OF_RANGE {
+                    if past != code("SEAT_OUT_OF_RANGE") {
                         problem = Some(format!("seat {seats} of {seats}: status {past}"));
                     }
                     problem

@@ -5,12 +5,14 @@
 //! `QE_HEADER=FILE` checks another file instead (the test command shows with it that the check
 //! fails on a header one byte off).
 
+use std::fmt::Write;
 use std::path::Path;
 
 /// The header cbindgen generates for this crate now.
 fn generated() -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    config.after_includes = Some(rules_codes());
     let bindings = cbindgen::Builder::new()
         .with_config(config)
         .with_crate(dir)
@@ -19,6 +21,24 @@ fn generated() -> String {
     let mut out = Vec::new();
     bindings.write(&mut out);
     String::from_utf8(out).expect("a UTF-8 header")
+}
+
+/// The rules' error codes as C constants, one for each entry of `qe_core::ERROR_CODES` (the one
+/// table they are declared in): its meaning as the doc comment, `QE_ERR_<name>` as the name.
+fn rules_codes() -> String {
+    let mut out = String::from(
+        "\n/* The rules' error codes (100-299), from qe-core's ERROR_CODES: a command rejected by the\n \
+         * rules (100-199), rules, a set-up or a record rejected (200-299). */\n",
+    );
+    for e in &qe_core::ERROR_CODES {
+        writeln!(
+            out,
+            "\n/**\n * {}: {}\n */\n#define QE_ERR_{} {}",
+            e.code, e.meaning, e.name, e.code
+        )
+        .expect("writing to a String");
+    }
+    out
 }
 
 #[test]

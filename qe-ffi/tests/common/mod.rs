@@ -172,3 +172,14 @@ pub fn policy(l: &QeLegal, seat: u8, rng: &mut Lcg) -> Option<QeCommand> {
     }
     None
 }
+
+/// The status of the rules' error named `name` (`QE_ERR_<name>` in the header), from qe-core's
+/// table, where the rules' codes are declared.
+#[allow(dead_code)]
+pub fn code(name: &str) -> QeStatus {
+    qe_core::ERROR_CODES
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no error code named {name}"))
+        .code
+}
