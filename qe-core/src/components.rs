@@ -4,7 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::SetupError;
+use crate::setup_error::SetupError;
 
 /// Defines a small enumerable enum with `ALL`, `COUNT`, `index()`, `name()` and `FromStr`.
 macro_rules! enumerable {
@@ -43,7 +43,7 @@ macro_rules! enumerable {
             fn from_str(s: &str) -> Result<Self, SetupError> {
                 match s {
                     $($text => Ok($name::$var),)+
-                    _ => Err(SetupError::UnknownName { what: $what, name: crate::error::shown(s), rule: $rule }),
+                    _ => Err(SetupError::UnknownName { what: $what, name: crate::shown::shown(s), rule: $rule }),
                 }
             }
         }
@@ -185,7 +185,7 @@ impl FromStr for TileId {
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
             what: "tile",
-            name: crate::error::shown(s),
+            name: crate::shown::shown(s),
             rule: "R-CMP-3",
         };
         let (n, i) = s.split_once('-').ok_or_else(unknown)?;
@@ -232,7 +232,7 @@ impl FromStr for TokenId {
     fn from_str(s: &str) -> Result<Self, SetupError> {
         let unknown = || SetupError::UnknownName {
             what: "token",
-            name: crate::error::shown(s),
+            name: crate::shown::shown(s),
             rule: "R-CMP-7",
         };
         let split = s.find(|c: char| c.is_ascii_digit()).ok_or_else(unknown)?;

@@ -260,3 +260,11 @@ pub fn own_bids(seat: Seat, events: impl IntoIterator<Item = Event>) -> OwnBids 
     }
     bids
 }
+
+impl SeatView {
+    /// What this viewer can prove about every seat's total spent, from the view alone (without its
+    /// own past bids; [`crate::Match::deduce`] also uses those).
+    pub fn deduce(&self) -> Deduction {
+        Deduction::from_view(self)
+    }
+}

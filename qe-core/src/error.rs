@@ -1,86 +1,14 @@
-//! Errors: [`SetupError`] for rules, manifests, set-ups and records; [`CommandError`] for commands.
+//! [`CommandError`]: why a command was rejected ([`SetupError`](crate::SetupError) is in its own
+//! module, beneath the components, which report names they do not know with it).
 //!
-//! Every variant names the rule it enforces ([`CommandError::rule`], [`SetupError::rule`]) and has a
-//! stable numeric [`code`](CommandError::code) that the C ABI and the Python binding reuse. Codes never
-//! change meaning; new variants get new numbers.
+//! Every variant names the rule it enforces ([`CommandError::rule`]) and has a stable numeric
+//! [`code`](CommandError::code) that the C ABI and the Python binding reuse (the table in
+//! `error_codes`). Codes never change meaning; new variants get new numbers.
 
 use alloc::string::String;
 
 use crate::components::AssetKind;
 use crate::seat::Seat;
-
-/// The most characters of a caller's value that an error message quotes ([`shown`]).
-pub const SHOWN_MAX: usize = 60;
-
-/// A value the caller gave (a name, a key, a number's text), as an error message quotes it: control
-/// characters, line and paragraph separators and the invisible format characters (bidirectional
-/// overrides, zero-width spaces, the byte-order mark) escaped (`\u{0}`, `\n`, `\u{202e}`), and at
-/// most [`SHOWN_MAX`] characters, then `...`. A message then stays one short line of printable
-/// text, whatever the input.
-///
-/// ```
-/// assert_eq!(qe_core::shown("gold"), "gold");
-/// assert_eq!(qe_core::shown("a\0b"), "a\\u{0}b");
-/// assert_eq!(qe_core::shown(&"x".repeat(1000)), format!("{}...", "x".repeat(60)));
-/// ```
-pub fn shown(text: &str) -> String {
-    shown_at_most(text, SHOWN_MAX)
-}
-
-/// As [`shown`], with at most `max` characters before the `...`.
-pub(crate) fn shown_at_most(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() || is_invisible(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Whether `c` is a line or paragraph separator (Zl, Zp) or one of the format characters (Cf) that
-/// change how text around them shows: the soft hyphen, the zero-width and bidirectional marks and
-/// overrides, the invisible operators, the byte-order mark.
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{61c}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-    )
-}
-
-/// The keys `keys` as an error message lists them (`["bid", "peek"]`): each [`shown`], at most
-/// eight, then `...`.
-#[cfg(feature = "serde")]
-pub(crate) fn shown_keys<'a>(keys: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("[");
-    for (i, k) in keys.enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        if i == 8 {
-            out.push_str("...");
-            break;
-        }
-        out.push('"');
-        out.push_str(&shown(k));
-        out.push('"');
-    }
-    out.push(']');
-    out
-}
 
 /// Why a command was rejected. A rejected command leaves the game exactly as it was (R-AUC-12).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -127,7 +55,7 @@ pub enum CommandError {
     /// A bid must be a whole number from 0 to 2^64−1 (R-AUC-4).
     #[error("bid out of range: {text} (a bid is a whole number from 0 to 18446744073709551615)")]
     BidOutOfRange {
-        /// The amount as it was given ([`shown`]).
+        /// The amount as it was given ([`shown`](crate::shown)).
         text: String,
     },
     /// It is not this seat's turn to take an asset (R-COM-5).
@@ -240,168 +168,15 @@ impl CommandError {
     }
 }
 
-/// Why rules, a manifest, a set-up or a record were rejected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SetupError {
-    /// A name that is not a nation, industry, tile, token or pile.
-    #[error("unknown {what}: \"{name}\"")]
-    UnknownName {
-        /// What kind of name was expected (`nation`, `industry`, `tile`, `token`, `pile`).
-        what: &'static str,
-        /// The name given ([`shown`]).
-        name: String,
-        /// The rule that lists the names (R-CMP-1, R-CMP-2, R-CMP-3, R-CMP-7).
-        rule: &'static str,
-    },
-    /// A manifest value above 99 (R-CMP-4).
-    #[error("value of {id} out of range: {value} (0 to 99)")]
-    ValueOutOfRange {
-        /// The tile or token.
-        id: String,
-        /// The value given.
-        value: u64,
-    },
-    /// A token manifest must have 18 tokens (R-CMP-7).
-    #[error("a token manifest has 18 tokens, not {count}")]
-    TokenCount {
-        /// The number given.
-        count: usize,
-    },
-    /// A token manifest must have exactly one crypto token worth 8 (R-CMP-7).
-    #[error("a token manifest needs exactly one crypto token worth 8, found {count}")]
-    CryptoEight {
-        /// How many there are.
-        count: usize,
-    },
-    /// The removals of R-CMP-5 must leave 16 tiles (3–4 players) or 15 (5 players).
-    #[error("the {players}-player removals leave {count} tiles, not {expected}")]
-    TilesInPlay {
-        /// The player count.
-        players: u8,
-        /// Tiles left.
-        count: usize,
-        /// Tiles required.
-        expected: usize,
-    },
-    /// A game has 3, 4 or 5 players (R-SET-1).
-    #[error("a game has 3 to 5 players, not {players}")]
-    Players {
-        /// The number given (a binding may pass any integer, negative ones too).
-        players: i128,
-    },
-    /// A list has the wrong length (nations, industry tokens, deck, pile).
-    #[error("{what} has {count} entries, expected {expected}")]
-    Count {
-        /// Which list.
-        what: &'static str,
-        /// Entries given.
-        count: usize,
-        /// Entries required.
-        expected: usize,
-    },
-    /// An entry that is not allowed for this player count, or appears twice.
-    #[error("{what}: {name} {problem}")]
-    Entry {
-        /// Which list.
-        what: &'static str,
-        /// The entry.
-        name: String,
-        /// `"is not in play"` or `"appears twice"`.
-        problem: &'static str,
-        /// The rule that decides.
-        rule: &'static str,
-    },
-    /// A custom scoring table is invalid.
-    #[error("invalid scoring table {table}: {reason}")]
-    Table {
-        /// Which table.
-        table: &'static str,
-        /// What is wrong.
-        reason: &'static str,
-    },
-    /// Asset piles were given without the Commodities expansion, or missing with it (R-COM-1).
-    #[error("{0}")]
-    Piles(&'static str),
-    /// The record is not `qe-record/1`, or is not valid JSON, or has an unknown field value.
-    #[error("bad record: {0}")]
-    Record(String),
-}
-
-impl SetupError {
-    /// The ID of the rule (or `"RECORD"` for the record format) the input breaks.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            SetupError::UnknownName { rule, .. } => rule,
-            SetupError::ValueOutOfRange { .. } => "R-CMP-4",
-            SetupError::TokenCount { .. } | SetupError::CryptoEight { .. } => "R-CMP-7",
-            SetupError::TilesInPlay { .. } => "R-CMP-5",
-            SetupError::Players { .. } => "R-SET-1",
-            SetupError::Count { .. } => "R-SET-2",
-            SetupError::Entry { rule, .. } => rule,
-            // The rule of the table it replaces; a table of another name, the scoring rules.
-            SetupError::Table { table, .. } => match *table {
-                "nationalization" => "R-SCO-6",
-                "monopolization" => "R-SCO-7",
-                "diversification" => "R-SCO-8",
-                _ => "R-SCO",
-            },
-            SetupError::Piles(_) => "R-COM-1",
-            SetupError::Record(_) => "RECORD",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::components::AssetKind;
     use crate::error_codes::{error_code, ERROR_CODES};
     use crate::seat::Seat;
+    use crate::setup_error::SetupError;
     use alloc::string::String;
     use alloc::vec::Vec;
-
-    /// Every invisible character [`shown`] names is escaped, each range from its first to its
-    /// last character.
-    #[test]
-    fn shown_escapes_every_invisible_character() {
-        let ranges = [
-            ('\u{ad}', '\u{ad}'),
-            ('\u{61c}', '\u{61c}'),
-            ('\u{180e}', '\u{180e}'),
-            ('\u{200b}', '\u{200f}'),
-            ('\u{2028}', '\u{202e}'),
-            ('\u{2060}', '\u{206f}'),
-            ('\u{feff}', '\u{feff}'),
-            ('\u{fff9}', '\u{fffb}'),
-        ];
-        for (first, last) in ranges {
-            for c in first..=last {
-                let want: String = c.escape_default().collect();
-                assert_eq!(shown(&alloc::format!("a{c}b")), alloc::format!("a{want}b"));
-            }
-        }
-        // Their neighbours show as they are.
-        for c in [
-            '\u{ac}', '\u{ae}', '\u{200a}', '\u{2027}', '\u{2070}', '\u{fffc}',
-        ] {
-            assert_eq!(shown(&alloc::format!("{c}")), alloc::format!("{c}"));
-        }
-    }
-
-    /// At most eight keys, then `...`.
-    #[cfg(feature = "serde")]
-    #[test]
-    fn shown_keys_lists_eight_keys_at_most() {
-        let keys: Vec<String> = (0..10).map(|i| alloc::format!("k{i}")).collect();
-        let eight = shown_keys(keys.iter().take(8).map(String::as_str));
-        assert_eq!(eight, r#"["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"]"#);
-        let ten = shown_keys(keys.iter().map(String::as_str));
-        assert_eq!(
-            ten,
-            r#"["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", ...]"#
-        );
-    }
 
     /// One error of every kind.
     fn every_kind() -> (Vec<CommandError>, Vec<SetupError>) {

@@ -3,7 +3,8 @@
 //! header's `QE_ERR_*` constants (written by `qe-ffi`'s header generation) all come. A new error is
 //! one line here: its number, its name, its variant and what it means.
 
-use crate::error::{CommandError, SetupError};
+use crate::error::CommandError;
+use crate::setup_error::SetupError;
 
 /// One stable error code: its number, its name (the C ABI's `QE_ERR_<name>`) and its meaning.
 /// [`ERROR_CODES`] lists every code [`CommandError::code`] and [`SetupError::code`] return.

@@ -77,7 +77,7 @@ impl<'de> Visitor<'de> for MembersVisitor {
             if !seen.insert(key.clone()) {
                 return Err(de::Error::custom(format!(
                     "duplicate key `{}`",
-                    crate::error::shown(&key)
+                    crate::shown::shown(&key)
                 )));
             }
             let value: &'de RawValue = map.next_value()?;

@@ -115,6 +115,8 @@ pub mod scoring;
 mod seat;
 mod session;
 mod setup;
+mod setup_error;
+mod shown;
 mod turn_log;
 mod view;
 pub mod visibility;
@@ -124,7 +126,7 @@ pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
 };
 pub use deduction::{Deduction, SpendBounds};
-pub use error::{shown, CommandError, SetupError, SHOWN_MAX};
+pub use error::CommandError;
 pub use error_codes::{error_code, ErrorCode, ERROR_CODES};
 pub use event::{BidStage, Event, EventSink, Events};
 pub use expansion::{Expansion, Expansions, NamesError};
@@ -139,6 +141,8 @@ pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 pub use session::{Match, MatchView, SeenBid, SeenPeek};
 pub use setup::{deal_tokens, mix_seed, nations_in_play, Setup};
+pub use setup_error::SetupError;
+pub use shown::{shown, SHOWN_MAX};
 pub use view::{AssetView, AuctionView, SeatInfo, SeatView};
 
 /// The crate README's example, compiled and run as a doctest.

@@ -7,12 +7,12 @@ use alloc::vec::Vec;
 
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, Manifest, Nation, TileId, TokenId};
-use crate::error::{CommandError, SetupError};
+use crate::error::CommandError;
 use crate::expansion::Expansions;
 use crate::game::Game;
 use crate::rules::{Rules, RulesBuilder};
-use crate::session::Match;
 use crate::setup::Setup;
+use crate::setup_error::SetupError;
 
 /// The format tag of this version of the record format.
 pub const FORMAT: &str = "qe-record/1";
@@ -147,33 +147,6 @@ impl Record {
             [&self.piles[0], &self.piles[1], &self.piles[2]],
         )
     }
-
-    /// Replays the record (`RECORD.md`, "Replaying"): a malformed record fails before any command;
-    /// an illegal command stops the replay with its index and rule.
-    ///
-    /// ```
-    /// use qe_core::{Command, Match, Rules, Seat};
-    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 5);
-    /// m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
-    /// let mut record = m.record().unwrap();
-    /// record.commands.push(Ok(Command::Bid { seat: Seat(1), amount: 2 }));
-    /// let err = record.replay().unwrap_err();
-    /// assert_eq!(err.to_string(), "command 1: R-AUC-3: bid equals the auctioneer's bid (2)");
-    /// ```
-    pub fn replay(&self) -> Result<Match, ReplayError> {
-        let rules = self.rules()?;
-        let setup = self.setup(&rules)?;
-        let mut m = Match::with_setup(rules, setup)?;
-        m.set_seed(self.seed);
-        for (index, c) in self.commands.iter().enumerate() {
-            let command = c
-                .clone()
-                .map_err(|error| ReplayError::Command { index, error })?;
-            m.apply(command)
-                .map_err(|error| ReplayError::Command { index, error })?;
-        }
-        Ok(m)
-    }
 }
 
 #[cfg(feature = "serde")]
@@ -195,11 +168,13 @@ mod json {
     use super::{Record, FORMAT, MAX_RECORD_BYTES};
     use crate::command::{ChanceOutcome, Command};
     use crate::components::{AssetKind, Industry, Manifest, TileId, TokenId};
-    use crate::error::{shown, shown_at_most, shown_keys, CommandError, SetupError};
+    use crate::error::CommandError;
     use crate::expansion::{Expansion, Expansions};
     use crate::json::{self, ListError, Members, Whole};
     use crate::rules::Rules;
     use crate::seat::{Seat, MAX_SEATS};
+    use crate::setup_error::SetupError;
+    use crate::shown::{shown, shown_at_most, shown_keys};
 
     fn bad(msg: impl Into<String>) -> SetupError {
         SetupError::Record(msg.into())

@@ -2,8 +2,8 @@
 //! (R-SCO, R-COM).
 
 use crate::components::Manifest;
-use crate::error::SetupError;
 use crate::expansion::{Expansion, Expansions};
+use crate::setup_error::SetupError;
 
 /// A scoring table: `score(n)` for a count `n`, where counts beyond the last entry score the last
 /// entry (R-SCO-6, R-SCO-7: "a count beyond a table scores the table's top entry").

@@ -4,13 +4,14 @@
 use alloc::vec::Vec;
 
 use crate::command::Command;
-use crate::error::{CommandError, SetupError};
+use crate::error::CommandError;
 use crate::event::{BidStage, Event, Events};
 use crate::game::Game;
-use crate::record::Record;
+use crate::record::{Record, ReplayError};
 use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::setup::Setup;
+use crate::setup_error::SetupError;
 use crate::view::SeatView;
 use crate::visibility::Viewer;
 
@@ -265,5 +266,35 @@ impl Match {
     /// cannot hold (custom scoring tables or bonuses).
     pub fn record(&self) -> Option<Record> {
         Record::of(&self.game, &self.commands, self.seed)
+    }
+}
+
+/// Records replay into a [`Match`]: the record is plain data beneath the session.
+impl Record {
+    /// Replays the record (`RECORD.md`, "Replaying"): a malformed record fails before any command;
+    /// an illegal command stops the replay with its index and rule.
+    ///
+    /// ```
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 5);
+    /// m.apply(Command::Bid { seat: Seat(0), amount: 2 }).unwrap();
+    /// let mut record = m.record().unwrap();
+    /// record.commands.push(Ok(Command::Bid { seat: Seat(1), amount: 2 }));
+    /// let err = record.replay().unwrap_err();
+    /// assert_eq!(err.to_string(), "command 1: R-AUC-3: bid equals the auctioneer's bid (2)");
+    /// ```
+    pub fn replay(&self) -> Result<Match, ReplayError> {
+        let rules = self.rules()?;
+        let setup = self.setup(&rules)?;
+        let mut m = Match::with_setup(rules, setup)?;
+        m.set_seed(self.seed);
+        for (index, c) in self.commands.iter().enumerate() {
+            let command = c
+                .clone()
+                .map_err(|error| ReplayError::Command { index, error })?;
+            m.apply(command)
+                .map_err(|error| ReplayError::Command { index, error })?;
+        }
+        Ok(m)
     }
 }

@@ -7,9 +7,9 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId, MAX_TOKENS};
-use crate::error::SetupError;
 use crate::rules::Rules;
 use crate::seat::MAX_SEATS;
+use crate::setup_error::SetupError;
 
 /// The error of piles in a game without Commodities (R-COM-1): tokens in a set-up, or a
 /// record's `piles` field.

@@ -192,12 +192,6 @@ pub struct SeatView {
 }
 
 impl SeatView {
-    /// What this viewer can prove about every seat's total spent, from the view alone (without its
-    /// own past bids; [`crate::Match::deduce`] also uses those).
-    pub fn deduce(&self) -> crate::Deduction {
-        crate::Deduction::from_view(self)
-    }
-
     /// The started auctions (all 16 entries if `turns_started` says more).
     pub fn auctions(&self) -> &[AuctionView] {
         &self.auctions[..usize::from(self.turns_started).min(self.auctions.len())]

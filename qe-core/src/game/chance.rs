@@ -4,12 +4,13 @@
 use super::Game;
 use crate::command::ChanceOutcome;
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
-use crate::error::{CommandError, SetupError};
+use crate::error::CommandError;
 use crate::event::{Event, EventSink, Events};
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::setup::{deal_tokens, Setup};
+use crate::setup_error::SetupError;
 
 impl Game {
     /// A game in external-chance mode (R-SET-3): the deal, each reveal and each token drawn are

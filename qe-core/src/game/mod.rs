@@ -14,13 +14,14 @@
 
 use crate::command::Command;
 use crate::components::{AssetKind, Nation, TileId, TokenId, MAX_TOKENS};
-use crate::error::{CommandError, SetupError};
+use crate::error::CommandError;
 use crate::event::{EventSink, Events};
 use crate::legal::Legal;
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::setup::Setup;
+use crate::setup_error::SetupError;
 use crate::turn_log::{TurnLog, EMPTY_LOG};
 
 use auction::FastBid;
