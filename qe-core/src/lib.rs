@@ -121,6 +121,8 @@ mod turn_log;
 mod view;
 pub mod visibility;
 
+#[cfg(feature = "serde")]
+pub use command::MAX_COMMAND_BYTES;
 pub use command::{ChanceOutcome, Command};
 pub use components::{
     AssetKind, Industry, Manifest, Nation, TileId, TileList, TokenId, MAX_TOKENS, MAX_VALUE,
@@ -133,8 +135,6 @@ pub use expansion::{Expansion, Expansions, NamesError};
 pub use game::Game;
 pub use legal::{BidRange, Legal, PileSet};
 pub use phase::{Chance, Phase};
-#[cfg(feature = "serde")]
-pub use record::MAX_COMMAND_BYTES;
 pub use record::{byte_order_mark, Record, ReplayError, FORMAT, MAX_RECORD_BYTES};
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};

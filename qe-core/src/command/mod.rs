@@ -7,6 +7,11 @@ use crate::components::{AssetKind, Industry, TileId, TokenId};
 use crate::error::CommandError;
 use crate::seat::{Seat, MAX_SEATS};
 
+#[cfg(feature = "serde")]
+pub(crate) mod json;
+#[cfg(feature = "serde")]
+pub use json::MAX_COMMAND_BYTES;
+
 /// One step of the game, as applied by [`Game::apply`](crate::Game::apply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
