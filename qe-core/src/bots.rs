@@ -25,11 +25,11 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::command::Command;
-use crate::components::{AssetKind, Industry, Manifest, Nation, TileId};
+use crate::components::{AssetKind, Manifest, TileId};
 use crate::legal::{BidRange, Legal, PileSet};
 use crate::phase::Phase;
 use crate::rules::{Rules, RulesBuilder};
-use crate::scoring::diversification;
+use crate::scoring::tile_points;
 use crate::seat::{Seat, MAX_SEATS};
 use crate::session::MatchView;
 use crate::view::{SeatInfo, SeatView};
@@ -347,50 +347,16 @@ impl ValueBot {
     }
 }
 
-/// The VP a seat with this nation, industry token and tiles scores from companies, nationalization,
-/// monopolization and diversification (R-SCO-4, R-SCO-6…8).
-fn tile_points(
-    rules: &Rules,
-    nation: Option<Nation>,
-    industry: Option<Industry>,
-    tiles: u32,
-) -> u32 {
-    let mut counts = [0u8; 5];
-    let mut vp = 0;
-    let mut own = 0;
-    let mut rest = tiles;
-    while rest != 0 {
-        let bit = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let Some(t) = TileId::from_index(bit) else {
-            break;
-        };
-        vp += u32::from(rules.manifest().tile_value(t));
-        counts[t.industry().index()] += 1;
-        if Some(t.nation()) == nation {
-            own += 1;
-        }
-    }
-    if let Some(i) = industry {
-        counts[i.index()] += 1;
-    }
-    vp + rules.nationalization.score(own)
-        + counts
-            .iter()
-            .map(|&c| rules.monopolization.score(c as usize))
-            .sum::<u32>()
-        + diversification(rules, &counts)
-}
-
 /// The marginal VP of `tile` for the seat described by `info`.
 fn marginal_vp(rules: &Rules, info: &SeatInfo, tile: TileId) -> u32 {
-    let before = tile_points(rules, info.nation, info.industry, info.tiles);
+    let before = tile_points(rules, info.nation, info.industry, info.tiles).total();
     let after = tile_points(
         rules,
         info.nation,
         info.industry,
         info.tiles | (1 << tile.index()),
-    );
+    )
+    .total();
     after.saturating_sub(before)
 }
 

@@ -266,6 +266,63 @@ pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
     best
 }
 
+/// What a seat's tiles and industry token score (R-SCO-4, R-SCO-6…8): the one computation of them,
+/// for [`score`] and for the bots that weigh a tile by what it adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TilePoints {
+    /// R-SCO-4: the tiles' values.
+    pub companies: u32,
+    /// R-SCO-6: tiles of the seat's own nation.
+    pub nationalization: u32,
+    /// R-SCO-7: per industry, tiles and the industry token.
+    pub monopolization: u32,
+    /// R-SCO-8: sets of different industries.
+    pub diversification: u32,
+}
+
+impl TilePoints {
+    /// The four together.
+    pub fn total(&self) -> u32 {
+        self.companies + self.nationalization + self.monopolization + self.diversification
+    }
+}
+
+/// [`TilePoints`] of a seat of `nation` holding the industry token `industry` and the tiles whose
+/// bits ([`TileId::index`]) are set in `tiles` (bits past the 21 tiles are ignored).
+pub(crate) fn tile_points(
+    rules: &Rules,
+    nation: Option<Nation>,
+    industry: Option<Industry>,
+    tiles: u32,
+) -> TilePoints {
+    let manifest = rules.manifest();
+    // One pass over the tiles for R-SCO-4, R-SCO-6 and the industry counts of R-SCO-7/8.
+    let mut companies = 0u32;
+    let mut own = 0usize;
+    let mut counts = [0u8; 5];
+    let mut bits = tiles & ((1 << TileId::ALL.len()) - 1);
+    while bits != 0 {
+        let t = TileId::ALL[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+        companies += u32::from(manifest.tile_value(t));
+        own += usize::from(Some(t.nation()) == nation);
+        counts[t.industry().index()] += 1;
+    }
+    // R-SCO-7 and R-SCO-8 count the industry token too.
+    if let Some(ind) = industry {
+        counts[ind.index()] += 1;
+    }
+    TilePoints {
+        companies,
+        nationalization: rules.nationalization.score(own),
+        monopolization: counts
+            .iter()
+            .map(|&c| rules.monopolization.score(c as usize))
+            .sum(),
+        diversification: diversification(rules, &counts),
+    }
+}
+
 /// Scores every seat (section 6, R-COM-8/9). `gold_pile_empty` is whether the gold pile is empty at
 /// game end (R-COM-9 gold crash). Seats past [`MAX_SEATS`] are ignored.
 pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Outcome {
@@ -289,22 +346,7 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
     }
     let manifest = rules.manifest();
     for (i, (h, o)) in holdings.iter().zip(&mut seats.0).enumerate() {
-        // One pass over the tiles for R-SCO-4, R-SCO-6 and the industry counts of R-SCO-7/8.
-        let mut companies = 0u32;
-        let mut own = 0usize;
-        let mut counts = [0u8; 5];
-        let mut bits = h.tiles & ((1 << TileId::ALL.len()) - 1);
-        while bits != 0 {
-            let t = TileId::ALL[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-            companies += u32::from(manifest.tile_value(t));
-            own += usize::from(Some(t.nation()) == h.nation);
-            counts[t.industry().index()] += 1;
-        }
-        // R-SCO-7 and R-SCO-8 count the industry token too.
-        if let Some(ind) = h.industry {
-            counts[ind.index()] += 1;
-        }
+        let tiles = tile_points(rules, h.nation, h.industry, h.tiles);
         let mut commodities = 0;
         if rules.has_commodities() {
             // R-COM-9: asset VP after the gold crash, plus the oil majority.
@@ -329,18 +371,15 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
             eliminated: h.spent == max_spent,
             winner: false,
             // R-SCO-4
-            companies,
+            companies: tiles.companies,
             // R-SCO-5
             zero_bids: u32::from(h.zero_rounds) * u32::from(rules.zero_bid_vp),
             // R-SCO-6
-            nationalization: rules.nationalization.score(own),
+            nationalization: tiles.nationalization,
             // R-SCO-7
-            monopolization: counts
-                .iter()
-                .map(|&c| rules.monopolization.score(c as usize))
-                .sum(),
+            monopolization: tiles.monopolization,
             // R-SCO-8
-            diversification: diversification(rules, &counts),
+            diversification: tiles.diversification,
             commodities,
             subtotal: 0,
             // R-SCO-3
