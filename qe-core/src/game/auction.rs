@@ -221,15 +221,7 @@ impl Game {
             Round::Tie(holders) => {
                 self.log[t].set_tie(ties, holders);
                 // R-AUC-6: exactly the tied seats rebid.
-                self.pending = holders;
-                self.rebidders = holders;
-                self.phase = Phase::Rebid { tie: ties + 1 };
-                sink.event(Event::RebidRequired {
-                    turn: self.turn,
-                    seats: holders,
-                    tie: ties + 1,
-                    asset: false,
-                });
+                self.ask_rebid(holders, ties + 1, false, sink);
             }
             Round::ThirdTie { tied, winner } => {
                 self.log[t].set_tie(ties, tied);
@@ -240,6 +232,30 @@ impl Game {
             }
             Round::Empty => unreachable!("every seat bids in the company auction"),
         }
+    }
+
+    /// Asks the tied seats `holders` to rebid after the contest's `tie`-th tie: for the company
+    /// (R-AUC-6) or, with `asset`, for the asset (R-COM-4).
+    pub(super) fn ask_rebid(
+        &mut self,
+        holders: SeatSet,
+        tie: u8,
+        asset: bool,
+        sink: &mut impl EventSink,
+    ) {
+        self.pending = holders;
+        self.rebidders = holders;
+        self.phase = if asset {
+            Phase::AssetRebid { tie }
+        } else {
+            Phase::Rebid { tie }
+        };
+        sink.event(Event::RebidRequired {
+            turn: self.turn,
+            seats: holders,
+            tie,
+            asset,
+        });
     }
 
     /// Settles the company auction: awards the tile (R-AUC-10), reveals the zero bids (R-AUC-11),

@@ -14,46 +14,32 @@ use crate::turn_log::AssetFate;
 use crate::visibility;
 
 impl Game {
-    /// R-COM-5: the asset taker takes the top token of a pile.
-    pub(super) fn take(
+    /// R-COM-5: the asset taker takes the top token of a pile; R-COM-7 (`discard`): with no
+    /// taker, the auctioneer discards the top token of a pile.
+    pub(super) fn choose_pile(
         &mut self,
         seat: Seat,
         kind: AssetKind,
+        discard: bool,
         sink: &mut impl EventSink,
     ) -> Result<(), CommandError> {
-        if !matches!(self.phase, Phase::TakeAsset { .. }) {
-            return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-5"))));
-        }
-        if self.taker != seat.0 {
-            return Err(CommandError::NotAssetTaker { seat: seat.0 });
-        }
-        if self.pile_remaining(kind) == 0 {
-            return Err(CommandError::PileEmpty {
-                kind,
-                rule: "R-COM-5",
+        let own_rule = if discard { "R-COM-7" } else { "R-COM-5" };
+        let ((Phase::TakeAsset { seat: chooser }, false)
+        | (Phase::DiscardAsset { seat: chooser }, true)) = (self.phase, discard)
+        else {
+            return Err(self.wrong_action(seat, Some(self.pile_rule(own_rule))));
+        };
+        if chooser != seat {
+            return Err(if discard {
+                CommandError::NotDiscarder { seat: seat.0 }
+            } else {
+                CommandError::NotAssetTaker { seat: seat.0 }
             });
         }
-        self.draw_or_wait(kind, sink);
-        Ok(())
-    }
-
-    /// R-COM-7: with no taker, the auctioneer discards the top token of a pile.
-    pub(super) fn discard(
-        &mut self,
-        seat: Seat,
-        kind: AssetKind,
-        sink: &mut impl EventSink,
-    ) -> Result<(), CommandError> {
-        if !matches!(self.phase, Phase::DiscardAsset { .. }) {
-            return Err(self.wrong_action(seat, Some(self.pile_rule("R-COM-7"))));
-        }
-        if self.auctioneer() != Some(seat) {
-            return Err(CommandError::NotDiscarder { seat: seat.0 });
-        }
         if self.pile_remaining(kind) == 0 {
             return Err(CommandError::PileEmpty {
                 kind,
-                rule: "R-COM-7",
+                rule: own_rule,
             });
         }
         self.draw_or_wait(kind, sink);
@@ -126,15 +112,7 @@ impl Game {
                     self.group = holders;
                 }
                 self.log[t].set_asset_tie(ties, holders);
-                self.pending = holders;
-                self.rebidders = holders;
-                self.phase = Phase::AssetRebid { tie: ties + 1 };
-                sink.event(Event::RebidRequired {
-                    turn: self.turn,
-                    seats: holders,
-                    tie: ties + 1,
-                    asset: true,
-                });
+                self.ask_rebid(holders, ties + 1, true, sink);
             }
             Round::ThirdTie { tied, winner } => {
                 self.log[t].set_asset_tie(ties, tied);

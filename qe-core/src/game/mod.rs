@@ -409,8 +409,8 @@ impl Game {
             Command::Peek { seat, turn } => self.peek(seat, turn, sink),
             _ if matches!(self.phase, Phase::Chance { .. }) => Err(CommandError::ChancePending),
             Command::Bid { seat, amount } => self.bid(seat, amount, sink),
-            Command::TakeAsset { seat, kind } => self.take(seat, kind, sink),
-            Command::DiscardAsset { seat, kind } => self.discard(seat, kind, sink),
+            Command::TakeAsset { seat, kind } => self.choose_pile(seat, kind, false, sink),
+            Command::DiscardAsset { seat, kind } => self.choose_pile(seat, kind, true, sink),
         }
     }
 
