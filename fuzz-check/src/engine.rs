@@ -1211,7 +1211,7 @@ fn check_totals(
     }
     for (s, v) in views.iter().enumerate() {
         assert_eq!(
-            v.seats[s].spent,
+            v.seats[Seat(s as u8)].spent,
             Some(spent[s]),
             "a seat sees its own total"
         );
@@ -1219,21 +1219,27 @@ fn check_totals(
             if over {
                 // R-VIS-7: every total is revealed at the end.
                 assert_eq!(
-                    v.seats[o].spent,
+                    v.seats[Seat(o as u8)].spent,
                     Some(total),
                     "seat {s} sees seat {o}'s total wrong at the end"
                 );
             } else if o != s {
-                assert_eq!(v.seats[o].spent, None, "seat {s} sees seat {o}'s total");
                 assert_eq!(
-                    v.seats[o].industry, None,
+                    v.seats[Seat(o as u8)].spent,
+                    None,
+                    "seat {s} sees seat {o}'s total"
+                );
+                assert_eq!(
+                    v.seats[Seat(o as u8)].industry,
+                    None,
                     "seat {s} sees seat {o}'s industry token"
                 );
             }
         }
         let shown = if over { Some(spent[s]) } else { None };
         assert_eq!(
-            public.seats[s].spent, shown,
+            public.seats[Seat(s as u8)].spent,
+            shown,
             "a spectator sees seat {s}'s total before the end, or wrong at the end"
         );
     }
@@ -1730,21 +1736,21 @@ mod checks_can_fail {
             panic_message(|| check_totals(views, public, spent, false)).unwrap_or_default()
         };
         let mut v = views.clone();
-        v[0].seats[1].spent = Some(spent[1]);
+        v[0].seats[Seat(1)].spent = Some(spent[1]);
         assert!(fails(&v, &public, &spent).contains("seat 0 sees seat 1's total"));
         let mut v = views.clone();
-        v[0].seats[1].industry = views[1].seats[1].industry;
+        v[0].seats[Seat(1)].industry = views[1].seats[Seat(1)].industry;
         assert!(fails(&v, &public, &spent).contains("seat 0 sees seat 1's industry token"));
         let mut v = views.clone();
-        v[2].seats[2].spent = None;
+        v[2].seats[Seat(2)].spent = None;
         assert!(fails(&v, &public, &spent).contains("sees its own total"));
         let mut p = public;
-        p.seats[3].spent = Some(spent[3]);
+        p.seats[Seat(3)].spent = Some(spent[3]);
         assert!(fails(&views, &p, &spent).contains("a spectator sees seat 3's total"));
         let mut wrong = spent.clone();
         wrong[0] += 1;
         let mut v = views.clone();
-        v[0].seats[0].spent = Some(wrong[0]);
+        v[0].seats[Seat(0)].spent = Some(wrong[0]);
         assert!(fails(&v, &public, &wrong).contains("do not add up"));
         let w = public.auctions[0].winner.unwrap().index();
         let mut v = views.clone();
@@ -1759,13 +1765,13 @@ mod checks_can_fail {
             panic_message(|| check_totals(views, public, &spent, true)).unwrap_or_default()
         };
         let mut v = views.clone();
-        v[0].seats[1].spent = Some(spent[1] + 1);
+        v[0].seats[Seat(1)].spent = Some(spent[1] + 1);
         assert!(at_end(&v, &public).contains("seat 0 sees seat 1's total wrong at the end"));
         let mut v = views.clone();
-        v[3].seats[2].spent = None;
+        v[3].seats[Seat(2)].spent = None;
         assert!(at_end(&v, &public).contains("seat 3 sees seat 2's total wrong at the end"));
         let mut p = public;
-        p.seats[2].spent = None;
+        p.seats[Seat(2)].spent = None;
         assert!(at_end(&views, &p).contains("a spectator sees seat 2's total"));
     }
 

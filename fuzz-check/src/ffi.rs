@@ -775,7 +775,7 @@ unsafe fn query(b: &mut Bytes, slot: &mut Slot, deep: bool, budget: &mut Budget)
                 } else {
                     game.view(Seat(viewer))
                 };
-                let s = &view.seats[seat as usize];
+                let s = &view.seats[qe_core::Seat(seat)];
                 assert_eq!(info.spent_known, u8::from(s.spent.is_some()));
                 assert_eq!(info.tiles, s.tiles);
             } else {

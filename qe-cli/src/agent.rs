@@ -589,7 +589,7 @@ impl ExecSeat {
                 seat.0,
                 self.asked,
                 serde_json::to_string(&view).expect("views serialize"),
-                serde_json::to_string(&bounds.seats[..m.game().players() as usize])
+                serde_json::to_string(bounds.seats.in_play(m.game().players()))
                     .expect("bounds serialize"),
                 events,
             );

@@ -387,7 +387,7 @@ pub fn print_end(m: &Match, rules: &Rules, width: usize) {
             format!(
                 "{}: {}",
                 seat_name(&view, Seat(s)),
-                view.seats[s as usize].industry.map_or("?", |i| i.name())
+                view.seats[Seat(s)].industry.map_or("?", |i| i.name())
             )
         })
         .collect();

@@ -11,7 +11,7 @@ use qe_core::{
 
 /// "seat 2 (CN)".
 pub fn seat_name(view: &SeatView, seat: Seat) -> String {
-    match view.seats[seat.index()].nation {
+    match view.seats[seat].nation {
         Some(n) => format!("seat {} ({})", seat.0, n.name()),
         None => format!("seat {}", seat.0),
     }
@@ -246,7 +246,7 @@ fn bounds_text(b: &SpendBounds) -> String {
 /// One seat's holdings line: tiles with the prices the viewer knows, zero-bid marks, assets, spent,
 /// and what the viewer can prove about its total spent.
 fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) -> String {
-    let info = &view.seats[seat.index()];
+    let info = &view.seats[seat];
     let mut tiles = Vec::new();
     for a in view.auctions() {
         if a.winner == Some(seat) {
@@ -329,7 +329,7 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
         "seats (tile:VP@price; spent: what you can prove of the total; ? = you cannot see or bound it):"
     );
     for s in 0..view.players {
-        let mut line = holdings(view, rules, Seat(s), &deduction.seats[s as usize]);
+        let mut line = holdings(view, rules, Seat(s), &deduction.seats[Seat(s)]);
         if me == Some(Seat(s)) {
             line.push_str("  ← you");
         }
@@ -366,7 +366,7 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
         let _ = writeln!(out, "have bid: {}", seat_list(view, view.has_bid));
     }
     let known: Vec<String> = (0..view.players)
-        .filter_map(|s| view.bids[s as usize].map(|b| format!("seat {s}: {b}")))
+        .filter_map(|s| view.bids[Seat(s)].map(|b| format!("seat {s}: {b}")))
         .collect();
     if !known.is_empty() {
         let _ = writeln!(out, "bids you see: {}", known.join(", "));
@@ -511,7 +511,7 @@ mod tests {
     fn zero_bid_marks_are_shown_by_round_from_0() {
         // R-SCO-5: a mark per round; rounds count from 0, as on the screen's turn lines.
         let (mut view, rules) = start();
-        view.seats[1].zero_marks = 0b101;
+        view.seats[Seat(1)].zero_marks = 0b101;
         let text = screen(&view, &rules, &Deduction::from_view(&view));
         assert!(text.contains("zero-bid marks: rounds 0,2"), "{text}");
     }

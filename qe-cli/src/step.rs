@@ -129,7 +129,7 @@ pub fn run(record: &Record, seat: Option<u8>, pause: &Pause, width: usize) -> Re
         )
     );
     if let Some(s) = seat {
-        let token = view.seats[s.index()].industry.map_or("?", |i| i.name());
+        let token = view.seats[s].industry.map_or("?", |i| i.name());
         println!("your industry token: {token} (hidden from the other seats, R-VIS-2)");
     }
 

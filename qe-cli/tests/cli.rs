@@ -232,13 +232,7 @@ fn bot_game(rules: Rules, seed: u64, name: &str) -> (PathBuf, qe_core::Match) {
 /// The lines `qe` tells for the secret bids and rebids of a game, as `viewer` saw them while it ran.
 fn bid_lines(m: &qe_core::Match, viewer: Option<Seat>) -> Vec<String> {
     let view = m.game().public_view();
-    let name = |s: Seat| {
-        format!(
-            "seat {} ({})",
-            s.0,
-            view.seats[s.index()].nation.unwrap().name()
-        )
-    };
+    let name = |s: Seat| format!("seat {} ({})", s.0, view.seats[s].nation.unwrap().name());
     let seen_by = qe_core::visibility::Viewer::new(viewer, m.game().players(), false);
     m.events()
         .iter()
@@ -699,13 +693,13 @@ fn play_shows_only_the_seats_own_view() {
     let o = run(&["play", "--seed", "3"], "");
     let out = stdout(&o);
     let game = Game::seeded(Rules::base(4).unwrap(), 3);
-    let own = game.view(Seat(0)).seats[0].industry.unwrap();
+    let own = game.view(Seat(0)).seats[Seat(0)].industry.unwrap();
     assert!(
         out.contains(&format!("seat 0 (US)    industry {:<4}", own.name())),
         "{out}"
     );
     for s in 1..4 {
-        let nation = game.view(Seat(0)).seats[s].nation.unwrap();
+        let nation = game.view(Seat(0)).seats[Seat(s)].nation.unwrap();
         assert!(
             out.contains(&format!("seat {s} ({})    industry ?", nation.name())),
             "{out}"
@@ -800,7 +794,7 @@ fn hot_seat_hides_the_screen_between_seats() {
     assert!(out.contains("game over"));
     // A screen for one seat never shows the other human's industry token.
     let game = Game::seeded(Rules::base(4).unwrap(), 4);
-    let tok2 = game.view(Seat(2)).seats[2].industry.unwrap().name();
+    let tok2 = game.view(Seat(2)).seats[Seat(2)].industry.unwrap().name();
     let first_screen: String = out.split("screen hidden").nth(1).unwrap().to_owned();
     assert!(first_screen.contains("you are seat 0 (US)"));
     assert!(

@@ -39,7 +39,7 @@ fn main() {
     );
     println!("seat  true spent      lower                 upper  exact  tiles won  prices known");
     for s in 0..players {
-        let b = d.seats[s as usize];
+        let b = d.seats[Seat(s)];
         let upper = if b.upper >= i128::from(u64::MAX) {
             "unbounded".to_string()
         } else {

@@ -414,10 +414,15 @@ fn learn(rules: &Rules, view: &SeatView, me: Seat) -> Prices {
     // What the view proves (crate::deduction): every estimate is kept within the seat's bounds, and
     // the bounds also count asset prices and credits (R-COM-8), which the estimate above ignores.
     let bounds = view.deduce();
-    for (i, b) in bounds.seats.iter().enumerate().take(view.players as usize) {
+    for (i, b) in bounds
+        .seats
+        .values()
+        .enumerate()
+        .take(view.players as usize)
+    {
         spent[i] = spent[i].clamp(b.lower as f64, b.upper as f64);
     }
-    if let Some(s) = view.seats[me.index()].spent {
+    if let Some(s) = view.seats[me].spent {
         spent[me.index()] = s as f64;
     }
     Prices {
@@ -441,7 +446,7 @@ impl ValueBot {
     fn bid(&mut self, view: &SeatView, me: Seat, range: BidRange) -> u64 {
         let rules = self.rules(view);
         let prices = learn(&rules, view, me);
-        let info = view.seats[me.index()];
+        let info = view.seats[me];
         let n = view.players as usize;
         let noise = self.noise();
 
@@ -501,10 +506,10 @@ impl ValueBot {
                 worth -= f64::from(rules.gold_crash) * 0.7;
             }
             AssetKind::Oil => {
-                let mine = view.seats[me.index()].assets[1];
-                let top = (0..view.players as usize)
-                    .filter(|&i| i != me.index())
-                    .map(|i| view.seats[i].assets[1])
+                let mine = view.seats[me].assets[1];
+                let top = (view.seats.seats().take(view.players as usize))
+                    .filter(|&(s, _)| s != me)
+                    .map(|(_, info)| info.assets[1])
                     .max()
                     .unwrap_or(0);
                 if mine + 1 >= top {
@@ -532,7 +537,7 @@ impl ValueBot {
         }
         // Discard (R-COM-7): take the most valuable token out of the others' reach, except gold when
         // it holds gold (an emptier gold pile brings its own crash closer).
-        let holds_gold = view.seats[me.index()].assets[0] > 0;
+        let holds_gold = view.seats[me].assets[0] > 0;
         let mut piles = legal.discard;
         if holds_gold && piles.0 != PileSet(1).0 && piles.contains(AssetKind::Gold) {
             piles = PileSet(piles.0 & !1);

@@ -155,7 +155,7 @@ impl Deduction {
     pub fn new(view: &SeatView, own_bids: &OwnBids) -> Deduction {
         let mut d = Deduction::default();
         if !view.is_well_formed() {
-            for s in &mut d.seats.0 {
+            for s in d.seats.values_mut() {
                 (s.lower, s.upper) = (i128::MIN, i128::MAX);
             }
             return d;
@@ -167,9 +167,9 @@ impl Deduction {
             if let Some(w) = a.winner {
                 ledger.company(w, company_span(view, a, my_bid));
                 let bit = 1u16 << a.turn;
-                d.seats[w.index()].won |= bit;
+                d.seats[w].won |= bit;
                 if a.price.is_some() {
-                    d.seats[w.index()].known_prices |= bit;
+                    d.seats[w].known_prices |= bit;
                 }
             }
             if a.asset.taken {
@@ -179,7 +179,7 @@ impl Deduction {
         }
         for i in 0..players {
             let seat = Seat(i as u8);
-            let b = &mut d.seats[i];
+            let b = &mut d.seats[seat];
             (b.lower, b.upper) = match view.seats[seat].spent {
                 Some(s) => (s, s),
                 None => (ledger.spent(seat).lo, ledger.spent(seat).hi),

@@ -582,7 +582,7 @@ impl Seen for SeatView {
 
     #[inline]
     fn seat(&self, i: u8, (): &()) -> SeatInfo {
-        self.seats[i as usize]
+        self.seats[Seat(i)]
     }
 }
 
@@ -697,7 +697,7 @@ fn write_header(out: &mut [f32; OBS_SIZE], h: &Header) {
     for (p, &k) in at::PILES.of(out).iter_mut().zip(&h.piles_remaining) {
         *p = sixths(k);
     }
-    for (s, bid) in h.bids.iter().enumerate() {
+    for (s, bid) in h.bids.values().enumerate() {
         if let Some(b) = bid {
             let slot = at::BIDS.slot(out, s);
             at::bid::KNOWN.set(slot, 1.0);
@@ -1395,7 +1395,7 @@ pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
 pub fn observe_bounds(deduction: &crate::Deduction, players: u8, out: &mut [f32]) {
     assert_eq!(out.len(), BOUNDS_SIZE, "bounds length must be BOUNDS_SIZE");
     out.fill(0.0);
-    for (i, b) in deduction.seats.iter().enumerate().take(players as usize) {
+    for (i, b) in deduction.seats.values().enumerate().take(players as usize) {
         out[3 * i] = money(b.lower as f32);
         out[3 * i + 1] = if b.upper >= i128::from(u64::MAX) {
             1.0
@@ -1435,12 +1435,12 @@ mod bounds_tests {
     fn bounds_block_keeps_the_sign_of_a_negative_total() {
         // A total below zero (credits under Commodities, R-COM-8) stays negative, squashed as money.
         let mut d = crate::Deduction::default();
-        d.seats[0] = crate::SpendBounds {
+        d.seats[crate::Seat(0)] = crate::SpendBounds {
             lower: -9,
             upper: -9,
             ..Default::default()
         };
-        d.seats[1] = crate::SpendBounds {
+        d.seats[crate::Seat(1)] = crate::SpendBounds {
             lower: -(u64::MAX as i128),
             upper: 4,
             ..Default::default()

@@ -114,7 +114,7 @@ pub struct Outcome {
 impl Outcome {
     /// Every seat's result, by seat.
     pub fn seats(&self) -> &[SeatOutcome] {
-        &self.seats.0[..self.players as usize]
+        self.seats.in_play(self.players)
     }
 
     /// One seat's result.
@@ -202,8 +202,8 @@ impl<'de> serde::Deserialize<'de> for Outcome {
             )));
         }
         let mut seats = PerSeat::default();
-        for (i, s) in raw.seats.into_iter().enumerate() {
-            seats.0[i] = s;
+        for (slot, s) in seats.values_mut().zip(raw.seats) {
+            *slot = s;
         }
         Ok(Outcome { players, seats })
     }
@@ -345,7 +345,7 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
         oil_holders = oil.iter().filter(|&&c| c == most_oil).count() as u32;
     }
     let manifest = rules.manifest();
-    for (i, (h, o)) in holdings.iter().zip(&mut seats.0).enumerate() {
+    for (i, (h, o)) in holdings.iter().zip(seats.values_mut()).enumerate() {
         let tiles = tile_points(rules, h.nation, h.industry, h.tiles);
         let mut commodities = 0;
         if rules.has_commodities() {
@@ -402,13 +402,14 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
         *o = seat;
     }
     // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
-    let best = seats.0[..n]
+    let best = seats
+        .in_play(n as u8)
         .iter()
         .filter(|o| !o.eliminated)
         .map(SeatOutcome::finish_key)
         .max();
     if let Some(best) = best {
-        for o in &mut seats.0[..n] {
+        for o in seats.in_play_mut(n as u8) {
             o.winner = !o.eliminated && o.finish_key() == best;
         }
     }

@@ -170,12 +170,13 @@ impl TryFrom<alloc::vec::Vec<u8>> for SeatSet {
 
 /// One value per seat, in fixed storage for up to five seats (no heap), indexed by [`Seat`].
 ///
-/// It dereferences to the array, so slices, iteration and `[i]` by number work as on one; it
-/// serializes as the array (feature `serde`).
+/// It is indexed by [`Seat`] only, never by a bare number; the seats of a game are
+/// [`PerSeat::in_play`], every value with its seat [`PerSeat::seats`]. It serializes as the array
+/// (feature `serde`).
 ///
 /// ```
 /// use qe_core::{PerSeat, Seat};
-/// let spent = PerSeat([3i128, 0, 5, 0, 0]);
+/// let spent = PerSeat::new([3i128, 0, 5, 0, 0]);
 /// assert_eq!(spent[Seat(2)], 5);
 /// let doubled = spent.map(|x| 2 * x);
 /// assert_eq!(doubled.zip(spent).map(|(a, b)| a - b), spent);
@@ -184,9 +185,33 @@ impl TryFrom<alloc::vec::Vec<u8>> for SeatSet {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
-pub struct PerSeat<T>(pub [T; MAX_SEATS]);
+pub struct PerSeat<T>([T; MAX_SEATS]);
 
 impl<T> PerSeat<T> {
+    /// The values of seats 0 to 4.
+    #[inline]
+    pub const fn new(values: [T; MAX_SEATS]) -> PerSeat<T> {
+        PerSeat(values)
+    }
+
+    /// The values of seats 0 to 4, as an array (for a binding that hands them on).
+    #[inline]
+    pub fn into_array(self) -> [T; MAX_SEATS] {
+        self.0
+    }
+
+    /// Every seat's value, seat 0 first (all [`MAX_SEATS`]; [`PerSeat::in_play`] for a game's).
+    #[inline]
+    pub fn values(&self) -> core::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    /// Every seat's value, mutable, seat 0 first.
+    #[inline]
+    pub fn values_mut(&mut self) -> core::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+
     /// The same value for every seat.
     pub fn splat(value: T) -> PerSeat<T>
     where
@@ -202,8 +227,15 @@ impl<T> PerSeat<T> {
     }
 
     /// The values of the seats of a game of `players` seats (seat 0 first).
+    #[inline]
     pub fn in_play(&self, players: u8) -> &[T] {
         &self.0[..usize::from(players).min(MAX_SEATS)]
+    }
+
+    /// The values of the seats of a game of `players` seats, mutable.
+    #[inline]
+    pub fn in_play_mut(&mut self, players: u8) -> &mut [T] {
+        &mut self.0[..usize::from(players).min(MAX_SEATS)]
     }
 
     /// Each seat's value through `f`.
@@ -221,45 +253,13 @@ impl<T> PerSeat<T> {
     pub fn seats(&self) -> impl Iterator<Item = (Seat, &T)> {
         self.0.iter().enumerate().map(|(i, v)| (Seat(i as u8), v))
     }
-}
 
-/// By seat number, as on the array (a number past [`MAX_SEATS`] panics, as a slice index does).
-impl<T> Index<usize> for PerSeat<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, seat: usize) -> &T {
-        &self.0[seat]
-    }
-}
-
-impl<T> IndexMut<usize> for PerSeat<T> {
-    #[inline]
-    fn index_mut(&mut self, seat: usize) -> &mut T {
-        &mut self.0[seat]
-    }
-}
-
-/// The first seats, as on the array (`[..players]`; see also [`PerSeat::in_play`]).
-impl<T> Index<core::ops::RangeTo<usize>> for PerSeat<T> {
-    type Output = [T];
-    #[inline]
-    fn index(&self, range: core::ops::RangeTo<usize>) -> &[T] {
-        &self.0[range]
-    }
-}
-
-impl<T> core::ops::Deref for PerSeat<T> {
-    type Target = [T; MAX_SEATS];
-    #[inline]
-    fn deref(&self) -> &[T; MAX_SEATS] {
-        &self.0
-    }
-}
-
-impl<T> core::ops::DerefMut for PerSeat<T> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [T; MAX_SEATS] {
-        &mut self.0
+    /// The values with their seats, mutable, seat 0 first.
+    pub fn seats_mut(&mut self) -> impl Iterator<Item = (Seat, &mut T)> {
+        self.0
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (Seat(i as u8), v))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::game::{Game, NONE};
 use crate::ledger::Ledger;
 use crate::legal::Legal;
 use crate::phase::Phase;
-use crate::seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::turn_log::AssetFate;
 use crate::visibility::{self, Viewer};
 
@@ -143,8 +143,8 @@ impl Default for AuctionView {
 /// use qe_core::{Game, Rules, Seat};
 /// let game = Game::seeded(Rules::base(4).unwrap(), 3);
 /// let view = game.view(Seat(1));
-/// assert!(view.seats[1].industry.is_some()); // own token (R-VIS-2)
-/// assert!(view.seats[2].industry.is_none()); // not others' (R-VIS-8)
+/// assert!(view.seats[Seat(1)].industry.is_some()); // own token (R-VIS-2)
+/// assert!(view.seats[Seat(2)].industry.is_none()); // not others' (R-VIS-8)
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -246,14 +246,14 @@ impl Game {
     /// let spectator = game.public_view();
     /// assert_eq!(spectator.seat, None);
     /// assert!(!spectator.legal.must_act()); // a spectator never acts
-    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_none())); // R-VIS-1, R-VIS-2
+    /// assert!(spectator.seats.in_play(4).iter().all(|s| s.industry.is_none())); // R-VIS-1, R-VIS-2
     /// while let Some(seat) = game.to_act().first() {
     ///     let amount = game.bid_range(seat).unwrap().min;
     ///     game.play(Command::Bid { seat, amount }).unwrap();
     /// }
     /// // At game end every industry token and every price is revealed (R-VIS-7).
     /// let spectator = game.public_view();
-    /// assert!(spectator.seats[..4].iter().all(|s| s.industry.is_some()));
+    /// assert!(spectator.seats.in_play(4).iter().all(|s| s.industry.is_some()));
     /// assert!(spectator.auctions().iter().all(|a| a.price.is_some()));
     /// ```
     pub fn public_view(&self) -> SeatView {
@@ -353,7 +353,7 @@ impl<'g> Sight<'g> {
         let auctioneer = game.auctioneer();
         let to_act = game.to_act();
         let tile = game.current_tile();
-        let mut bids = PerSeat([None; MAX_SEATS]);
+        let mut bids = PerSeat::splat(None);
         // The seats with a standing bid in this auction (none before the opening bid or after the
         // end, whose final bids are in the auctions), each seen as its audience says.
         let standing = match self.phase {
@@ -547,7 +547,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
         piles_remaining: h.piles_remaining,
         has_bid: h.has_bid,
         bids: h.bids,
-        seats: PerSeat([SeatInfo::default(); MAX_SEATS]),
+        seats: PerSeat::splat(SeatInfo::default()),
         auctions: [AuctionView::default(); 16],
         turns_started: h.turns_started,
         set_aside: h.set_aside,
@@ -555,7 +555,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     };
     let tallies = sight.turns(|a| view.auctions[a.turn as usize] = a);
     for i in 0..h.players {
-        view.seats[i as usize] = sight.seat(i, &tallies);
+        view.seats[Seat(i)] = sight.seat(i, &tallies);
     }
     view
 }

@@ -69,8 +69,8 @@ fn check(m: &Match, exact_expected: bool) -> Result<(), String> {
         for s in 0..n {
             let truth = m.game().spent(Seat(s));
             for (what, b) in [
-                ("events", d.seats[s as usize]),
-                ("view", from_view.seats[s as usize]),
+                ("events", d.seats[Seat(s)]),
+                ("view", from_view.seats[Seat(s)]),
             ] {
                 if !b.contains(truth) {
                     return Err(format!(
@@ -85,14 +85,14 @@ fn check(m: &Match, exact_expected: bool) -> Result<(), String> {
                 }
             }
             // The event-based bounds are at least as tight as the view-only ones.
-            let (e, v) = (d.seats[s as usize], from_view.seats[s as usize]);
+            let (e, v) = (d.seats[Seat(s)], from_view.seats[Seat(s)]);
             if e.lower < v.lower || e.upper > v.upper {
                 return Err(format!(
                     "seat {viewer}: own bids loosened the bounds of seat {s}"
                 ));
             }
         }
-        if !d.seats[viewer as usize].exact() {
+        if !d.seats[Seat(viewer)].exact() {
             return Err(format!("seat {viewer} does not know its own total"));
         }
         // `won` holds the turns each seat won; `known_prices` those whose price the viewer's
@@ -100,7 +100,7 @@ fn check(m: &Match, exact_expected: bool) -> Result<(), String> {
         let seen = m.game().view(Seat(viewer));
         for s in 0..n {
             let own = m.game().view(Seat(s));
-            let b = d.seats[s as usize];
+            let b = d.seats[Seat(s)];
             for (t, a) in own.auctions().iter().enumerate() {
                 let bit = 1u16 << t;
                 let won = a.awarded && a.winner == Some(Seat(s));
@@ -167,12 +167,12 @@ fn bounds_are_tight_where_the_rules_give_facts() {
         .unwrap();
     }
     let d = m.deduce(Seat(2));
-    assert_eq!(d.seats[1].lower, 8); // beat seat 2's 7 (and the opening 5)
-    assert_eq!(d.seats[1].upper, u64::MAX as i128);
-    assert_eq!(d.seats[2].lower, 0);
-    assert!(d.seats[2].exact());
+    assert_eq!(d.seats[Seat(1)].lower, 8); // beat seat 2's 7 (and the opening 5)
+    assert_eq!(d.seats[Seat(1)].upper, u64::MAX as i128);
+    assert_eq!(d.seats[Seat(2)].lower, 0);
+    assert!(d.seats[Seat(2)].exact());
     // From the view alone, only the opening bid bounds it.
-    assert_eq!(m.game().view(Seat(2)).deduce().seats[1].lower, 6);
+    assert_eq!(m.game().view(Seat(2)).deduce().seats[Seat(1)].lower, 6);
     // The auctioneer knows.
-    assert!(m.deduce(Seat(0)).seats[1].exact());
+    assert!(m.deduce(Seat(0)).seats[Seat(1)].exact());
 }

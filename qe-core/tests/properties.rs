@@ -562,7 +562,7 @@ fn check_view_entitlements(
         prop_assert_eq!(v.has_bid, t.has_bid, "the seats that have bid");
     }
     for o in 0..n {
-        let info = &v.seats[o];
+        let info = &v.seats[Seat(o as u8)];
         prop_assert_eq!(
             info.nation,
             Some(g.nation(Seat(o as u8))),
@@ -680,7 +680,7 @@ fn check_view_entitlements(
             let shown =
                 bid.is_some() && !(v.phase == Phase::Bidding && v.to_act.contains(Seat(o as u8)));
             if shown && (o == s.index() || g.auctioneer() == Some(s)) {
-                prop_assert_eq!(v.bids[o], bid, "standing bid of seat {}", o);
+                prop_assert_eq!(v.bids[Seat(o as u8)], bid, "standing bid of seat {}", o);
             }
         }
     }

@@ -389,7 +389,7 @@ fn r_trn_2_a_five_player_round_is_five_turns() {
             )
         }));
         auction(&mut game, &bids);
-        marks.push(game.view(Seat(0)).seats[2].zero_marks);
+        marks.push(game.view(Seat(0)).seats[Seat(2)].zero_marks);
     }
     // Bit r: a mark for round r.
     assert_eq!(marks, [0, 0, 0, 0b01, 0b01, 0b11]);
@@ -644,7 +644,7 @@ fn r_auc_10_award_tile_to_winner() {
     let t = game.current_tile().unwrap();
     auction(&mut game, &[(0, 5), (1, 9), (2, 0), (3, 4)]);
     let v = game.view(Seat(2));
-    assert_ne!(v.seats[1].tiles & (1 << t.index()), 0);
+    assert_ne!(v.seats[Seat(1)].tiles & (1 << t.index()), 0);
     assert_eq!(game.view(Seat(1)).auctions()[0].price, Some(9));
 }
 
@@ -655,8 +655,8 @@ fn r_auc_11_zero_bids_scored_once_per_round() {
     auction(&mut game, &[(1, 5), (0, 1), (2, 0), (3, 4)]);
     let v = game.view(Seat(3));
     assert_eq!(v.auctions()[0].zero_bids, SeatSet::from_bits(0b0110));
-    assert_eq!(v.seats[2].zero_marks, 1); // round 0 once, though it bid 0 twice
-    assert_eq!(v.seats[1].zero_marks, 1);
+    assert_eq!(v.seats[Seat(2)].zero_marks, 1); // round 0 once, though it bid 0 twice
+    assert_eq!(v.seats[Seat(1)].zero_marks, 1);
     finish(&mut game);
     let o = game.outcome().unwrap();
     assert_eq!(o.seat(Seat(2)).zero_bids, 2);
@@ -671,7 +671,7 @@ fn r_auc_11_zero_bids_scored_once_per_round() {
         gc.view(Seat(0)).auctions()[0].zero_bids,
         SeatSet::from_bits(0b0110)
     );
-    assert_eq!(gc.view(Seat(1)).seats[1].zero_marks, 0);
+    assert_eq!(gc.view(Seat(1)).seats[Seat(1)].zero_marks, 0);
 }
 
 #[test]
@@ -716,7 +716,7 @@ fn r_vis_1_public_information() {
     bid(&mut game, 1, 9);
     let v = game.view(Seat(3));
     assert_eq!(v.has_bid, SeatSet::only(Seat(1))); // who has bid …
-    assert_eq!(v.bids[1], None); // … not the amounts
+    assert_eq!(v.bids[Seat(1)], None); // … not the amounts
     bid(&mut game, 2, 7);
     bid(&mut game, 3, 0);
     // Seat 2 (second) takes an asset: its kind is public, not its value or price.
@@ -745,8 +745,8 @@ fn r_vis_2_own_information() {
     .unwrap();
     let v1 = game.view(Seat(1));
     assert_eq!(v1.auctions()[0].price, Some(9));
-    assert!(v1.seats[1].industry.is_some());
-    assert_eq!(v1.seats[1].spent, Some(9));
+    assert!(v1.seats[Seat(1)].industry.is_some());
+    assert_eq!(v1.seats[Seat(1)].spent, Some(9));
     let v2 = game.view(Seat(2));
     assert_eq!(v2.auctions()[0].asset.price, Some(7));
     assert!(v2.auctions()[0].asset.value.is_some());
@@ -758,8 +758,8 @@ fn r_vis_3_auctioneer_sees_every_bid_and_the_credit() {
     let mut game = commodities(4);
     auction(&mut game, &[(0, 5), (1, 9), (2, 7)]);
     let v0 = game.view(Seat(0));
-    assert_eq!(v0.bids[1], Some(9));
-    assert_eq!(v0.bids[2], Some(7));
+    assert_eq!(v0.bids[Seat(1)], Some(9));
+    assert_eq!(v0.bids[Seat(2)], Some(7));
     bid(&mut game, 3, 0);
     game.apply(Command::TakeAsset {
         seat: Seat(2),
@@ -830,7 +830,7 @@ fn r_vis_5_peek() {
         .unwrap();
     assert_eq!(game.view(Seat(3)).auctions()[0].price, Some(9));
     assert_eq!(game.view(Seat(2)).auctions()[0].price, None);
-    assert_eq!(game.view(Seat(2)).seats[3].peeked, Some(0)); // others see that it peeked
+    assert_eq!(game.view(Seat(2)).seats[Seat(3)].peeked, Some(0)); // others see that it peeked
     assert_eq!(
         ev.as_slice()[0].visible_to(Seat(2)),
         Event::Peeked {
@@ -912,14 +912,14 @@ fn r_vis_3_a_seat_that_has_not_bid_has_no_standing_bid_in_any_view() {
     let mut game = base(4);
     auction(&mut game, &[(0, 3), (1, 5)]);
     let v = game.view(Seat(0));
-    assert_eq!(&v.bids.0[..4], &[Some(3), Some(5), None, None]);
+    assert_eq!(&v.bids.in_play(4), &[Some(3), Some(5), None, None]);
     // Seat 1 sees its own bid only (R-VIS-2); seats 2 and 3 and a spectator see no amount.
     assert_eq!(
-        &game.view(Seat(1)).bids.0[..4],
+        &game.view(Seat(1)).bids.in_play(4),
         &[None, Some(5), None, None]
     );
     for v in [game.view(Seat(2)), game.view(Seat(3)), game.public_view()] {
-        assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+        assert_eq!(&v.bids.in_play(4), &[None, None, None, None]);
     }
 }
 
@@ -980,14 +980,14 @@ fn r_vis_2_no_industry_token_is_shown_before_the_deal() {
     let rules = Rules::base(4).unwrap();
     let mut game = Game::external_chance(rules, None).unwrap();
     for s in 0..4 {
-        assert_eq!(game.view(Seat(s)).seats[s as usize].industry, None);
+        assert_eq!(game.view(Seat(s)).seats[Seat(s)].industry, None);
     }
     let deal = game.chance_outcomes()[0];
     game.apply(Command::Chance(deal)).unwrap();
     for s in 0..4usize {
         let v = game.view(Seat(s as u8));
-        assert!(v.seats[s].industry.is_some());
-        assert_eq!(v.seats[(s + 1) % 4].industry, None);
+        assert!(v.seats[Seat(s as u8)].industry.is_some());
+        assert_eq!(v.seats[Seat((s as u8 + 1) % 4)].industry, None);
     }
 }
 
@@ -1007,7 +1007,7 @@ fn r_vis_3_the_next_auctioneer_does_not_see_the_last_auctions_bids_while_a_tile_
     assert_eq!(game.auctioneer(), Some(Seat(1)));
     let v = game.view(Seat(1));
     assert_eq!(v.auctions()[0].price, None);
-    assert_eq!(&v.bids.0[..4], &[None, None, None, None]);
+    assert_eq!(&v.bids.in_play(4), &[None, None, None, None]);
 }
 
 #[test]
@@ -1144,7 +1144,7 @@ fn r_set_2_explicit_nations_are_recorded_and_replay() {
         .unwrap();
     assert_eq!(replayed.game(), m.game());
     assert_eq!(
-        replayed.game().view(Seat(0)).seats[0].nation,
+        replayed.game().view(Seat(0)).seats[Seat(0)].nation,
         Some(Nation::JP)
     );
 }
@@ -1155,8 +1155,8 @@ fn r_vis_7_everything_revealed_at_game_end() {
     finish(&mut game);
     let v = game.view(Seat(1));
     for s in 0..4 {
-        assert!(v.seats[s].industry.is_some());
-        assert!(v.seats[s].spent.is_some());
+        assert!(v.seats[Seat(s)].industry.is_some());
+        assert!(v.seats[Seat(s)].spent.is_some());
     }
     for a in v.auctions() {
         assert!(a.winner.is_none() || a.price.is_some());
@@ -1797,10 +1797,15 @@ fn r_com_2_no_zero_bid_vp() {
         for seat in [2, 3] {
             let marks = u8::from(vp > 0);
             assert_eq!(
-                view.seats[seat].zero_marks, marks,
+                view.seats[Seat(seat)].zero_marks,
+                marks,
                 "seat {seat}'s marks ({vp} VP)"
             );
-            assert_eq!(outcome.seats()[seat].zero_bids, vp, "seat {seat}");
+            assert_eq!(
+                outcome.seats()[usize::from(seat)].zero_bids,
+                vp,
+                "seat {seat}"
+            );
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `bool`, no arrays, no pointers), so every struct is blittable from C# as declared.
 
 use qe_core::{
-    AssetKind, AuctionView, BidRange, BidStage, Event, Legal, Phase, SeatInfo, SeatOutcome,
+    AssetKind, AuctionView, BidRange, BidStage, Event, Legal, Phase, Seat, SeatInfo, SeatOutcome,
     SeatView,
 };
 
@@ -381,7 +381,7 @@ pub struct QeSeatInfo {
 }
 
 impl QeSeatInfo {
-    pub(crate) fn of(view: &SeatView, seat: usize) -> QeSeatInfo {
+    pub(crate) fn of(view: &SeatView, seat: Seat) -> QeSeatInfo {
         let s: &SeatInfo = &view.seats[seat];
         let spent = s.spent.unwrap_or(0);
         let bid = view.bids[seat];
@@ -390,7 +390,7 @@ impl QeSeatInfo {
             spent_i64: sat(spent),
             bid: bid.unwrap_or(0),
             tiles: s.tiles,
-            seat: seat as u8,
+            seat: seat.0,
             nation: s.nation.map_or(QE_NONE, |n| n.index() as u8),
             industry: s.industry.map_or(QE_NONE, |i| i.index() as u8),
             zero_marks: s.zero_marks,
@@ -400,7 +400,7 @@ impl QeSeatInfo {
             peeked: s.peeked.unwrap_or(QE_NONE),
             spent_known: u8::from(s.spent.is_some()),
             bid_known: u8::from(bid.is_some()),
-            has_bid: u8::from(view.has_bid.contains(qe_core::Seat(seat as u8))),
+            has_bid: u8::from(view.has_bid.contains(seat)),
         }
     }
 }

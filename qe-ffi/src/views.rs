@@ -82,7 +82,7 @@ pub unsafe extern "C" fn qe_game_seat_info(
 ) -> QeStatus {
     let args = games::viewer_and_seat(viewer, seat);
     let work = |state: &GameState, (viewer, seat): (_, Seat)| {
-        Ok(QeSeatInfo::of(&view_for(state, viewer), seat.index()))
+        Ok(QeSeatInfo::of(&view_for(state, viewer), seat))
     };
     // SAFETY: caller contract.
     unsafe { entry::query(game, args, out!(out), work) }
@@ -137,7 +137,7 @@ pub unsafe extern "C" fn qe_game_spend_bounds(
     let args = games::viewer_and_seat(viewer, seat);
     let work = |state: &GameState, (viewer, seat): (_, Seat)| {
         let d = state.deduction(viewer);
-        Ok(QeSpendBounds::of(&d.seats[seat.index()], seat.0))
+        Ok(QeSpendBounds::of(&d.seats[seat], seat.0))
     };
     // SAFETY: caller contract.
     unsafe { entry::query(game, args, out!(out), work) }

@@ -119,7 +119,7 @@ fn play_both(players: u8, commodities: bool, seed: u64) {
                 // Read back typed, so totals past 64 bits compare exactly.
                 let (got, got_bounds) = typed_view(&view(g, v));
                 assert!(got == want, "view of {v} differs from qe-core's");
-                assert_eq!(got_bounds, bounds.seats[..players as usize]);
+                assert_eq!(got_bounds, bounds.seats.in_play(players));
             }
             if s.game_over == 1 {
                 read_while_running[k].get_or_insert(read[k].len());
@@ -510,8 +510,8 @@ fn assert_flat_equals_json(g: *mut QeGame, seen: &mut Seen) {
                 unsafe { qe_game_seat_info(g, viewer, seat, &mut si) },
                 QE_OK
             );
-            let j = &v.seats[seat as usize];
-            let bid = v.bids[seat as usize];
+            let j = &v.seats[Seat(seat)];
+            let bid = v.bids[Seat(seat)];
             assert_eq!(si.seat, seat);
             assert_eq!(si.tiles, j.tiles);
             assert_eq!(si.spent_known, u8::from(j.spent.is_some()));

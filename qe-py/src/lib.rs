@@ -1407,7 +1407,7 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyAny>> {
         let s = seat_of(py, self.game(), seat)?;
         let d = self.m.deduce(s);
-        to_py(py, &d.seats[..self.game().players() as usize].to_vec())
+        to_py(py, &d.seats.in_play(self.game().players()).to_vec())
     }
 
     /// Writes the observation of `seat` into `out` (float32, contiguous, length `obs_size`).

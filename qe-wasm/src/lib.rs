@@ -462,7 +462,7 @@ impl Game {
     ) -> Result<JsValue, JsValue> {
         let s = seat_arg(&self.m, seat)?;
         let d = self.m.deduce(s);
-        to_js(&d.seats[..usize::from(self.m.game().players())])
+        to_js(d.seats.in_play(self.m.game().players()))
     }
 
     /// Whether the game is over (R-TRN-4).

@@ -318,7 +318,7 @@ impl Game {
     #[inline]
     fn zero_bidders_branch_free(&self) -> SeatSet {
         let mut zero_bits = 0u8;
-        for (i, &b) in self.bids.iter().enumerate() {
+        for (i, &b) in self.bids.values().enumerate() {
             zero_bits |= u8::from(b == 0) << i;
         }
         SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits())

@@ -64,7 +64,7 @@ pub(crate) fn top_bids_branch_free(bids: &PerSeat<u64>, among: SeatSet) -> (u64,
     // first seat of `among` its place.
     let mut best = 0;
     let mut holders = 0u8;
-    for (i, &bid) in bids.iter().enumerate() {
+    for (i, &bid) in bids.values().enumerate() {
         let member = (among.bits() >> i) & 1;
         let b = bid * u64::from(member);
         let above = u8::from(b > best) & member;
@@ -119,7 +119,7 @@ mod tests {
     use super::*;
 
     fn bids(b: [u64; 5]) -> PerSeat<u64> {
-        PerSeat(b)
+        PerSeat::new(b)
     }
 
     fn set(seats: &[u8]) -> SeatSet {

@@ -5,7 +5,7 @@ use super::{Game, NONE};
 use crate::components::AssetKind;
 use crate::ledger::Ledger;
 use crate::scoring::{self, Holdings, Outcome};
-use crate::seat::{PerSeat, Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat};
 use crate::turn_log::AssetFate;
 
 impl Game {
@@ -45,7 +45,7 @@ impl Game {
     /// What `seat` holds now: the input of [`scoring::score`](crate::scoring::score).
     ///
     /// # Panics
-    /// If `seat` is not below [`MAX_SEATS`] (like indexing a slice out of range).
+    /// If `seat` is not below [`MAX_SEATS`](crate::MAX_SEATS) (like indexing a slice out of range).
     pub fn holdings(&self, seat: Seat) -> Holdings {
         self.all_holdings()[seat]
     }
@@ -54,11 +54,11 @@ impl Game {
     /// (R-SCO-1, R-COM-8).
     pub(crate) fn all_holdings(&self) -> PerSeat<Holdings> {
         let n = self.players() as usize;
-        let mut holdings = PerSeat([Holdings::default(); MAX_SEATS]);
-        for (i, h) in holdings.iter_mut().enumerate().take(n) {
-            h.nation = Some(self.setup.nations[i]);
-            h.industry = self.dealt.then_some(self.setup.deal[i]);
-            h.zero_rounds = self.zero_marks(Seat(i as u8)).count_ones() as u8;
+        let mut holdings = PerSeat::splat(Holdings::default());
+        for (seat, h) in holdings.seats_mut().take(n) {
+            h.nation = Some(self.setup.nations[seat.index()]);
+            h.industry = self.dealt.then_some(self.setup.deal[seat.index()]);
+            h.zero_rounds = self.zero_marks(seat).count_ones() as u8;
         }
         let mut ledger = Ledger::new();
         for turn in 0..self.turns_started() {
@@ -73,8 +73,8 @@ impl Game {
                 h.token_count += 1;
             }
         }
-        for (i, h) in holdings.iter_mut().enumerate() {
-            h.spent = ledger.spent(Seat(i as u8));
+        for (seat, h) in holdings.seats_mut() {
+            h.spent = ledger.spent(seat);
         }
         holdings
     }

@@ -84,8 +84,7 @@ impl Sim {
             let view = game.view(Seat(s as u8));
             sim.learn_view(s, &view);
             if s == 0 {
-                for j in 0..n {
-                    let info = view.seats[j];
+                for (j, info) in view.seats.in_play(view.players).iter().enumerate() {
                     sim.nation[j] = info.nation;
                     sim.tiles[j] = info.tiles;
                     sim.zero_marks[j] = info.zero_marks;
@@ -97,9 +96,10 @@ impl Sim {
                     .filter(|_| view.turn < view.turns_started)
                     .and_then(|a| a.opening);
             }
-            sim.industry[s] = view.seats[s].industry;
+            let mine = view.seats[Seat(s as u8)];
+            sim.industry[s] = mine.industry;
             sim.spent
-                .carry(Seat(s as u8), view.seats[s].spent.map_or(0.0, |x| x as f64));
+                .carry(Seat(s as u8), mine.spent.map_or(0.0, |x| x as f64));
         }
         sim
     }

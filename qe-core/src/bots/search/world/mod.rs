@@ -167,12 +167,9 @@ impl<'a> Knowledge<'a> {
         };
         self.current(&mut stage, rng, provisional_opening, &mut buf)?;
         // Peeks are public (which seat, which auction, R-VIS-1); they only use up the seat's peek.
-        for s in 0..self.players() {
-            if let Some(turn) = self.view.seats[s as usize].peeked {
-                let _ = stage.game.play(Command::Peek {
-                    seat: Seat(s),
-                    turn,
-                });
+        for (seat, info) in self.view.seats.seats().take(self.players() as usize) {
+            if let Some(turn) = info.peeked {
+                let _ = stage.game.play(Command::Peek { seat, turn });
             }
         }
         Ok(World {
@@ -189,11 +186,11 @@ impl<'a> Knowledge<'a> {
         let n = self.players() as usize;
         let rules = &self.rules;
         let mut nations = [crate::components::Nation::US; MAX_SEATS];
-        for (i, slot) in nations.iter_mut().enumerate().take(n) {
-            *slot = view.seats[i].nation?;
+        for (slot, info) in nations.iter_mut().zip(view.seats.in_play(view.players)) {
+            *slot = info.nation?;
         }
         // Industry tokens: the seat's own, the others shuffled (R-VIS-2, R-CMP-6).
-        let mine = view.seats[self.me.index()].industry?;
+        let mine = view.seats[self.me].industry?;
         let mut pool = [Industry::AGR; MAX_SEATS];
         let mut len = 0;
         for &t in deal_tokens(self.players()) {
@@ -377,7 +374,7 @@ impl<'a> Knowledge<'a> {
             }
         }
         let info = SeatInfo {
-            nation: self.view.seats[winner.index()].nation,
+            nation: self.view.seats[winner].nation,
             industry: Some(industries[winner.index()]),
             tiles,
             ..SeatInfo::default()
@@ -598,7 +595,7 @@ impl<'a> Knowledge<'a> {
             }
             Phase::Rebid { tie } => {
                 let tied = a.ties[(tie as usize).checked_sub(1).why("tie")?];
-                let y = view.bids[me.index()].why("own bid")?;
+                let y = view.bids[me].why("own bid")?;
                 let (auct, o) = (auctioneer.why("auctioneer")?, opening.why("opening")?);
                 game.play(Command::Bid {
                     seat: auct,
@@ -643,7 +640,7 @@ impl<'a> Knowledge<'a> {
             Phase::AssetRebid { tie } => {
                 let group = a.asset.ties[0];
                 let tied = a.asset.ties[(tie as usize).checked_sub(1).why("tie")?];
-                let y = view.bids[me.index()].why("own bid")?;
+                let y = view.bids[me].why("own bid")?;
                 let winner = a.winner.why("winner")?;
                 // The tie for second (R-COM-4) was at the seat's final company bid.
                 let y1 = if tie == 1 {
@@ -713,7 +710,7 @@ impl<'a> Knowledge<'a> {
                 let ran = auctioneer == Some(me) && self.replay_ran(game, turn, opening);
                 if !ran || game.phase() != view.phase {
                     *game = before;
-                    let price = view.bids[me.index()].why("own bid")?;
+                    let price = view.bids[me].why("own bid")?;
                     let mut outcome = self
                         .draw_outcome_current(a, world.industries, rng)
                         .why("outcome")?;
@@ -841,7 +838,9 @@ mod tests {
     /// depends on, and everything the seat itself sees of the current step.
     fn kept(v: &SeatView) -> impl PartialEq + core::fmt::Debug {
         let me = v.seat.unwrap();
-        let seats: Vec<_> = v.seats[..v.players as usize]
+        let seats: Vec<_> = v
+            .seats
+            .in_play(v.players)
             .iter()
             .map(|s| (s.nation, s.tiles, s.zero_marks, s.assets, s.peeked))
             .collect();
@@ -865,8 +864,8 @@ mod tests {
             .collect();
         (
             (v.phase, v.turn, v.tile, v.legal, v.to_act.contains(me)),
-            (v.deck_remaining, v.piles_remaining, v.bids[me.index()]),
-            (v.seats[me.index()].spent, v.seats[me.index()].industry),
+            (v.deck_remaining, v.piles_remaining, v.bids[me]),
+            (v.seats[me].spent, v.seats[me].industry),
             seats,
             auctions,
         )
@@ -1074,7 +1073,7 @@ mod tests {
         next.sort_unstable();
         next.dedup();
         assert!(next.len() > 3, "{next:?}");
-        let mine = view.seats[me.index()].industry.unwrap();
+        let mine = view.seats[me].industry.unwrap();
         for s in (0..4).filter(|&s| s != me.index()) {
             for t in crate::setup::deal_tokens(4).iter().filter(|&&t| t != mine) {
                 assert!(
