@@ -8,6 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
 };
+use qe_core::{CommandError, Game, Seat};
+
+use crate::errors::{command_error, seat_range_error};
 
 /// An integer type an argument may be read as.
 pub(crate) trait IntArg: Sized + Copy + core::fmt::Display {
@@ -178,7 +181,7 @@ macro_rules! defaulted {
     )*};
 }
 defaulted! {
-    /// `players` (a count, negative ones too: [`crate::players_of`] checks it is 3 to 5).
+    /// `players` (a count, negative ones too: [`crate::setup::players_of`] checks it is 3 to 5).
     players: i128;
     /// `seed` of `Bot`.
     seed: u64;
@@ -206,6 +209,20 @@ pub(crate) fn seat(value: &Bound<'_, PyAny>) -> PyResult<Result<i128, String>> {
         Ok(Err(quote(value)))
     } else {
         Err(int_error::<i128>(value, "seat", e, true))
+    }
+}
+
+/// The seat `seat` (a Python int) of `game`: `IllegalCommand` (R-AUC-12) naming it if the game has
+/// no such seat, a `TypeError` naming it if it is not an int.
+// Inlined into its callers in other modules: every method of a seat reads one (L1 in PERF.md).
+#[inline]
+pub(crate) fn seat_of(py: Python<'_>, game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    let seat = int_or::<i64>(seat, "seat", |quoted| {
+        seat_range_error("seat", game.players(), quoted)
+    })?;
+    match u8::try_from(seat) {
+        Ok(s) if s < game.players() => Ok(Seat(s)),
+        _ => Err(command_error(py, &CommandError::SeatOutOfRange { seat })),
     }
 }
 
@@ -546,11 +563,11 @@ pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
 /// how the Python side of the package reads a seat or player argument (`qe.gym`, `qe.bots`).
 #[pyfunction]
 pub(crate) fn seat_arg(value: &Bound<'_, PyAny>, players: u8, name: &str) -> PyResult<u8> {
-    let seat = int_or::<i128>(value, name, |q| crate::seat_range_error(name, players, q))?;
+    let seat = int_or::<i128>(value, name, |q| seat_range_error(name, players, q))?;
     u8::try_from(seat)
         .ok()
         .filter(|&s| s < players)
-        .ok_or_else(|| crate::seat_range_error(name, players, seat))
+        .ok_or_else(|| seat_range_error(name, players, seat))
 }
 
 /// `value` as a seed (an int from 0 to 2^64 - 1), or the error [`int`] gives, naming `name`: how the

@@ -6,8 +6,12 @@ use pyo3::types::{PyDict, PyString};
 use qe_core::bots::{NamedBot, NAMES};
 use qe_core::{Command, Manifest, Seat};
 
+use crate::args::{self, seat_of};
+use crate::command;
+use crate::encoding::MAX_ACTIONS;
+use crate::errors::command_error;
+use crate::game::PyGame;
 use crate::vector::Exclusive;
-use crate::{args, command, command_error, seat_of, to_py, PyGame, MAX_ACTIONS};
 
 /// A bot of `qe_core::bots` (a `qe_core::bots::NamedBot`, so every name the core knows works):
 /// it decides from the seat's view and, for the bots that read it, its bid history, and follows
@@ -74,7 +78,7 @@ impl PyBot {
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let s = seat_of(py, game.game(), seat)?;
         self.decide(&game, s, true)
-            .map(|c| to_py(py, &command::to_json(&c, game.game().players())))
+            .map(|c| command::to_python(py, &command::to_json(&c, game.game().players())))
             .transpose()
     }
 

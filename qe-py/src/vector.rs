@@ -9,7 +9,10 @@ use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, ObservedGame, OBS_
 use qe_core::reward::Reward;
 use qe_core::{mix_seed, Game, Match, Outcome, Rules, Seat, MAX_SEATS};
 
-use crate::{args, command_error, random_seed, rules, PyBidLadder};
+use crate::args;
+use crate::encoding::PyBidLadder;
+use crate::errors::command_error;
+use crate::setup::{random_seed, rules};
 
 mod exclusive {
     /// A value reachable only through `&mut` (so sharing `&Exclusive<T>` between threads gives no
@@ -634,7 +637,7 @@ impl VectorEnv {
         #[pyo3(from_py_with = args::players)] players: i128,
         #[pyo3(from_py_with = args::flag)] commodities: bool,
         expansions: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = crate::ladder_arg)] ladder: Option<PyBidLadder>,
+        #[pyo3(from_py_with = crate::encoding::ladder_arg)] ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::opt_text)] opponents: Option<String>,
         #[pyo3(from_py_with = args::seat)] seat: Result<i128, String>,
@@ -649,7 +652,7 @@ impl VectorEnv {
         let num_envs = args::int_or::<i128>(num_envs, "num_envs", |q| bad_count(&q))?;
         let seed = args::opt_int::<u64>(seed, "seed")?;
         let expansions = args::names(expansions, "expansions")?;
-        let players = crate::players_of(py, players)?;
+        let players = crate::setup::players_of(py, players)?;
         let num_envs = usize::try_from(num_envs)
             .ok()
             .filter(|n| (1..=MAX_ENVS).contains(n))
@@ -665,12 +668,12 @@ impl VectorEnv {
             }
         }
         let seat = seat
-            .map_err(|quoted| crate::seat_range_error("seat", players, quoted))
+            .map_err(|quoted| crate::errors::seat_range_error("seat", players, quoted))
             .and_then(|seat| {
                 u8::try_from(seat)
                     .ok()
                     .filter(|&s| s < players)
-                    .ok_or_else(|| crate::seat_range_error("seat", players, seat))
+                    .ok_or_else(|| crate::errors::seat_range_error("seat", players, seat))
             })?;
         if opponents.is_none() && seat != 0 {
             // Without opponents every seat is played: a learner's seat would be ignored.
@@ -679,7 +682,7 @@ impl VectorEnv {
                  seat is played): give opponents, or leave seat out"
             )));
         }
-        let reward = crate::reward_of(&reward)?;
+        let reward = crate::setup::reward_of(&reward)?;
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
         let a = space.size() + 1;

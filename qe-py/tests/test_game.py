@@ -93,6 +93,62 @@ def test_apply_dict_and_events() -> None:
     assert other.to_dict()["event"] == "bid"
 
 
+def _random_game(players: int, commodities: bool, seed: int, peeks: bool = False):  # type: ignore[no-untyped-def]
+    """A game played with random legal commands through ``apply``, yielding it after each one."""
+    rng = random.Random(seed)
+    g = qe.Game(players, commodities, seed=seed)
+    while not g.is_over:
+        s = g.to_act[0]
+        legal = g.legal(s)
+        if peeks and legal.peek and rng.random() < 0.5:
+            g.apply({"seat": s, "peek": rng.choice(legal.peek)})
+        if legal.bid is not None:
+            amount = rng.choice([0, 1, 2, 3, 5, 2**64 - 1])
+            if not g.bid_range(s).allows(amount):
+                amount = 4
+            g.apply({"seat": s, "bid": amount})
+        elif legal.take:
+            g.apply({"seat": s, "take_asset": rng.choice(legal.take)})
+        else:
+            g.apply({"seat": s, "discard_asset": rng.choice(legal.discard)})
+        yield g
+
+
+def test_views_the_extension_builds_are_their_serde_forms_read_by_from_dict() -> None:
+    """``Game.view`` builds the dataclasses in Rust; ``View.from_dict`` reads the serde (JSON) form
+    of the same view (as the agent protocol sends it): the two agree field for field, types too."""
+    checked = 0
+    for players, commodities in ((3, False), (4, True), (5, True)):
+        for i, g in enumerate(_random_game(players, commodities, seed=players, peeks=True)):
+            if i % 9 and not g.is_over:
+                continue
+            for s in range(players):
+                view = g.view(s)
+                read = qe.View.from_dict(json.loads(g._view_json(s, True)))
+                assert read == view and repr(read) == repr(view)
+                checked += 1
+    assert checked > 100
+
+
+def test_event_data_holds_the_fields_of_the_record_form() -> None:
+    """Every event kind's ``data`` holds the fields the agent protocol lists for it, in its order."""
+    spec = (Path(__file__).resolve().parents[2] / "spec" / "AGENT-PROTOCOL.md").read_text()
+    table = spec[spec.index("| `event` | fields |") :].split("\n\n")[0].splitlines()[2:]
+    fields = {}
+    for row in table:
+        kind, names = (c.strip() for c in row.strip().strip("|").split("|"))
+        fields[kind.strip("`")] = [n.split("`")[1] for n in names.split(", ") if "`" in n]
+    assert len(fields) == 13
+    seen = set()
+    for players, commodities in ((3, False), (5, True)):
+        *_, g = _random_game(players, commodities, seed=11, peeks=True)
+        for viewer in (*range(players), None):
+            for e in g.events(viewer):
+                assert list(e.data) == fields[e.event], e
+                seen.add(e.event)
+    assert len(seen) >= 11, seen
+
+
 def test_every_bid_is_revealed_in_every_stream_at_game_end() -> None:
     """R-VIS-7: while the game runs other seats' losing and last-tile bids are hidden; once it is
     over every seat's stream, and the spectator's, holds every bid in full."""

@@ -81,8 +81,8 @@ _set = object.__setattr__
 
 def _fast(cls: Type[_T], fields: Dict[str, Any]) -> _T:
     """An instance of the frozen dataclass ``cls`` whose ``__dict__`` is ``fields`` (a fresh dict
-    holding exactly its fields, as the extension builds them), without running ``__init__``: the
-    views and event streams hand out hundreds of these objects."""
+    holding exactly its fields), without running ``__init__``: the ``from_dict`` readers of the
+    serde (JSON) forms make them as the extension does (``qe-py/src/views.rs``)."""
     obj = _new(cls)
     _set(obj, "__dict__", fields)
     return obj  # type: ignore[no-any-return]
@@ -367,17 +367,6 @@ class Outcome(_DictMixin):
         return _fast(cls, {"seats": [_fast(SeatOutcome, s) for s in d["seats"]]})
 
 
-def _events(dicts: List[Dict[str, Any]]) -> List[Event]:
-    """:class:`Event` objects of the extension's event dicts (taken over), built in one loop."""
-    out: List[Event] = []
-    append = out.append
-    for d in dicts:
-        e = _new(Event)
-        _set(e, "__dict__", {"event": d.pop("event"), "data": d})
-        append(e)
-    return out
-
-
 RecordLike = Union[str, bytes, bytearray, Mapping[str, Any]]
 """A ``qe-record/1`` record: JSON text or the parsed dict."""
 
@@ -408,10 +397,11 @@ class Game(_qe.Game):
     ``commodities=True`` is a shorthand for ``expansions=("commodities",)``.
 
     A rejected command raises :class:`IllegalCommand` and leaves the game unchanged. The class
-    extends the extension's game (``qe._qe.Game``): the state, commands, actions, observations and
-    chance methods are the extension's own (no Python frame in an RL loop's calls), and this class
-    adds their typed forms (:class:`View`, :class:`Event`, :class:`Outcome`...), copying and
-    pickling with the instance's own attributes.
+    extends the extension's game (``qe._qe.Game``): the state, commands, actions, observations,
+    chance methods, views, events and outcome are the extension's own (no Python frame in a call),
+    which hands out this module's dataclasses (:class:`View`, :class:`Event`, :class:`Outcome`...)
+    directly; this class adds records given as dicts, copying and pickling with the instance's own
+    attributes.
     """
 
     def __init__(
@@ -442,19 +432,6 @@ class Game(_qe.Game):
         illegal command."""
         return super().from_record(_record_text(record), ladder=ladder, peeks=peeks)
 
-    # ----- commands ------------------------------------------------------------------------------
-
-    def legal(self, seat: int) -> Legal:
-        """What ``seat`` may do now."""
-        return Legal.from_dict(self._legal_dict(seat))
-
-    def apply(self, command: Union[Mapping[str, Any], str]) -> List[Event]:
-        """Applies a command in record form, e.g. ``{"seat": 0, "bid": 10}``,
-        ``{"seat": 2, "take_asset": "gold"}``, ``{"seat": 0, "discard_asset": "oil"}``,
-        ``{"seat": 3, "peek": 4}`` or ``{"chance": {"reveal": "US-AGR"}}``; returns its events
-        (unredacted: the caller drives the game)."""
-        return _events(self._apply_dict(command))
-
     # ----- actions and encoding ------------------------------------------------------------------
 
     def state_tensor(self) -> np.ndarray:
@@ -467,43 +444,11 @@ class Game(_qe.Game):
         self.observe_into(obs, mask)
         return obs.reshape(-1)
 
-    # ----- views, events, outcome, record --------------------------------------------------------
-
-    def view(self, seat: int) -> View:
-        """Everything ``seat`` may know (R-VIS), as a :class:`View`."""
-        return View.from_dict(self._view_dict(seat))
-
-    def public_view(self) -> View:
-        """The spectator's view: public information only (everything at game end)."""
-        return View.from_dict(self._public_view_dict())
-
-    def spend_bounds(self, seat: int) -> List[SpendBounds]:
-        """What ``seat`` can prove about every seat's total spent, from its own information only
-        (its view and its own bids; R-VIS-8). Its own entry is exact."""
-        return [SpendBounds(seat=i, **d) for i, d in enumerate(self._spend_bounds_dicts(seat))]
-
-    def events(self, seat: Optional[int] = None) -> List[Event]:
-        """The event stream of ``seat`` (every event, as that seat may see it); ``None``: public.
-
-        Once the game is over every event is in full for every viewer, each bid and rebid
-        included (R-VIS-7)."""
-        return _events(self._events_dicts(seat))
-
-    def outcome(self) -> Optional[Outcome]:
-        """The outcome once the game is over, else ``None``."""
-        d = self._outcome_dict()
-        return None if d is None else Outcome.from_dict(d)
-
-    def record(self) -> Optional[str]:
-        """The ``qe-record/1`` JSON text of the game so far (``None`` in external-chance mode before
-        the deal). A record lists the whole deck and piles: with external chance, the tiles and
-        tokens not yet revealed are written in an order of its own, so its replay has that future
-        and no external chance (pickling keeps such a game as it is)."""
-        return self._record_json()
+    # ----- record ---------------------------------------------------------------------------------
 
     def record_dict(self) -> Optional[Dict[str, Any]]:
         """The record as a dict."""
-        text = self._record_json()
+        text = self.record()
         return None if text is None else json.loads(text)  # type: ignore[no-any-return]
 
     # ----- copy and pickle -----------------------------------------------------------------------
@@ -576,5 +521,4 @@ def replay(record: RecordLike) -> Optional[Outcome]:
     """Replays a ``qe-record/1`` record (JSON text or dict). Returns the outcome, ``None`` when the
     game has not ended; raises :class:`SetupError` for a malformed record and
     :class:`IllegalCommand` (with ``.index``, the command's 0-based index) for an illegal command."""
-    d = _qe.replay_json(_record_text(record))
-    return None if d is None else Outcome.from_dict(d)
+    return _qe.replay_json(_record_text(record))

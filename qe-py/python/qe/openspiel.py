@@ -487,11 +487,8 @@ class QeObserver:
             state.qe.observation_into(player, self.tensor)
 
     def string_from(self, state: QeOpenSpielState, player: int) -> str:
-        view = state.qe._view_dict(player)
-        if self.perfect_recall:
-            view["peek_history"] = state.qe._peek_history_dicts(player)
-        else:
-            del view["bid_history"]
+        # The view's JSON form (with the bid and peek histories for perfect recall), keys sorted.
+        view = json.loads(state.qe._view_json(player, self.perfect_recall))
         return json.dumps(view, sort_keys=True)
 
 

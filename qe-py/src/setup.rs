@@ -1,0 +1,56 @@
+//! The set-up of a new game from the caller's arguments: the player count, the rules with their
+//! expansions, a random seed when none is given, and the reward by name.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use qe_core::reward::Reward;
+use qe_core::{Expansion, Expansions, Rules, SetupError};
+
+use crate::errors::setup_error;
+
+/// The player count `players` as the rules take it: a count past 255 is the same `SetupError`
+/// (R-SET-1) as any other count that is not 3 to 5.
+pub(crate) fn players_of(py: Python<'_>, players: i128) -> PyResult<u8> {
+    u8::try_from(players).map_err(|_| setup_error(py, &SetupError::Players { players }))
+}
+
+/// The rules of a new game: `expansions` by name (the names records use), `commodities=True` as a
+/// shorthand for `"commodities"` in the set.
+pub(crate) fn rules(
+    py: Python<'_>,
+    players: u8,
+    commodities: bool,
+    expansions: Option<Vec<String>>,
+) -> PyResult<Rules> {
+    let named = expansions.unwrap_or_default();
+    let set = Expansions::from_names(named.iter().map(String::as_str))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let set = set.set(
+        Expansion::Commodities,
+        commodities || set.contains(Expansion::Commodities),
+    );
+    Rules::with_expansions(players, set).map_err(|e| setup_error(py, &e))
+}
+
+/// A random seed when the caller gives none.
+pub(crate) fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
+    h.finish()
+}
+
+/// The reward of this name, or a `ValueError` naming it and the known ones.
+pub(crate) fn reward_of(name: &str) -> PyResult<Reward> {
+    Reward::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown reward \"{}\": expected one of {}",
+            qe_core::shown(name),
+            Reward::NAMES.join(", ")
+        ))
+    })
+}
