@@ -98,8 +98,9 @@ pub trait Bot {
 /// save a bot as data (its name, seed, manifest and these) and build it again.
 pub type Streams = [u128; 2];
 
-/// The default bid ladder of the random bot: small amounts, then roughly doubling.
-pub const LADDER: [u64; 12] = [0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22];
+/// The default bid ladder of the random bot: small amounts, then roughly doubling (the
+/// encoding's default ladder, [`crate::encoding::LADDER`]).
+pub use crate::encoding::LADDER;
 
 /// The legal amount nearest `amount` from above (the forbidden value is skipped upward; an amount
 /// below the minimum becomes the minimum).

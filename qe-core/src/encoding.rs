@@ -69,6 +69,7 @@ pub use history::{
 pub use layout::{
     place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
 };
+pub(crate) use observed::MatchObserver;
 pub use observed::ObservedGame;
 pub use observer::Observer;
 
@@ -137,6 +138,10 @@ pub enum LadderError {
     },
 }
 
+/// The default bid ladder (of [`BidLadder::default`] and of the random bot): small amounts, then
+/// roughly doubling.
+pub const LADDER: [u64; 12] = [0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22];
+
 /// A list of bid amounts, one per bid action (action index ↔ amount). Small and `Copy`.
 ///
 /// ```
@@ -152,9 +157,9 @@ pub struct BidLadder {
 }
 
 impl Default for BidLadder {
-    /// The ladder of [`crate::bots::LADDER`]: `0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22`.
+    /// The ladder of [`LADDER`]: `0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22`.
     fn default() -> Self {
-        BidLadder::new(&crate::bots::LADDER).expect("the default ladder is valid")
+        BidLadder::new(&LADDER).expect("the default ladder is valid")
     }
 }
 
@@ -1016,7 +1021,7 @@ mod tests {
 
     #[test]
     fn ladders() {
-        assert_eq!(BidLadder::default().amounts(), &crate::bots::LADDER);
+        assert_eq!(BidLadder::default().amounts(), &LADDER);
         assert_eq!(BidLadder::new(&[1]), Err(LadderError::Rungs(1)));
         let not_increasing = |index, before, amount| {
             Err(LadderError::NotIncreasing {

@@ -113,6 +113,7 @@ pub mod reward;
 mod rules;
 pub mod scoring;
 mod seat;
+mod seen;
 mod session;
 mod setup;
 mod setup_error;
@@ -139,7 +140,8 @@ pub use record::{byte_order_mark, Record, ReplayError, FORMAT, MAX_RECORD_BYTES}
 pub use rules::{Rules, RulesBuilder, Table};
 pub use scoring::{Outcome, SeatOutcome};
 pub use seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
-pub use session::{Match, MatchView, SeenBid, SeenPeek};
+pub use seen::{SeenBid, SeenPeek};
+pub use session::{Match, MatchView};
 pub use setup::{deal_tokens, mix_seed, nations_in_play, Setup};
 pub use setup_error::SetupError;
 pub use shown::{shown, SHOWN_MAX};

@@ -4,49 +4,18 @@
 use alloc::vec::Vec;
 
 use crate::command::Command;
+use crate::encoding::MatchObserver;
 use crate::error::CommandError;
-use crate::event::{BidStage, Event, Events};
+use crate::event::{Event, Events};
 use crate::game::Game;
 use crate::record::{Record, ReplayError};
 use crate::rules::Rules;
 use crate::seat::Seat;
+use crate::seen::{SeenBid, SeenPeek};
 use crate::setup::Setup;
 use crate::setup_error::SetupError;
 use crate::view::SeatView;
 use crate::visibility::Viewer;
-
-/// One secret bid or rebid as a viewer sees it: the amount when the viewer may see it (its own,
-/// every bid of an auction it runs, R-VIS-2, R-VIS-3), every amount once the game is over
-/// (R-VIS-7), `None` otherwise. Opening bids are public and in the view's auctions (R-VIS-1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct SeenBid {
-    /// The auction's turn.
-    pub turn: u8,
-    /// The bidder.
-    pub seat: Seat,
-    /// Which bid of the auction it is.
-    pub stage: BidStage,
-    /// The amount, when the viewer sees it.
-    pub amount: Option<u64>,
-}
-
-/// A 5-player peek as a viewer sees it (R-VIS-5; who peeked at which auction is public, R-VIS-1):
-/// the peeking seat, the auction it peeked at, and `at`, the number of events of the viewer's
-/// stream before it ([`Match::events_as_seen`]), which places it among everything the viewer saw.
-/// The view says which auction a seat peeked at, not when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct SeenPeek {
-    /// The peeking seat.
-    pub seat: Seat,
-    /// The auction's turn.
-    pub turn: u8,
-    /// Its place in the viewer's event stream.
-    pub at: usize,
-}
 
 /// A viewer's view of a match: the table as it stands ([`SeatView`]) and the history of every
 /// bid and rebid as the viewer sees it ([`Match::bid_history`]). This is what the bindings hand
@@ -80,6 +49,8 @@ pub struct Match {
     commands: Vec<Command>,
     events: Vec<Event>,
     seed: Option<u64>,
+    /// The observation writer, following `game` (which only `apply` and `play` move, forward).
+    observer: MatchObserver,
 }
 
 impl Match {
@@ -91,6 +62,7 @@ impl Match {
             commands: Vec::new(),
             events,
             seed: None,
+            observer: MatchObserver::default(),
         }
     }
 
@@ -258,6 +230,51 @@ impl Match {
         self.game.apply_to(command, &mut self.events)?;
         self.commands.push(command);
         Ok(())
+    }
+
+    /// Writes the observation of `seat` into `out` (length
+    /// [`OBS_SIZE`](crate::encoding::OBS_SIZE)): exactly the floats of
+    /// [`observe_seat`](crate::encoding::observe_seat)`(self.game(), seat, out)`. The match owns
+    /// the writer: from its second observation on, it keeps the slots of the turns over and copies
+    /// them (PERF.md), so a binding observes a match without a second game kept in step.
+    ///
+    /// # Panics
+    /// If `out.len()` is not `OBS_SIZE`.
+    ///
+    /// ```
+    /// use qe_core::encoding::{observe_seat, OBS_SIZE};
+    /// use qe_core::{Command, Match, Rules, Seat};
+    /// let mut m = Match::seeded(Rules::base(4).unwrap(), 3);
+    /// let (mut owned, mut plain) = (vec![0.0f32; OBS_SIZE], vec![0.0f32; OBS_SIZE]);
+    /// for amount in [4, 0, 1, 2] {
+    ///     let seat = m.game().to_act().first().unwrap();
+    ///     m.play(Command::Bid { seat, amount }).unwrap();
+    ///     m.observe(Seat(1), &mut owned);
+    ///     observe_seat(m.game(), Seat(1), &mut plain);
+    ///     assert_eq!(owned, plain);
+    /// }
+    /// ```
+    pub fn observe(&mut self, seat: Seat, out: &mut [f32]) {
+        self.observer.observe(&self.game, seat, out);
+    }
+
+    /// Writes the bid-history block of the information state of `seat` into `out` (length
+    /// [`HISTORY_SIZE`](crate::encoding::HISTORY_SIZE); layout at
+    /// [`encoding::write_history`](crate::encoding::write_history)). A seat the game lacks gets
+    /// the spectator's block (as [`observe_seat`](crate::encoding::observe_seat) gives it the
+    /// spectator's observation).
+    ///
+    /// # Panics
+    /// If `out.len()` is not `HISTORY_SIZE`.
+    pub fn write_history(&self, seat: Seat, out: &mut [f32]) {
+        let viewer = (seat.0 < self.game.players()).then_some(seat);
+        crate::encoding::write_history(
+            &self.game,
+            viewer,
+            &self.bid_history(viewer),
+            &self.peek_history(viewer),
+            out,
+        );
     }
 
     /// The game record (`qe-record/1`) of the match so far, finished or not (in external-chance

@@ -18,13 +18,34 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file without its comments and its unit-test module.
+/// The code of a file without its comments and its unit-test modules (a top-level `mod` under
+/// `#[cfg(test)]`, other attributes between them allowed, to its closing `}` at column 0).
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line == "#[cfg(test)]" {
+            let mut attrs = vec![line];
+            while let Some(next) = lines.peek().filter(|l| l.starts_with("#[")) {
+                attrs.push(next);
+                lines.next();
+            }
+            if lines.peek().is_some_and(|l| l.starts_with("mod ")) {
+                for skipped in lines.by_ref() {
+                    if skipped == "}" {
+                        break;
+                    }
+                }
+                continue;
+            }
+            out.extend(attrs);
+            continue;
+        }
+        if !line.trim_start().starts_with("//") {
+            out.push(line);
+        }
+    }
+    out.join("\n")
 }
 
 /// The identifiers right after each `crate::` (each name of a `crate::{a, b::c}` group).

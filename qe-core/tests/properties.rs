@@ -27,7 +27,7 @@ fn variant() -> impl Strategy<Value = (u8, bool)> {
 /// information state beyond its observation.
 fn history_bits(m: &Match, s: Seat) -> Vec<u32> {
     let mut out = vec![0.0f32; qe_core::encoding::HISTORY_SIZE];
-    qe_core::encoding::write_history(m, s, &mut out);
+    m.write_history(s, &mut out);
     out.iter().map(|x| x.to_bits()).collect()
 }
 

@@ -35,7 +35,6 @@ mod encoding;
 mod errors;
 mod game;
 mod lists;
-mod observer;
 mod records;
 mod setup;
 mod vector;

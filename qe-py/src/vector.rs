@@ -34,14 +34,80 @@ mod exclusive {
 }
 pub(crate) use exclusive::Exclusive;
 
+/// One env's game: with its history (a `Match`, for opponents that read their bid history,
+/// `Bot::uses_history`: the search bots) or without (an `ObservedGame`: the others need only the
+/// view). Either owns the writer of its observations, so nothing is kept in step with it.
+// Every env of a batch is of the same kind, so the smaller variant wastes nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+enum EnvGame {
+    Plain(ObservedGame),
+    History(Match),
+}
+
+impl EnvGame {
+    /// `game`, with its history when `history`.
+    fn new(game: Game, history: bool) -> EnvGame {
+        if history {
+            EnvGame::History(Match::new(game))
+        } else {
+            EnvGame::Plain(ObservedGame::new(game))
+        }
+    }
+
+    /// The game.
+    #[inline]
+    fn game(&self) -> &Game {
+        match self {
+            EnvGame::Plain(observed) => observed.game(),
+            EnvGame::History(m) => m.game(),
+        }
+    }
+
+    /// Starts over with `game`, of the same kind.
+    fn reset(&mut self, game: Game) {
+        match self {
+            EnvGame::Plain(observed) => observed.reset(game),
+            EnvGame::History(m) => *m = Match::new(game),
+        }
+    }
+
+    /// Plays `command` (`Game::play`; on error nothing changes).
+    #[inline]
+    fn play(&mut self, command: qe_core::Command) -> Result<(), qe_core::CommandError> {
+        match self {
+            EnvGame::Plain(observed) => observed.play(command),
+            EnvGame::History(m) => m.play(command),
+        }
+    }
+
+    /// Writes the observation of `seat` (`observe_seat`'s floats).
+    #[inline]
+    fn observe(&mut self, seat: Seat, out: &mut [f32]) {
+        match self {
+            EnvGame::Plain(observed) => observed.observe(seat, out),
+            EnvGame::History(m) => m.observe(seat, out),
+        }
+    }
+
+    /// The match, when the env keeps the history.
+    #[cfg(test)]
+    fn history(&self) -> Option<&Match> {
+        match self {
+            EnvGame::Plain(_) => None,
+            EnvGame::History(m) => Some(m),
+        }
+    }
+}
+
 /// The state of the batch, separate from the Python buffers so it can run without the GIL.
 struct Core {
     rules: Rules,
     space: ActionSpace,
     seed: u64,
     /// The games, each with the writer of its observations (exactly `observe_seat`'s floats,
-    /// faster: it keeps the slots of the turns over, PERF.md).
-    games: Vec<ObservedGame>,
+    /// faster: it keeps the slots of the turns over, PERF.md): one game per env, never two.
+    games: Vec<EnvGame>,
     /// How many games each env has started (for seeding).
     started: Vec<u64>,
     /// The last game each env finished since it was made or reset, as it ended.
@@ -53,9 +119,6 @@ struct Core {
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
     opponents: Option<String>,
     bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
-    /// Each env's game again with its history, for opponents that read their bid history
-    /// (`Bot::uses_history`: the search bots); empty for the others, which need only the view.
-    matches: Vec<Match>,
     /// The commands of the step being applied, per env and seat (from [`Core::decode`]).
     pending: Vec<[Option<qe_core::Command>; MAX_SEATS]>,
     /// The actions of the step being applied (reused between steps).
@@ -99,7 +162,7 @@ impl Core {
             rules,
             space,
             seed,
-            games: try_vec(num_envs, ObservedGame::new(Game::seeded(rules, 0)))?,
+            games: try_vec(num_envs, EnvGame::new(Game::seeded(rules, 0), with_history))?,
             started: try_vec(num_envs, 0)?,
             finished: try_vec(num_envs, None)?,
             logs: try_vec(num_envs, Vec::new())?,
@@ -112,11 +175,6 @@ impl Core {
                 })?;
                 bots.resize_with(num_envs, Default::default);
                 bots
-            },
-            matches: if with_history {
-                try_vec(num_envs, Match::seeded(rules, 0))?
-            } else {
-                Vec::new()
             },
             pending: try_vec(num_envs, [None; MAX_SEATS])?,
             actions: Vec::new(),
@@ -158,9 +216,6 @@ impl Core {
         let game_seed = self.game_seed(e, k);
         self.games[e].reset(Game::seeded(self.rules, game_seed));
         self.logs[e].clear();
-        if let Some(m) = self.matches.get_mut(e) {
-            *m = Match::seeded(self.rules, game_seed);
-        }
         if let Some(name) = &self.opponents {
             let manifest = *self.rules.manifest();
             for s in 0..self.players() {
@@ -178,28 +233,21 @@ impl Core {
     /// Plays the opponents of env `e` until the learner must act or the game ends.
     fn run_bots(&mut self, e: usize) {
         let learner = self.learner;
-        let observed = &mut self.games[e];
-        while !observed.game().is_over() {
-            let game = observed.game();
-            let mut others = game.to_act();
+        let env = &mut self.games[e];
+        while !env.game().is_over() {
+            let mut others = env.game().to_act();
             others.remove(learner);
             let Some(seat) = others.first() else { break };
             let bot = self.bots[e][seat.index()]
                 .as_mut()
                 .expect("every other seat has a bot")
                 .get_mut();
-            let command = match self.matches.get_mut(e) {
-                Some(m) => {
-                    let c = decide(&mut **bot, m, seat, true);
-                    if let Some(c) = c {
-                        m.play(c).expect("bots play legal commands");
-                    }
-                    c
-                }
-                None => bot.act(&game.view(seat)),
+            let command = match env {
+                EnvGame::History(m) => decide(&mut **bot, m, seat, true),
+                EnvGame::Plain(observed) => bot.act(&observed.game().view(seat)),
             }
             .expect("a bot that must act acts");
-            observed.play(command).expect("bots play legal commands");
+            env.play(command).expect("bots play legal commands");
             self.logs[e].push(command);
         }
     }
@@ -327,9 +375,6 @@ impl Core {
             for c in self.pending[e].iter().flatten() {
                 game.play(*c).expect("validated");
                 self.logs[e].push(*c);
-                if let Some(m) = self.matches.get_mut(e) {
-                    m.play(*c).expect("validated");
-                }
                 self.decisions += 1;
             }
             if self.opponents.is_some() {
@@ -937,7 +982,6 @@ impl VectorEnv {
             }
         }
         let mut new_games = Vec::with_capacity(n);
-        let mut new_matches = Vec::new();
         let mut new_logs = Vec::with_capacity(n);
         let mut new_finished = Vec::with_capacity(n);
         let mut new_finished_logs = Vec::with_capacity(n);
@@ -1022,17 +1066,17 @@ impl VectorEnv {
                 new_finished_logs.push(Vec::new());
             }
             new_finished.push(fin);
-            new_games.push(ObservedGame::new(*m.game()));
+            new_games.push(if matches!(c.games.first(), Some(EnvGame::History(_))) {
+                EnvGame::History(m)
+            } else {
+                EnvGame::Plain(ObservedGame::new(*m.game()))
+            });
             new_logs.push(log);
             new_bots.push(bots);
-            if !c.matches.is_empty() {
-                new_matches.push(m);
-            }
         }
         let core = &mut self.core;
         core.started = started;
         core.games = new_games;
-        core.matches = new_matches;
         core.logs = new_logs;
         core.finished = new_finished;
         core.finished_logs = new_finished_logs;
@@ -1127,13 +1171,17 @@ mod tests {
     #[test]
     fn search_opponents_decide_with_their_seats_bid_history() {
         let (mut core, mut bufs, mut mask, mut done) = started(2, "search:easy");
-        assert_eq!(core.matches.len(), 2);
+        assert!(core.games.iter().all(|g| g.history().is_some()));
         for _ in 0..10 {
             for e in 0..2 {
                 let learner = core.learner;
                 core.pending[e] = [None; MAX_SEATS];
-                core.pending[e][learner.index()] =
-                    decide(&mut MiserBot, &core.matches[e], learner, false);
+                core.pending[e][learner.index()] = decide(
+                    &mut MiserBot,
+                    core.games[e].history().unwrap(),
+                    learner,
+                    false,
+                );
             }
             let [obs, reward] = &mut bufs;
             core.step(&mut Out {
@@ -1148,8 +1196,7 @@ mod tests {
         // twin test).
         let mut checked = 0;
         for e in 0..2 {
-            let m = &core.matches[e];
-            assert_eq!(m.game(), core.games[e].game());
+            let m = core.games[e].history().unwrap();
             let game_seed = core.game_seed(e, core.started[e] - 1);
             let mut replay = Match::seeded(core.rules, game_seed);
             let mut bots: Vec<BoxedBot> = (0..3)
@@ -1180,6 +1227,6 @@ mod tests {
     #[test]
     fn opponents_that_read_the_view_only_keep_no_history() {
         let (core, ..) = started(2, "value");
-        assert!(core.matches.is_empty());
+        assert!(core.games.iter().all(|g| g.history().is_none()));
     }
 }

@@ -10,9 +10,11 @@
 //! [`EXACT_PARTS`] floats, its 16-bit parts from the most significant, each divided by 65,536:
 //! every one exact in an `f32`, and the amount is `sum(part_i * 65536 * 2^(16 * (3 - i)))`.
 
+use crate::event::BidStage;
+use crate::game::Game;
 use crate::seat::{Seat, MAX_SEATS};
+use crate::seen::{SeenBid, SeenPeek};
 use crate::view::Sight;
-use crate::{BidStage, Match};
 
 use super::{money, MAX_TURNS, OBS_SIZE};
 
@@ -70,7 +72,10 @@ fn write_exact(out: &mut [f32], amount: u64) {
     }
 }
 
-/// Writes the bid-history block of `seat` into `out`, turn by turn: turn `t`'s part starts at
+/// Writes the bid-history block of `viewer` (a seat, or `None` for the spectator) into `out`, from
+/// the game and the bids and peeks it saw (`Match::bid_history`, `Match::peek_history`; a match
+/// writes its own with [`Match::write_history`](crate::Match::write_history)), turn by turn: turn
+/// `t`'s part starts at
 /// `t * HISTORY_PER_TURN` and holds
 /// - its opening bid, price and asset price (Commodities) as the seat's view shows them (R-VIS-1…5;
 ///   all at game end, R-VIS-7), each `[known, parts…]` (the amount's [`EXACT_PARTS`]; zeros when
@@ -82,43 +87,46 @@ fn write_exact(out: &mut [f32], amount: u64) {
 ///
 /// After the 16 turns, the peeks part: per seat `[1, at / 1024]` when it peeked (5 players,
 /// R-VIS-5; public, R-VIS-1), `at` its place in the seat's event stream
-/// ([`Match::peek_history`]). The view says which auction a seat peeked at but not when, and a
+/// ([`Match::peek_history`](crate::Match::peek_history)). The view says which auction a seat peeked at but not when, and a
 /// decision made before a peek was made without the price it showed.
 ///
-/// A seat the game lacks gets the spectator's block (as [`super::observe_seat`] gives it the
-/// spectator's observation).
 ///
 /// # Panics
 /// If `out.len()` is not [`HISTORY_SIZE`].
 ///
 /// ```
-/// use qe_core::encoding::{write_history, HISTORY_SIZE};
+/// use qe_core::encoding::HISTORY_SIZE;
 /// use qe_core::{Command, Match, Rules, Seat};
 /// let mut m = Match::seeded(Rules::base(4).unwrap(), 1);
 /// m.apply(Command::Bid { seat: Seat(0), amount: 3 }).unwrap(); // the opening bid
 /// m.apply(Command::Bid { seat: Seat(1), amount: 70_000 }).unwrap();
 /// let mut out = vec![0.0f32; HISTORY_SIZE];
-/// write_history(&m, Seat(1), &mut out);
+/// m.write_history(Seat(1), &mut out);
 /// // Turn 0: the public opening bid, 3, known and exact.
 /// assert_eq!(out[0..5], [1.0, 0.0, 0.0, 0.0, 3.0 / 65_536.0]);
 /// // Its own secret bid (turn 0, slot 0, bidder 1): made, known, squashed, then exactly
 /// // 70,000 = 1 * 65,536 + 4,464.
 /// let own = &out[15 + 7..15 + 14];
 /// assert_eq!(own, [1.0, 1.0, 70_000.0 / 70_010.0, 0.0, 0.0, 1.0 / 65_536.0, 4_464.0 / 65_536.0]);
-/// write_history(&m, Seat(2), &mut out);
+/// m.write_history(Seat(2), &mut out);
 /// assert_eq!(out[15 + 7..15 + 14], [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]); // made, amount unseen
 /// ```
-pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
+pub fn write_history(
+    game: &Game,
+    viewer: Option<Seat>,
+    bids: &[SeenBid],
+    peeks: &[SeenPeek],
+    out: &mut [f32],
+) {
     assert_eq!(
         out.len(),
         HISTORY_SIZE,
         "history length must be HISTORY_SIZE"
     );
     out.fill(0.0);
-    let viewer = (seat.0 < m.game().players()).then_some(seat);
     // The opening bid, price and asset price exactly, from the same sight as the observation's
     // `auctions` block (which has them squashed).
-    Sight::new(m.game(), viewer).turns(|a| {
+    Sight::new(game, viewer).turns(|a| {
         let turn = a.turn as usize;
         if turn >= MAX_TURNS {
             return;
@@ -131,7 +139,7 @@ pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
             }
         }
     });
-    for b in m.bid_history(viewer) {
+    for b in bids {
         let Some(k) = slot(b.stage) else { continue };
         if usize::from(b.turn) >= MAX_TURNS {
             continue;
@@ -144,7 +152,7 @@ pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
             write_exact(&mut x[3..], a);
         }
     }
-    for p in m.peek_history(viewer) {
+    for p in peeks {
         if let Some(x) = out[PEEKS_AT..]
             .chunks_exact_mut(HISTORY_PER_PEEK)
             .nth(p.seat.index())
@@ -160,7 +168,7 @@ pub fn write_history(m: &Match, seat: Seat, out: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::bots::{Bot, RandomBot};
-    use crate::{Command, Rules};
+    use crate::{Command, Match, Rules};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -207,7 +215,7 @@ mod tests {
 
     fn history(m: &Match, seat: u8) -> Vec<f32> {
         let mut out = vec![0.0f32; HISTORY_SIZE];
-        write_history(m, Seat(seat), &mut out);
+        m.write_history(Seat(seat), &mut out);
         out
     }
 

@@ -42,6 +42,14 @@ const _: () = assert!(AUCTIONS_AT + MAX_TURNS * AUCTION_LEN == OBS_SIZE);
 #[derive(Clone, Debug)]
 pub struct ObservedGame {
     game: Game,
+    kept: KeptSlots,
+}
+
+/// The writer's memory: per seat, the slots of the turns over. It is right for a game only while
+/// that one game is the one it is handed, moving forward (the owner's promise: [`ObservedGame`]
+/// and [`Match`](crate::Match) keep it next to the game they own and move forward).
+#[derive(Clone, Debug)]
+pub(crate) struct KeptSlots {
     seats: [SeatSlots; MAX_SEATS],
 }
 
@@ -82,7 +90,7 @@ impl ObservedGame {
     pub fn new(game: Game) -> ObservedGame {
         ObservedGame {
             game,
-            seats: [SeatSlots::empty(); MAX_SEATS],
+            kept: KeptSlots::new(),
         }
     }
 
@@ -90,9 +98,7 @@ impl ObservedGame {
     /// 13 KB value.
     pub fn reset(&mut self, game: Game) {
         self.game = game;
-        for slots in &mut self.seats {
-            slots.clear();
-        }
+        self.kept.clear();
     }
 
     /// The game.
@@ -129,8 +135,28 @@ impl ObservedGame {
     /// # Panics
     /// If `out.len()` is not [`OBS_SIZE`].
     pub fn observe(&mut self, seat: Seat, out: &mut [f32]) {
+        self.kept.observe(&self.game, seat, out);
+    }
+}
+
+impl KeptSlots {
+    /// Nothing kept yet.
+    pub(crate) fn new() -> KeptSlots {
+        KeptSlots {
+            seats: [SeatSlots::empty(); MAX_SEATS],
+        }
+    }
+
+    /// Forgets every seat's turns.
+    pub(crate) fn clear(&mut self) {
+        for slots in &mut self.seats {
+            slots.clear();
+        }
+    }
+
+    /// [`ObservedGame::observe`] for `game`, which must be the game this memory has followed.
+    pub(crate) fn observe(&mut self, game: &Game, seat: Seat, out: &mut [f32]) {
         assert_eq!(out.len(), OBS_SIZE, "observation length must be OBS_SIZE");
-        let game = &self.game;
         if seat.0 >= game.players() {
             super::observe_seat(game, seat, out);
             return;
@@ -173,6 +199,55 @@ impl ObservedGame {
         });
         for s in 0..header.players.min(MAX_SEATS as u8) {
             write_seat(at::SEATS.slot(out, s as usize), &sight.seat(s, &tallies));
+        }
+    }
+}
+
+/// The observation writer a [`Match`](crate::Match) owns: nothing until the match is observed a
+/// second time (a match observed once, an OpenSpiel state copied during a search, never pays for
+/// the 13 KB), then a [`KeptSlots`] next to the match's game. It is a cache, not part of the
+/// match's value: a copy starts afresh (it may go its own way), and it never makes two matches
+/// unequal.
+#[derive(Debug, Default)]
+pub(crate) enum MatchObserver {
+    /// Never observed.
+    #[default]
+    Unused,
+    /// Observed once, without keeping anything.
+    Once,
+    /// Observed more than once.
+    Made(alloc::boxed::Box<KeptSlots>),
+}
+
+impl Clone for MatchObserver {
+    fn clone(&self) -> Self {
+        MatchObserver::Unused
+    }
+}
+
+impl PartialEq for MatchObserver {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for MatchObserver {}
+
+impl MatchObserver {
+    /// Writes the observation of `seat` in `game` (the match's own, moved only by the match) into
+    /// `out`: exactly the floats of [`observe_seat`](super::observe_seat).
+    pub(crate) fn observe(&mut self, game: &Game, seat: Seat, out: &mut [f32]) {
+        match self {
+            MatchObserver::Made(kept) => kept.observe(game, seat, out),
+            MatchObserver::Unused => {
+                super::observe_seat(game, seat, out);
+                *self = MatchObserver::Once;
+            }
+            MatchObserver::Once => {
+                let mut kept = alloc::boxed::Box::new(KeptSlots::new());
+                kept.observe(game, seat, out);
+                *self = MatchObserver::Made(kept);
+            }
         }
     }
 }

@@ -145,11 +145,8 @@ impl PyGame {
         acting_only: bool,
         zero_others: bool,
     ) {
-        let m = &self.m;
-        let g = m.game();
-        let observer = &mut self.observer;
         let a = self.space.size();
-        let acting = g.to_act();
+        let acting = self.m.game().to_act();
         let rows = obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(a));
         for (s, (o, k)) in rows.enumerate() {
             let seat = Seat(s as u8);
@@ -160,8 +157,8 @@ impl PyGame {
                 k.fill(0);
                 continue;
             }
-            observer.observe(m, seat, o);
-            self.space.mask_with(&g.legal(seat), k, 1, 0);
+            self.m.observe(seat, o);
+            self.space.mask_with(&self.m.game().legal(seat), k, 1, 0);
         }
     }
 

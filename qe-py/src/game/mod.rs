@@ -13,7 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{
-    observe_bounds, write_history, ActionSpace, BidLadder, BOUNDS_SIZE, INFO_STATE_SIZE, OBS_SIZE,
+    observe_bounds, ActionSpace, BidLadder, BOUNDS_SIZE, INFO_STATE_SIZE, OBS_SIZE,
 };
 use qe_core::{Command, CommandError, Game, Match, MAX_SEATS};
 
@@ -22,7 +22,7 @@ use crate::encoding::{ladder_arg, PyBidLadder, PyBidRange};
 use crate::errors::{bid_out_of_range, command_error, command_error_about, setup_error};
 use crate::lists::seat_list;
 use crate::setup::{players_of, random_seed, reward_of, rules};
-use crate::{buf, command, observer, records, views};
+use crate::{buf, command, records, views};
 
 /// One game of QE with its history (a `qe_core::Match`).
 #[pyclass(module = "qe._qe", name = "Game", subclass, skip_from_py_object)]
@@ -30,18 +30,12 @@ use crate::{buf, command, observer, records, views};
 pub struct PyGame {
     pub(crate) m: Match,
     pub(crate) space: ActionSpace,
-    /// Writes the observations (the same floats as `observe_seat`, faster as the game goes on).
-    observer: observer::LazyObserver,
 }
 
 impl PyGame {
     /// A game of `m` with the action space `space`.
     fn with(m: Match, space: ActionSpace) -> PyGame {
-        PyGame {
-            m,
-            space,
-            observer: observer::LazyObserver::default(),
-        }
+        PyGame { m, space }
     }
 
     /// The game as it stands.
@@ -429,7 +423,7 @@ impl PyGame {
         let arr = PyArray1::<f32>::zeros(py, OBS_SIZE + extra, false);
         // SAFETY: the array was just created and is not shared.
         let out = unsafe { arr.as_slice_mut() }.expect("contiguous");
-        self.observer.observe(&self.m, s, &mut out[..OBS_SIZE]);
+        self.m.observe(s, &mut out[..OBS_SIZE]);
         if bounds {
             observe_bounds(
                 &self.m.deduce(s),
@@ -463,7 +457,7 @@ impl PyGame {
         let s = seat_of(py, self.game(), seat)?;
         let out = buf::Buffer::<f32>::check(out, &[OBS_SIZE], "out")?;
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
-        self.observer.observe(&self.m, s, unsafe { out.slice() });
+        self.m.observe(s, unsafe { out.slice() });
         Ok(())
     }
 
@@ -471,7 +465,7 @@ impl PyGame {
     /// `INFO_STATE_SIZE`): its observation (`OBS_SIZE` floats, the current view), then the
     /// bid-history block (`HISTORY_SIZE` floats: every bid and rebid as the seat saw it, its
     /// own with their amounts, and every opening bid and price it sees, each amount exactly;
-    /// `qe_core::encoding::write_history`), so that it recalls everything the seat ever knew.
+    /// `qe_core::Match::write_history`), so that it recalls everything the seat ever knew.
     fn information_state_into(
         &mut self,
         py: Python<'_>,
@@ -483,8 +477,8 @@ impl PyGame {
         // SAFETY: the only slice over `out`, and no Python code runs while it lives.
         let out = unsafe { out.slice() };
         let (obs, hist) = out.split_at_mut(OBS_SIZE);
-        self.observer.observe(&self.m, s, obs);
-        write_history(&self.m, s, hist);
+        self.m.observe(s, obs);
+        self.m.write_history(s, hist);
         Ok(())
     }
 

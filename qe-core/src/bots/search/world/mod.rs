@@ -33,7 +33,7 @@ use crate::game::Game;
 use crate::phase::Phase;
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_SEATS};
-use crate::session::SeenBid;
+use crate::seen::SeenBid;
 use crate::setup::{deal_tokens, Setup};
 use crate::view::{AuctionView, SeatInfo, SeatView};
 
