@@ -67,7 +67,9 @@ pub use history::{
     HISTORY_PER_TURN, HISTORY_SIZE, HISTORY_STAGES, INFO_STATE_SIZE,
 };
 pub use layout::{
-    place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, LAYOUT, LEGAL_FIELDS, SEAT_FIELDS,
+    layout_len, place, BlockLayout, Field, Place, AUCTION_FIELDS, BID_FIELDS, BOUNDS_FIELDS,
+    BOUNDS_LAYOUT, HISTORY_LAYOUT, HISTORY_TURN_FIELDS, LAYOUT, LEGAL_FIELDS, PEEK_FIELDS,
+    SEAT_FIELDS,
 };
 pub(crate) use observed::MatchObserver;
 pub use observed::ObservedGame;
@@ -953,6 +955,9 @@ mod tests {
             include_str!("encoding/legal_fields.md"),
             include_str!("encoding/seat_fields.md"),
             include_str!("encoding/auction_fields.md"),
+            include_str!("encoding/history.md"),
+            include_str!("encoding/bounds.md"),
+            include_str!("encoding/bounds_fields.md"),
         ];
         let tables = layout::doc_tables();
         assert_eq!(tables.len(), committed.len());
@@ -1389,8 +1394,9 @@ mod tests {
     }
 }
 
-/// The length of the optional spend-bounds block ([`observe_bounds`]): 3 floats per seat slot.
-pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
+/// The length of the optional spend-bounds block ([`observe_bounds`], [`BOUNDS_LAYOUT`]): 3 floats
+/// per seat slot.
+pub const BOUNDS_SIZE: usize = layout::layout_len(&BOUNDS_LAYOUT);
 
 /// Writes the optional spend-bounds block ([`crate::deduction`]) into `out` (length
 /// [`BOUNDS_SIZE`]): per seat slot `i`, the squashed lower bound of its total spent, the squashed upper
@@ -1400,14 +1406,19 @@ pub const BOUNDS_SIZE: usize = 3 * MAX_SEATS;
 pub fn observe_bounds(deduction: &crate::Deduction, players: u8, out: &mut [f32]) {
     assert_eq!(out.len(), BOUNDS_SIZE, "bounds length must be BOUNDS_SIZE");
     out.fill(0.0);
-    for (i, b) in deduction.seats.values().enumerate().take(players as usize) {
-        out[3 * i] = money(b.lower as f32);
-        out[3 * i + 1] = if b.upper >= i128::from(u64::MAX) {
+    const SLOT: usize = BOUNDS_LAYOUT[0].slot_len;
+    const LOWER: usize = layout::offset_of(&layout::BOUNDS_FIELDS, "lower");
+    const UPPER: usize = layout::offset_of(&layout::BOUNDS_FIELDS, "upper");
+    const EXACT: usize = layout::offset_of(&layout::BOUNDS_FIELDS, "exact");
+    let slots = out.chunks_exact_mut(SLOT);
+    for (x, b) in slots.zip(deduction.seats.in_play(players)) {
+        x[LOWER] = money(b.lower as f32);
+        x[UPPER] = if b.upper >= i128::from(u64::MAX) {
             1.0
         } else {
             money(b.upper as f32)
         };
-        out[3 * i + 2] = if b.exact() { 1.0 } else { 0.0 };
+        x[EXACT] = if b.exact() { 1.0 } else { 0.0 };
     }
 }
 

@@ -49,3 +49,50 @@ fn python_readme_lists_the_blocks_of_the_layout() {
         }
     }
 }
+
+/// The sizes `qe-py/README.md` states are the layouts' ([`qe_core::encoding::OBS_SIZE`] and the
+/// history and bounds blocks' lengths): each anchor it writes them by agrees, and every bare
+/// number that stands for the observation's size (`float32[954]`, `players * 954`, `[N, 954]`…) is
+/// the observation's size.
+#[test]
+fn python_readme_states_the_layouts_sizes() {
+    use qe_core::encoding::{layout_len, BOUNDS_LAYOUT, HISTORY_LAYOUT, LAYOUT, OBS_SIZE};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../qe-py/README.md");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (obs, history, bounds) = (
+        layout_len(&LAYOUT),
+        layout_len(&HISTORY_LAYOUT),
+        layout_len(&BOUNDS_LAYOUT),
+    );
+    assert_eq!(obs, OBS_SIZE);
+    for anchor in [
+        format!("`qe.OBS_SIZE` ({obs})"),
+        format!("`qe.BOUNDS_SIZE` = {bounds} floats"),
+        format!("`qe.INFO_STATE_SIZE` = {obs} + {history} floats"),
+        format!("players * {obs}"),
+        format!("float32[{obs}]"),
+        format!("[N, P, {obs}]"),
+        format!("[N, {obs}]"),
+    ] {
+        assert!(
+            text.contains(&anchor),
+            "qe-py/README.md does not say `{anchor}` (the layout's sizes changed?)"
+        );
+    }
+    // No other size is given for the observation where these forms stand.
+    for form in ["players * ", "float32[", "[N, P, ", "[N, "] {
+        for (i, _) in text.match_indices(form) {
+            let digits: String = text[i + form.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if !digits.is_empty() {
+                assert_eq!(
+                    digits.parse::<usize>().unwrap(),
+                    obs,
+                    "qe-py/README.md: `{form}{digits}`"
+                );
+            }
+        }
+    }
+}

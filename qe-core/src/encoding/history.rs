@@ -12,10 +12,13 @@
 
 use crate::event::BidStage;
 use crate::game::Game;
-use crate::seat::{Seat, MAX_SEATS};
+use crate::seat::Seat;
 use crate::seen::{SeenBid, SeenPeek};
 use crate::view::Sight;
 
+use super::layout::{
+    block_of, layout_len, offset_of, BlockLayout, HISTORY_LAYOUT, HISTORY_TURN_FIELDS, PEEK_FIELDS,
+};
 use super::{money, MAX_TURNS, OBS_SIZE};
 
 /// Bid slots per auction: the secret bid, two company rebids (R-AUC-6) and two asset rebids
@@ -30,17 +33,17 @@ pub const HISTORY_PER_BID: usize = 3 + EXACT_PARTS;
 /// amount's [`EXACT_PARTS`].
 pub const HISTORY_PER_AMOUNT: usize = 1 + EXACT_PARTS;
 /// Floats per turn: its three amounts (opening bid, price, asset price), then its 5 slots × 5
-/// bidders.
-pub const HISTORY_PER_TURN: usize =
-    3 * HISTORY_PER_AMOUNT + HISTORY_STAGES * MAX_SEATS * HISTORY_PER_BID;
+/// bidders (the `turns` block of [`HISTORY_LAYOUT`]).
+pub const HISTORY_PER_TURN: usize = TURNS.slot_len;
 /// Floats per seat of the peeks part, after the turns: peeked, then when (its place in the
 /// viewer's event stream / 1,024).
 pub const HISTORY_PER_PEEK: usize = 2;
-/// Where the peeks part starts: after the 16 turns.
-const PEEKS_AT: usize = MAX_TURNS * HISTORY_PER_TURN;
-/// Floats of the block: 16 turns × ([`HISTORY_PER_TURN`] = 3 × 5 + 5 × 5 × 7 = 190), then the
-/// peeks part (5 seats × [`HISTORY_PER_PEEK`]).
-pub const HISTORY_SIZE: usize = PEEKS_AT + MAX_SEATS * HISTORY_PER_PEEK;
+/// The parts of the block, from [`HISTORY_LAYOUT`].
+const TURNS: BlockLayout = block_of(&HISTORY_LAYOUT, "turns");
+const PEEKS: BlockLayout = block_of(&HISTORY_LAYOUT, "peeks");
+/// Floats of the block ([`HISTORY_LAYOUT`]): 16 turns × ([`HISTORY_PER_TURN`] = 3 × 5 + 5 × 5 × 7
+/// = 190), then the peeks part (5 seats × [`HISTORY_PER_PEEK`]).
+pub const HISTORY_SIZE: usize = layout_len(&HISTORY_LAYOUT);
 /// Floats of the information state: the observation, then the bid-history block.
 pub const INFO_STATE_SIZE: usize = OBS_SIZE + HISTORY_SIZE;
 
@@ -56,12 +59,24 @@ fn slot(stage: BidStage) -> Option<usize> {
 
 /// Where turn `turn`'s amount `k` (0 the opening bid, 1 the price, 2 the asset price) starts.
 fn amount_at(turn: usize, k: usize) -> usize {
-    turn * HISTORY_PER_TURN + k * HISTORY_PER_AMOUNT
+    const AMOUNTS: [usize; 3] = [
+        offset_of(&HISTORY_TURN_FIELDS, "opening"),
+        offset_of(&HISTORY_TURN_FIELDS, "price"),
+        offset_of(&HISTORY_TURN_FIELDS, "asset_price"),
+    ];
+    TURNS.offset + turn * TURNS.slot_len + AMOUNTS[k]
 }
 
 /// Where the bid of `bidder` in slot `k` of turn `turn`'s auction starts.
 fn bid_at(turn: usize, k: usize, bidder: usize) -> usize {
-    turn * HISTORY_PER_TURN + 3 * HISTORY_PER_AMOUNT + (k * MAX_SEATS + bidder) * HISTORY_PER_BID
+    const SLOTS: [usize; HISTORY_STAGES] = [
+        offset_of(&HISTORY_TURN_FIELDS, "secret_bids"),
+        offset_of(&HISTORY_TURN_FIELDS, "rebids_1"),
+        offset_of(&HISTORY_TURN_FIELDS, "rebids_2"),
+        offset_of(&HISTORY_TURN_FIELDS, "asset_rebids_1"),
+        offset_of(&HISTORY_TURN_FIELDS, "asset_rebids_2"),
+    ];
+    TURNS.offset + turn * TURNS.slot_len + SLOTS[k] + bidder * HISTORY_PER_BID
 }
 
 /// Writes `amount` exactly into `out` ([`EXACT_PARTS`] floats).
@@ -153,12 +168,12 @@ pub fn write_history(
         }
     }
     for p in peeks {
-        if let Some(x) = out[PEEKS_AT..]
-            .chunks_exact_mut(HISTORY_PER_PEEK)
+        if let Some(x) = out[PEEKS.offset..]
+            .chunks_exact_mut(PEEKS.slot_len)
             .nth(p.seat.index())
         {
-            x[0] = 1.0;
-            x[1] = p.at as f32 / 1024.0;
+            x[offset_of(&PEEK_FIELDS, "peeked")] = 1.0;
+            x[offset_of(&PEEK_FIELDS, "at")] = p.at as f32 / 1024.0;
         }
     }
 }
@@ -264,9 +279,9 @@ mod tests {
         assert_eq!((amount_at(0, 0), amount_at(2, 1)), (0, 2 * 190 + 5));
         assert_eq!(bid_at(0, 0, 0), 15);
         assert_eq!(bid_at(1, 2, 3), 190 + 15 + (2 * 5 + 3) * 7);
-        assert_eq!(bid_at(15, 4, 4) + HISTORY_PER_BID, PEEKS_AT);
+        assert_eq!(bid_at(15, 4, 4) + HISTORY_PER_BID, PEEKS.offset);
         assert_eq!(
-            (PEEKS_AT, HISTORY_SIZE, INFO_STATE_SIZE),
+            (PEEKS.offset, HISTORY_SIZE, INFO_STATE_SIZE),
             (3040, 3050, 954 + 3050)
         );
     }
@@ -312,13 +327,13 @@ mod tests {
             let (x, y) = (history(&a, seat), history(&b, seat));
             assert_ne!(x, y, "seat {seat}");
             assert_eq!(
-                x[..PEEKS_AT],
-                y[..PEEKS_AT],
+                x[..PEEKS.offset],
+                y[..PEEKS.offset],
                 "seat {seat}: only the peek differs"
             );
-            let peek = &x[PEEKS_AT + 2..PEEKS_AT + 4];
+            let peek = &x[PEEKS.offset + 2..PEEKS.offset + 4];
             assert_eq!(peek[0], 1.0);
-            assert!(peek[1] > 0.0 && y[PEEKS_AT + 3] > peek[1]);
+            assert!(peek[1] > 0.0 && y[PEEKS.offset + 3] > peek[1]);
         }
     }
 
@@ -411,7 +426,7 @@ mod tests {
             }
             for (i, e) in m.events_for(seat).enumerate() {
                 if let crate::Event::Peeked { seat: p, .. } = e {
-                    let at = PEEKS_AT + p.index() * HISTORY_PER_PEEK;
+                    let at = PEEKS.offset + p.index() * HISTORY_PER_PEEK;
                     expected[at..at + 2].copy_from_slice(&[1.0, i as f32 / 1024.0]);
                 }
             }

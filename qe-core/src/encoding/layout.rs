@@ -8,6 +8,7 @@ use core::fmt;
 use crate::components::{AssetKind, Industry, Nation, TileId};
 use crate::seat::MAX_SEATS;
 
+use super::history::{HISTORY_PER_AMOUNT, HISTORY_PER_BID, HISTORY_PER_PEEK};
 use super::MAX_TURNS;
 
 /// A named field of a block's slot: `len` floats from `offset` (counted from the slot's start).
@@ -268,6 +269,137 @@ const fn blocks<const N: usize>(
         i += 1;
     }
     out
+}
+
+/// The floats of a turn's part of the bid-history block ([`HISTORY_LAYOUT`]): its three amounts,
+/// each `[known, parts…]`, then its five bid slots, each `[made, known, squashed, parts…]` for
+/// seats 0 to 4.
+pub const HISTORY_TURN_FIELDS: [Field; 8] = fields([
+    (
+        "opening",
+        HISTORY_PER_AMOUNT,
+        "the opening bid (R-AUC-2): known, then its exact parts",
+    ),
+    (
+        "price",
+        HISTORY_PER_AMOUNT,
+        "the company price (R-AUC-10), as the view shows it: known, then its exact parts",
+    ),
+    (
+        "asset_price",
+        HISTORY_PER_AMOUNT,
+        "the asset price (R-COM-5), as the view shows it: known, then its exact parts",
+    ),
+    (
+        "secret_bids",
+        MAX_SEATS * HISTORY_PER_BID,
+        "per seat: made, known, squashed amount, exact parts (R-AUC-3)",
+    ),
+    (
+        "rebids_1",
+        MAX_SEATS * HISTORY_PER_BID,
+        "the first company rebid, per seat, as `secret_bids` (R-AUC-6)",
+    ),
+    (
+        "rebids_2",
+        MAX_SEATS * HISTORY_PER_BID,
+        "the second company rebid, per seat (R-AUC-6)",
+    ),
+    (
+        "asset_rebids_1",
+        MAX_SEATS * HISTORY_PER_BID,
+        "the first asset rebid, per seat (R-COM-4)",
+    ),
+    (
+        "asset_rebids_2",
+        MAX_SEATS * HISTORY_PER_BID,
+        "the second asset rebid, per seat (R-COM-4)",
+    ),
+]);
+
+/// The floats of a seat's slot of the peeks part of the bid-history block.
+pub const PEEK_FIELDS: [Field; HISTORY_PER_PEEK] = fields([
+    (
+        "peeked",
+        1,
+        "1 when the seat peeked (R-VIS-5; public, R-VIS-1)",
+    ),
+    (
+        "at",
+        1,
+        "its place in the viewer's event stream / 1,024 (when it peeked)",
+    ),
+]);
+
+/// The bid-history block of the information state
+/// ([`write_history`](super::write_history)), block by block: the turns, then the peeks. Its
+/// length is [`HISTORY_SIZE`](super::HISTORY_SIZE).
+///
+#[doc = include_str!("history.md")]
+pub const HISTORY_LAYOUT: [BlockLayout; 2] = blocks([
+    (
+        "turns",
+        MAX_TURNS,
+        &HISTORY_TURN_FIELDS,
+        "per turn: its amounts and every bid and rebid as the seat saw them",
+    ),
+    ("peeks", MAX_SEATS, &PEEK_FIELDS, "per seat: its peek"),
+]);
+
+/// The floats of a seat's slot of the spend-bounds block ([`BOUNDS_LAYOUT`]).
+///
+#[doc = include_str!("bounds_fields.md")]
+pub const BOUNDS_FIELDS: [Field; 3] = fields([
+    (
+        "lower",
+        1,
+        "the squashed lower bound of the seat's total spent",
+    ),
+    (
+        "upper",
+        1,
+        "the squashed upper bound (1 when unbounded: a hidden price could be 2^64-1)",
+    ),
+    ("exact", 1, "1 when the viewer knows the total exactly"),
+]);
+
+/// The optional spend-bounds block ([`observe_bounds`](super::observe_bounds)), per seat. Its
+/// length is [`BOUNDS_SIZE`](super::BOUNDS_SIZE).
+///
+#[doc = include_str!("bounds.md")]
+pub const BOUNDS_LAYOUT: [BlockLayout; 1] = blocks([(
+    "bounds",
+    MAX_SEATS,
+    &BOUNDS_FIELDS,
+    "per seat slot: what the viewer can prove of its total spent (the deduction aid)",
+)]);
+
+/// The floats of `layout`, block after block.
+pub const fn layout_len(layout: &[BlockLayout]) -> usize {
+    let (mut i, mut len) = (0, 0);
+    while i < layout.len() {
+        len += layout[i].len();
+        i += 1;
+    }
+    len
+}
+
+/// The block named `name` of `layout`; does not compile when there is none.
+pub(crate) const fn block_of(layout: &[BlockLayout], name: &str) -> BlockLayout {
+    let mut i = 0;
+    while i < layout.len() {
+        if same(layout[i].name, name) {
+            return layout[i];
+        }
+        i += 1;
+    }
+    panic!("no block of that name in the layout")
+}
+
+/// The offset in its slot of the field named `name` of `fields`; does not compile when there is
+/// none.
+pub(crate) const fn offset_of(fields: &[Field], name: &str) -> usize {
+    find_field(fields, name).offset
 }
 
 /// The observation, block by block and field by field: the one description of where each float
@@ -659,44 +791,66 @@ pub(crate) fn doc_tables() -> alloc::vec::Vec<(&'static str, alloc::string::Stri
         s
     }
 
-    let mut blocks = String::from(
-        "<!-- rendered from qe-core's encoding layout; rewrite with scripts/golden -->\n\n\
-         | block | offset | floats | content |\n|---|---|---|---|\n",
-    );
-    for b in &LAYOUT {
-        let floats = if b.slots > 1 {
-            alloc::format!("{} × {}", b.slots, b.slot_len)
-        } else {
-            alloc::format!("{}", b.slot_len)
-        };
-        let mut content = String::from(b.doc);
-        if b.fields.len() > 1 {
-            let list: alloc::vec::Vec<String> = b
-                .fields
-                .iter()
-                .map(|f| alloc::format!("`{}` {}", f.name, f.len))
-                .collect();
-            let table = match b.name {
-                "bids" => "BID_FIELDS",
-                "legal" => "LEGAL_FIELDS",
-                "seats" => "SEAT_FIELDS",
-                "auctions" => "AUCTION_FIELDS",
-                other => panic!("block {other} has fields but no table"),
+    /// The table of `layout`'s blocks; `table` names the field list of a block with fields.
+    fn blocks_table(layout: &[BlockLayout], table: fn(&str) -> &'static str) -> String {
+        let mut blocks = String::from(
+            "<!-- rendered from qe-core's encoding layout; rewrite with scripts/golden -->\n\n\
+             | block | offset | floats | content |\n|---|---|---|---|\n",
+        );
+        for b in layout {
+            let floats = if b.slots > 1 {
+                alloc::format!("{} × {}", b.slots, b.slot_len)
+            } else {
+                alloc::format!("{}", b.slot_len)
             };
-            write!(content, ": {} ([`{table}`])", list.join(", ")).unwrap();
+            let mut content = String::from(b.doc);
+            if b.fields.len() > 1 {
+                let list: alloc::vec::Vec<String> = b
+                    .fields
+                    .iter()
+                    .map(|f| alloc::format!("`{}` {}", f.name, f.len))
+                    .collect();
+                write!(content, ": {} ([`{}`])", list.join(", "), table(b.name)).unwrap();
+            }
+            writeln!(
+                blocks,
+                "| `{}` | {} | {floats} | {content} |",
+                b.name, b.offset
+            )
+            .unwrap();
         }
-        writeln!(
-            blocks,
-            "| `{}` | {} | {floats} | {content} |",
-            b.name, b.offset
-        )
-        .unwrap();
+        blocks
     }
+
+    let blocks = blocks_table(&LAYOUT, |name| match name {
+        "bids" => "BID_FIELDS",
+        "legal" => "LEGAL_FIELDS",
+        "seats" => "SEAT_FIELDS",
+        "auctions" => "AUCTION_FIELDS",
+        other => panic!("block {other} has fields but no table"),
+    });
+    let mut history = blocks_table(&HISTORY_LAYOUT, |name| match name {
+        "turns" => "HISTORY_TURN_FIELDS",
+        "peeks" => "PEEK_FIELDS",
+        other => panic!("block {other} has fields but no table"),
+    });
+    for (name, fields) in [
+        ("HISTORY_TURN_FIELDS", &HISTORY_TURN_FIELDS[..]),
+        ("PEEK_FIELDS", &PEEK_FIELDS[..]),
+    ] {
+        let table = fields_table(fields);
+        let rows = table.split_once("\n\n").map_or(table.as_str(), |(_, t)| t);
+        write!(history, "\n`{name}`:\n\n{rows}").unwrap();
+    }
+    let bounds = blocks_table(&BOUNDS_LAYOUT, |_| "BOUNDS_FIELDS");
     alloc::vec![
         ("blocks.md", blocks),
         ("bid_fields.md", fields_table(&BID_FIELDS)),
         ("legal_fields.md", fields_table(&LEGAL_FIELDS)),
         ("seat_fields.md", fields_table(&SEAT_FIELDS)),
         ("auction_fields.md", fields_table(&AUCTION_FIELDS)),
+        ("history.md", history),
+        ("bounds.md", bounds),
+        ("bounds_fields.md", fields_table(&BOUNDS_FIELDS)),
     ]
 }
