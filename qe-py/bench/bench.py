@@ -7,7 +7,7 @@ loop over OpenSpiel's goofspiel (16 cards, 4 players, imp_info), run one after t
 same run, with the ratio printed. Both draw each random choice the same way,
 `legal[rng.randrange(len(legal))]` with one `random.Random`, so the choices cost the same.
 
-L1. qe: `g = qe.Game(4, False, seed)`; while not `g.is_over`: for each seat `s` of `g.to_act`,
+L1. qe: `g = qe.Game(4, seed)`; while not `g.is_over`: for each seat `s` of `g.to_act`,
     `legal = g.legal_actions(s)` and a random choice into a 4-entry list indexed by seat, then
     `g.step(actions)`. goofspiel: while not terminal: at a chance node a random outcome of
     `chance_outcomes()`, else for each player `legal_actions(p)` and a random choice, then
@@ -25,12 +25,12 @@ Choices alone: qe's loop with every engine call taken out, only its random choic
 Tuned (the loops below are written for speed; they are not the loop above):
 
 1. Python loop over qe.Game, random legal bids: full 4-player base games per second. Each game is
-   `qe.Game(4, False, seed)`; while `to_act_mask` is non-zero, `bid_all` one bid per seat. The
+   `qe.Game(4, seed)`; while `to_act_mask` is non-zero, `bid_all` one bid per seat. The
    auctioneer opens with a random odd amount and every other seat bids a random even amount, so
    every bid is legal (a secret bid may not equal the opening bid, R-AUC-3) without a check. No
    observations. The random amounts are drawn beforehand (4096 lists of each, cycled).
 2. The same Python loop with numpy observations and action masks: full games per second. Each game
-   is `qe.Game(4, False, seed)`, then `observe_into(obs, mask, acting_only=True)` into
+   is `qe.Game(4, seed)`, then `observe_into(obs, mask, acting_only=True)` into
    preallocated float32 [4, 954] / int8 [4, A] arrays, then repeatedly
    `over = step_observe(actions, obs, mask, zero_others=False)` (apply one action per acting seat,
    write the observation and mask rows of the seats that act next, zero mask rows for the others,
@@ -91,7 +91,7 @@ def bench_games(seconds: float) -> float:
 
     # The defaults make every name the loop uses a local variable.
     def play(seed: int, i: int, Game: type = qe.Game, odd: list = odd, even: list = even) -> int:
-        g = Game(4, False, seed)
+        g = Game(4, seed)
         bid_all = g.bid_all
         while g.to_act_mask:
             i = (i + 1) & 4095
@@ -109,7 +109,7 @@ def _ranks(rng: np.random.Generator, shape: tuple) -> list:
 
 def buffers() -> Tuple[np.ndarray, np.ndarray]:
     """Preallocated observation and mask rows of a 4-player game on the default ladder."""
-    n_actions = qe.Game(4, False, 0).num_actions
+    n_actions = qe.Game(4, 0).num_actions
     return np.zeros((4, qe.OBS_SIZE), np.float32), np.zeros((4, n_actions), np.int8)
 
 
@@ -131,7 +131,7 @@ def bench_obs(seconds: float) -> float:
         obs: np.ndarray = obs,
         mask: np.ndarray = mask,
     ) -> int:
-        g = Game(4, False, seed)
+        g = Game(4, seed)
         g.observe_into(obs, mask, True)
         step = g.step_observe
         over = False
@@ -158,7 +158,7 @@ def bench_obs_numpy(seconds: float) -> float:
         obs: np.ndarray = obs,
         mask: np.ndarray = mask,
     ) -> int:
-        g = Game(4, False, seed)
+        g = Game(4, seed)
         g.observe_into(obs, mask, True)
         step = g.step_observe
         over = False
@@ -228,8 +228,8 @@ def _like_rate(seconds: float, play: Callable[[int], None]) -> float:
 
 
 def qe_plain(seed: int, randrange: Callable[[int], int]) -> None:
-    """L1 on qe: one game of `qe.Game(4, False, seed)`."""
-    g = qe.Game(4, False, seed)
+    """L1 on qe: one game of `qe.Game(4, seed)`."""
+    g = qe.Game(4, seed)
     actions = [0, 0, 0, 0]
     while not g.is_over:
         for s in g.to_act:
@@ -246,7 +246,7 @@ def qe_observed(
     flatnonzero: Any = np.flatnonzero,
 ) -> None:
     """L2 on qe: one game, observing into `obs` and `mask` (as `buffers()` makes them)."""
-    g = qe.Game(4, False, seed)
+    g = qe.Game(4, seed)
     actions = [0, 0, 0, 0]
     while not g.is_over:
         g.observe_into(obs, mask, True)

@@ -75,6 +75,7 @@ fn _qe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::PyBot>()?;
+    m.add_function(wrap_pyfunction!(setup::expansions_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::int_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::seat_arg, m)?)?;
     m.add_function(wrap_pyfunction!(args::quote_arg, m)?)?;

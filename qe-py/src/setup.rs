@@ -16,20 +16,59 @@ pub(crate) fn players_of(py: Python<'_>, players: i128) -> PyResult<u8> {
 
 /// The rules of a new game: `expansions` by name (the names records use), `commodities=True` as a
 /// shorthand for `"commodities"` in the set.
-pub(crate) fn rules(
+pub(crate) fn rules(py: Python<'_>, players: u8, expansions: Expansions) -> PyResult<Rules> {
+    Rules::with_expansions(players, expansions).map_err(|e| setup_error(py, &e))
+}
+
+/// The expansions in play from the caller's `expansions=` (names, as records give them) and the
+/// deprecated `commodities=` flag, which, when given, warns (`DeprecationWarning` at `stacklevel`,
+/// 1 being the caller of the function that reads it) and adds or leaves out Commodities. The
+/// expansion set is the one switch; the flag is kept, keyword-only, so code written for it runs.
+pub(crate) fn expansions_of(
     py: Python<'_>,
-    players: u8,
-    commodities: bool,
-    expansions: Option<Vec<String>>,
-) -> PyResult<Rules> {
-    let named = expansions.unwrap_or_default();
+    expansions: Option<&Bound<'_, PyAny>>,
+    commodities: Option<&Bound<'_, PyAny>>,
+    stacklevel: i32,
+) -> PyResult<Expansions> {
+    let named = crate::args::names(expansions, "expansions")?.unwrap_or_default();
     let set = Expansions::from_names(named.iter().map(String::as_str))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let set = set.set(
-        Expansion::Commodities,
-        commodities || set.contains(Expansion::Commodities),
+    let Some(flag) = commodities.filter(|v| !v.is_none()) else {
+        return Ok(set);
+    };
+    let on = crate::args::flag(flag).map_err(|e| {
+        pyo3::exceptions::PyTypeError::new_err(format!("argument 'commodities': {}", e.value(py)))
+    })?;
+    let message = format!(
+        "commodities={} is deprecated: use expansions={}",
+        if on { "True" } else { "False" },
+        if on { "(\"commodities\",)" } else { "()" }
     );
-    Rules::with_expansions(players, set).map_err(|e| setup_error(py, &e))
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+        &std::ffi::CString::new(message).expect("no NUL"),
+        stacklevel,
+    )?;
+    Ok(set.set(
+        Expansion::Commodities,
+        on || set.contains(Expansion::Commodities),
+    ))
+}
+
+/// `qe._qe._expansions(expansions, commodities, stacklevel)`: [`expansions_of`] for the Python
+/// adapters, which take the same two keywords: the names of the set.
+#[pyfunction]
+#[pyo3(name = "_expansions", signature = (expansions=None, commodities=None, stacklevel=2))]
+pub(crate) fn expansions_arg(
+    py: Python<'_>,
+    expansions: Option<&Bound<'_, PyAny>>,
+    commodities: Option<&Bound<'_, PyAny>>,
+    stacklevel: i32,
+) -> PyResult<Vec<&'static str>> {
+    Ok(expansions_of(py, expansions, commodities, stacklevel)?
+        .names()
+        .collect())
 }
 
 /// A random seed when the caller gives none.

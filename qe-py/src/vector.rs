@@ -670,9 +670,9 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, commodities=false, *, expansions=None, ladder=None, seed=None, opponents=None, seat=Ok(0), reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(signature = (num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=Ok(0), reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
     #[pyo3(
-        text_signature = "(num_envs, players=4, commodities=False, *, expansions=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True)"
+        text_signature = "(num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True)"
     )]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
@@ -680,8 +680,8 @@ impl VectorEnv {
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::players)] players: i128,
-        #[pyo3(from_py_with = args::flag)] commodities: bool,
         expansions: Option<&Bound<'_, PyAny>>,
+        commodities: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = crate::encoding::ladder_arg)] ladder: Option<PyBidLadder>,
         seed: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::opt_text)] opponents: Option<String>,
@@ -696,13 +696,13 @@ impl VectorEnv {
         };
         let num_envs = args::int_or::<i128>(num_envs, "num_envs", |q| bad_count(&q))?;
         let seed = args::opt_int::<u64>(seed, "seed")?;
-        let expansions = args::names(expansions, "expansions")?;
+        let expansions = crate::setup::expansions_of(py, expansions, commodities, 1)?;
         let players = crate::setup::players_of(py, players)?;
         let num_envs = usize::try_from(num_envs)
             .ok()
             .filter(|n| (1..=MAX_ENVS).contains(n))
             .ok_or_else(|| bad_count(&num_envs))?;
-        let r = rules(py, players, commodities, expansions)?;
+        let r = rules(py, players, expansions)?;
         if let Some(name) = &opponents {
             if by_name_with(name.as_str(), 0, *r.manifest()).is_none() {
                 return Err(PyValueError::new_err(format!(

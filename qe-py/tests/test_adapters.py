@@ -20,7 +20,7 @@ import qe
     "kw",
     [
         {},
-        {"players": 5, "commodities": True},
+        {"players": 5, "expansions": ("commodities",)},
         {"players": 5, "peeks": True},
         {"players": 3, "reward": "score"},
     ],
@@ -72,7 +72,7 @@ def test_pettingzoo_every_live_agent_has_a_legal_action_and_idle_ones_wait() -> 
         obs, _, _, _, _ = par.step(actions)
         steps += 1
     assert steps > 16
-    aec = qp.env(players=4, commodities=True)
+    aec = qp.env(players=4, expansions=("commodities",))
     aec.reset(seed=3)
     for agent in aec.agent_iter():
         ob, _, term, trunc, _ = aec.last()
@@ -257,7 +257,7 @@ def test_openspiel_random_sim() -> None:
     for params in (
         {"players": 3, "ladder": "0,1,3"},
         {"players": 4},
-        {"players": 5, "commodities": True},
+        {"players": 5, "expansions": "commodities"},
         {"players": 3, "expansions": "commodities", "ladder": "0:2:5"},
         {"players": 5, "peeks": True},
     ):
@@ -296,8 +296,9 @@ def test_openspiel_game_string_round_trips(params: dict) -> None:
     assert isinstance(a, qo.QeOpenSpielState) and isinstance(b, qo.QeOpenSpielState)
     assert a.qe.expansions == b.qe.expansions and a.qe.ladder == b.qe.ladder
     assert a.qe.peeks == b.qe.peeks
-    # The string says what the game is: commodities and expansions agree with the game's.
-    assert f"commodities={a.qe.commodities}" in str(game)
+    # The string names the expansions by the set: the deprecated commodities flag is written False,
+    # so that loading the string again does not warn.
+    assert "commodities=False" in str(game)
     assert f"expansions={':'.join(a.qe.expansions)}," in str(game)
 
 
@@ -576,7 +577,7 @@ def test_openspiel_tensors_and_chance() -> None:
 
     import qe.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("python_qe", {"players": 4, "commodities": True})
+    game = pyspiel.load_game("python_qe", {"players": 4, "expansions": "commodities"})
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 24
     state.apply_action(state.chance_outcomes()[0][0])
@@ -838,7 +839,7 @@ def test_vector_env_last_returns_are_every_seats_reward() -> None:
 
 @pytest.mark.parametrize("opponents", ["random", "miser", "value"])
 def test_vector_env_with_opponents(opponents: str) -> None:
-    env = qe.VectorEnv(16, players=4, commodities=True, seed=2, opponents=opponents, seat=1)
+    env = qe.VectorEnv(16, players=4, expansions=("commodities",), seed=2, opponents=opponents, seat=1)
     obs, masks = env.reset()
     assert obs.shape == (16, qe.OBS_SIZE) and masks.shape == (16, env.num_actions)
     assert (masks.sum(axis=1) > 0).all()
@@ -877,7 +878,7 @@ def test_vector_env_search_opponents_play_whole_games_with_their_history() -> No
     """Search opponents read their seats' bid history, kept in step with every command (the
     learner's bids, takes, discards and peeks too): whole 5-player Commodities games end, each
     with its returns."""
-    env = qe.VectorEnv(2, players=5, commodities=True, seed=3, opponents="search:easy", seat=2, peeks=True)
+    env = qe.VectorEnv(2, players=5, expansions=("commodities",), seed=3, opponents="search:easy", seat=2, peeks=True)
     obs, masks = env.reset()
     rng = np.random.default_rng(5)
     peek = env.num_actions - 1 - 16  # the first peek action
@@ -1128,7 +1129,7 @@ def _longest_play(game, seed: int):  # type: ignore[no-untyped-def]
     return s
 
 
-@pytest.mark.parametrize("params", [{"players": 4, "commodities": True}, {"players": 5, "commodities": True, "peeks": True}])
+@pytest.mark.parametrize("params", [{"players": 4, "expansions": "commodities"}, {"players": 5, "expansions": "commodities", "peeks": True}])
 def test_openspiel_max_game_length_bounds_the_longest_games(params: dict) -> None:  # type: ignore[type-arg]
     import pyspiel
 
@@ -1160,3 +1161,42 @@ def test_openspiel_observers_refuse_parameters() -> None:
     for kind in (None, pyspiel.IIGObservationType(perfect_recall=True)):
         with pytest.raises(ValueError, match="observation parameters not supported"):
             make_observation(game, kind, {"view": "public"})
+
+
+def test_commodities_is_deprecated_in_every_adapter_for_expansions() -> None:
+    """``commodities=True`` still plays Commodities in every adapter, with one
+    ``DeprecationWarning`` pointing at the caller's line; ``expansions=("commodities",)`` is the
+    one switch and does not warn."""
+    import pyspiel
+
+    import qe.gym as qg
+    import qe.openspiel  # noqa: F401  (registers python_qe)
+    import qe.pettingzoo as qp
+
+    makers = {
+        "Game": lambda **kw: qe.Game(4, 1, **kw),
+        "VectorEnv": lambda **kw: qe.VectorEnv(2, 4, seed=1, **kw),
+        "pettingzoo.env": lambda **kw: qp.env(players=4, **kw),
+        "pettingzoo.parallel_env": lambda **kw: qp.parallel_env(players=4, **kw),
+        "gym.QeEnv": lambda **kw: qg.QeEnv(players=4, **kw),
+        "gym.QeVectorEnv": lambda **kw: qg.QeVectorEnv(2, players=4, **kw),
+    }
+    for name, make in makers.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            make(expansions=("commodities",))
+        with pytest.warns(DeprecationWarning, match=r"commodities=True is deprecated: use expansions=\(\"commodities\",\)") as caught:
+            made = make(commodities=True)
+        assert [w.filename for w in caught] == [__file__], (name, [(w.filename, w.lineno) for w in caught])
+        game = getattr(made, "game", None) or getattr(getattr(made, "unwrapped", made), "game", None)
+        if isinstance(made, qe.Game):
+            game = made
+        if game is not None:
+            assert game.expansions == ["commodities"], name
+    with pytest.warns(DeprecationWarning, match="commodities=True is deprecated"):
+        game = pyspiel.load_game("python_qe(commodities=True)")
+    assert game.qe_expansions == ("commodities",)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = pyspiel.load_game(str(game))
+    assert again.qe_expansions == ("commodities",)

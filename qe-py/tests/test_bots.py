@@ -21,7 +21,7 @@ _BASE = ("random", "miser", "value")
 
 @pytest.mark.parametrize("name", _BASE)
 def test_every_bot_plays_every_seat_to_the_end(name: str) -> None:
-    g = qe.Game(5, True, 4, peeks=True)
+    g = qe.Game(5, 4, expansions=("commodities",), peeks=True)
     bots = [qe.bots.Bot(name, seed=s) for s in range(5)]
     while not g.is_over:
         for s in g.to_act:
@@ -45,7 +45,7 @@ def test_every_name_of_the_core_makes_a_bot_that_acts(name: str) -> None:
 def test_actions_are_legal_actions_of_the_game() -> None:
     """Off-ladder bids become the nearest legal rung; without peek actions no peek is chosen."""
     for name in _BASE:
-        g = qe.Game(5, True, 9, ladder=qe.BidLadder([0, 3, 7, 20]))
+        g = qe.Game(5, 9, expansions=("commodities",), ladder=qe.BidLadder([0, 3, 7, 20]))
         bots = [qe.bots.Bot(name, seed=s) for s in range(5)]
         while not g.is_over:
             s = g.to_act[0]

@@ -96,7 +96,7 @@ def test_apply_dict_and_events() -> None:
 def _random_game(players: int, commodities: bool, seed: int, peeks: bool = False):  # type: ignore[no-untyped-def]
     """A game played with random legal commands through ``apply``, yielding it after each one."""
     rng = random.Random(seed)
-    g = qe.Game(players, commodities, seed=seed)
+    g = qe.Game(players, seed=seed, expansions=("commodities",) if commodities else ())
     while not g.is_over:
         s = g.to_act[0]
         legal = g.legal(s)
@@ -212,7 +212,7 @@ def test_view_is_typed_and_does_not_leak() -> None:
 
 
 def test_play_to_the_end_outcome_and_record() -> None:
-    g = qe.Game(players=3, commodities=True, seed=11)
+    g = qe.Game(players=3, expansions=("commodities",), seed=11)
     rng = random.Random(0)
     while not g.is_over:
         seat = g.to_act[0]
@@ -245,7 +245,7 @@ def test_replay_reports_the_index() -> None:
 
 
 def test_copy_deepcopy_pickle() -> None:
-    g = qe.Game(players=5, commodities=True, seed=8, ladder=qe.BidLadder.linear(2, 5))
+    g = qe.Game(players=5, expansions=("commodities",), seed=8, ladder=qe.BidLadder.linear(2, 5))
     g.bid(0, 4)
     for h in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
         assert type(h) is qe.Game
@@ -282,7 +282,7 @@ def test_external_chance() -> None:
 
 
 def test_draw_chance_actions_are_the_token_number_less_one() -> None:
-    g = qe.Game(3, commodities=True, external_chance=True)
+    g = qe.Game(3, expansions=("commodities",), external_chance=True)
     rng = random.Random(0)
     draws = 0
     while not g.is_over:
@@ -355,7 +355,7 @@ def test_ladders_masks_and_observations() -> None:
 def test_random_play_matches_replay_of_its_record(
     seed: int, players: int, commodities: bool, choices: random.Random
 ) -> None:
-    g = qe.Game(players, commodities, seed, peeks=True)
+    g = qe.Game(players, seed, expansions=("commodities",) if commodities else (), peeks=True)
     snapshots = []
     while not g.is_over:
         seat = choices.choice(g.to_act)
@@ -459,7 +459,7 @@ def test_observations_of_a_game_observed_all_along_equal_a_fresh_copys(
 ) -> None:
     # A game observed again and again writes through its kept observer; a copy starts without one
     # (its first observation is plain observe_seat). Both must give the same floats every time.
-    g = qe.Game(players, commodities, 8)
+    g = qe.Game(players, 8, expansions=("commodities",) if commodities else ())
     into = np.zeros(qe.OBS_SIZE, np.float32)
     rng = np.random.default_rng(players)
     steps = 0
@@ -482,7 +482,7 @@ def test_observations_looked_at_now_and_then_equal_a_fresh_copys(seed: int) -> N
     # The kept observer follows the game's commands between looks (several turns may end, seats
     # peek, R-VIS-5): its floats are still a fresh copy's (plain observe_seat).
     players = 5 if seed % 2 else 4
-    g = qe.Game(players, seed % 3 == 0, seed, peeks=players == 5)
+    g = qe.Game(players, seed, expansions=("commodities",) if seed % 3 == 0 else (), peeks=players == 5)
     rng = np.random.default_rng(seed)
     steps = 0
     while not g.is_over:
@@ -500,8 +500,8 @@ def test_observations_looked_at_now_and_then_equal_a_fresh_copys(seed: int) -> N
 def test_step_observe_agrees_with_step_and_observe_into(
     players: int, commodities: bool, peeks: bool
 ) -> None:
-    a = qe.Game(players, commodities, 21, peeks=peeks)
-    b = qe.Game(players, commodities, 21, peeks=peeks)
+    a = qe.Game(players, 21, expansions=("commodities",) if commodities else (), peeks=peeks)
+    b = qe.Game(players, 21, expansions=("commodities",) if commodities else (), peeks=peeks)
     n = a.num_actions
     obs_a = np.full((players, qe.OBS_SIZE), 7.0, np.float32)  # stale values must be overwritten
     mask_a = np.full((players, n), 7, np.int8)
@@ -534,8 +534,8 @@ def test_step_observe_agrees_with_step_and_observe_into(
 def test_step_observe_without_zeroing_writes_only_the_acting_rows(
     players: int, commodities: bool
 ) -> None:
-    a = qe.Game(players, commodities, 5)
-    b = qe.Game(players, commodities, 5)
+    a = qe.Game(players, 5, expansions=("commodities",) if commodities else ())
+    b = qe.Game(players, 5, expansions=("commodities",) if commodities else ())
     n = a.num_actions
     obs_a = np.full((players, qe.OBS_SIZE), 7.0, np.float32)
     mask_a = np.full((players, n), 7, np.int8)
@@ -560,7 +560,7 @@ def test_step_observe_without_zeroing_writes_only_the_acting_rows(
 
 
 def test_step_observe_rejects_bad_input_and_changes_nothing() -> None:
-    g = qe.Game(4, False, 5)
+    g = qe.Game(4, 5)
     obs = np.zeros((4, qe.OBS_SIZE), np.float32)
     mask = np.zeros((4, g.num_actions), np.int8)
     g.observe_into(obs, mask, True)
@@ -612,7 +612,7 @@ class _Sub(np.ndarray):
 
 
 def test_output_buffers_are_checked_whatever_their_type_dtype_object_or_history() -> None:
-    g = qe.Game(4, False, 2)
+    g = qe.Game(4, 2)
     want = np.zeros((4, qe.OBS_SIZE), np.float32)
     want_mask = np.zeros((4, g.num_actions), np.int8)
     g.observe_into(want, want_mask)
@@ -652,7 +652,7 @@ def test_output_buffers_are_checked_whatever_their_type_dtype_object_or_history(
 
 
 def test_observe_into_checks_buffers_and_phase_is_interned() -> None:
-    g = qe.Game(4, False, 2)
+    g = qe.Game(4, 2)
     obs = np.zeros((4, qe.OBS_SIZE), np.float32)
     mask = np.zeros((4, g.num_actions), np.int8)
     with pytest.raises(TypeError):
@@ -762,7 +762,7 @@ def test_the_same_bad_command_names_the_same_rule_as_in_a_record() -> None:
         ({"seat": 1, "bid": 2.9}, "R-AUC-4"),
         ({"seat": 1, "bid": 5, "x": 1}, "R-AUC-12"),
     ]:
-        g = qe.Game(players=5, commodities=True, seed=2)
+        g = qe.Game(players=5, expansions=("commodities",), seed=2)
         with pytest.raises(qe.IllegalCommand) as e:
             g.apply(command)
         assert e.value.rule == rule, command
@@ -774,8 +774,8 @@ def test_the_same_bad_command_names_the_same_rule_as_in_a_record() -> None:
 def test_expansions_by_name_and_the_commodities_shorthand() -> None:
     named = qe.Game(5, seed=3, expansions=("commodities",))
     assert named.expansions == ["commodities"] and named.commodities
-    assert named.record() == qe.Game(5, True, 3).record()
-    assert named.record() == qe.Game(5, True, 3, expansions=["commodities"]).record()
+    assert named.record() == qe.Game(5, 3, expansions=("commodities",)).record()
+    assert named.record() == qe.Game(5, 3, expansions=["commodities"]).record()
     assert qe.Game(4, seed=1).expansions == []
     assert json.loads(named.record() or "{}")["expansions"] == ["commodities"]
     with pytest.raises(ValueError, match="unknown expansion \"gold rush\" \\(known: commodities\\)"):
@@ -822,7 +822,7 @@ def test_a_seat_must_act_exactly_when_it_is_to_act() -> None:
     Commodities games, discards included."""
     discards = 0
     for seed in range(6):
-        g = qe.Game(4, True, seed)
+        g = qe.Game(4, seed, expansions=("commodities",))
         bots = [qe.bots.Bot("value", seed=s) for s in range(4)]
         while not g.is_over:
             for s in range(4):
@@ -958,3 +958,20 @@ def test_copied_and_pickled_vector_envs_step_as_the_original_will(kw: dict) -> N
             assert c.last_returns(e) == env.last_returns(e)
             last, got = env.last_observation(e), c.last_observation(e)
             assert (last is None and got is None) or (last == got).all()
+
+
+def test_the_second_positional_argument_is_the_seed_and_commodities_is_keyword_only() -> None:
+    """``Game(players, seed)``: ``commodities`` is keyword-only and deprecated; the expansions in
+    play are the set ``expansions=``. A bool where the seed goes (code written for
+    ``Game(4, True, 7)``) is a TypeError that says so, never a game seeded 1."""
+    assert qe.Game(4, 7).record() == qe.Game(players=4, seed=7).record()
+    with pytest.raises(TypeError, match=r"seed must be an int, got bool True: .*keyword-only"):
+        qe.Game(4, True)
+    with pytest.raises(TypeError):
+        qe.Game(4, True, 7)
+    with pytest.warns(DeprecationWarning, match=r"commodities=False is deprecated: use expansions=\(\)"):
+        plain = qe.Game(4, 7, commodities=False)
+    assert plain.expansions == [] and not plain.commodities
+    with pytest.warns(DeprecationWarning):
+        both = qe.Game(4, 7, commodities=False, expansions=("commodities",))
+    assert both.commodities  # the set says Commodities; the flag only adds it

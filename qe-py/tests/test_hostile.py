@@ -132,16 +132,16 @@ def _nested(depth: int) -> dict:  # type: ignore[type-arg]
 # Integer arguments out of their type's range or of the wrong type: each message names the
 # argument and quotes the value given (PyO3's own conversion names neither for a range error).
 BAD_INTS = [
-    ("Game(seed=-1)", lambda g: qe.Game(4, False, -1), OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
-    ("Game(seed=2**70)", lambda g: qe.Game(4, False, 2**70), OverflowError, f"seed must be .*, got {2**70}"),
-    ("Game(seed='x')", lambda g: qe.Game(4, False, "x"), TypeError, "seed must be an int, got str 'x'"),
+    ("Game(seed=-1)", lambda g: qe.Game(4, -1), OverflowError, "seed must be an int from 0 to 18446744073709551615, got -1"),
+    ("Game(seed=2**70)", lambda g: qe.Game(4, 2**70), OverflowError, f"seed must be .*, got {2**70}"),
+    ("Game(seed='x')", lambda g: qe.Game(4, "x"), TypeError, "seed must be an int, got str 'x'"),
     ("Game(players='4')", lambda g: qe.Game("4"), TypeError, "argument 'players': must be an int, got str '4'"),
     ("Game(players=None)", lambda g: qe._qe.Game(None), TypeError, "argument 'players': must be an int, got NoneType None"),
     ("Game(players=300)", lambda g: qe.Game(300), qe.SetupError, "R-SET-1: a game has 3 to 5 players, not 300"),
     ("Game(players=-1)", lambda g: qe.Game(-1), qe.SetupError, "R-SET-1: a game has 3 to 5 players, not -1"),
     ("Game(players=2**200)", lambda g: qe.Game(2**200), OverflowError, f"players must be an int from .*, got {str(2**200)[:60]}\\.\\.\\.$"),
     ("Game(players=True)", lambda g: qe.Game(True), TypeError, "must be an int, got bool True"),
-    ("Game(commodities=1)", lambda g: qe.Game(4, 1), TypeError, "argument 'commodities': must be True or False, got int 1"),
+    ("Game(commodities=1)", lambda g: qe.Game(4, commodities=1), TypeError, "argument 'commodities': must be True or False, got int 1"),
     ("Game(peeks='yes')", lambda g: qe.Game(4, peeks="yes"), TypeError, "argument 'peeks': must be True or False, got str 'yes'"),
     ("VectorEnv(zero_others=0)", lambda g: qe.VectorEnv(2, zero_others=0), TypeError, "argument 'zero_others': must be True or False, got int 0"),
     ("Game(expansions=str)", lambda g: qe.Game(expansions="commodities"), TypeError, r"expansions must be a list of names such as \["),
@@ -208,7 +208,7 @@ def test_bad_ints_name_the_argument_and_the_value(call: object, error: type, mes
 def test_int_argument_defaults_are_those_shown() -> None:
     """The defaults the signatures show (players=4, seat=0, Bot seed=0) are the ones applied."""
     assert qe._qe.Game().players == 4
-    assert qe._qe.Game.__text_signature__.startswith("(players=4, commodities=False, seed=None")
+    assert qe._qe.Game.__text_signature__.startswith("(players=4, seed=None, *, expansions=None, commodities=None")
     assert qe._qe.Bot("value").seed == 0 and qe._qe.Bot.__text_signature__ == "(name, seed=0)"
     env = qe.VectorEnv(2)
     assert env.players == 4
@@ -719,7 +719,7 @@ def test_text_and_ladder_arguments_quote_what_was_given(call: object, message: s
 
 
 def test_an_unknown_pile_is_the_same_error_however_it_is_named() -> None:
-    g = qe.Game(4, commodities=True, seed=1)
+    g = qe.Game(4, expansions=("commodities",), seed=1)
     for take in (lambda p: g.take(0, p), lambda p: g.apply({"seat": 0, "take_asset": p})):
         with pytest.raises(qe.IllegalCommand, match=r'^R-COM-5: malformed command: unknown pile "x{59}\.\.\.$') as e:
             take("x" * 1000)
@@ -1047,8 +1047,9 @@ def test_geometric_ratio_takes_any_real_number() -> None:
 
 
 def test_flags_take_numpy_bools() -> None:
-    assert qe.Game(4, commodities=np.True_, seed=1).commodities is True
-    assert qe._qe.Game(4, np.bool_(False), 1, peeks=np.True_).peeks is True
+    with pytest.warns(DeprecationWarning, match=r"commodities=True is deprecated"):
+        assert qe.Game(4, commodities=np.True_, seed=1).commodities is True
+    assert qe._qe.Game(4, 1, peeks=np.True_).peeks is True
     env = qe.VectorEnv(2, all_seats=np.False_, zero_others=np.True_, peeks=np.False_)
     assert env.peeks is False
     g = qe.Game(4, seed=1)
@@ -1127,7 +1128,7 @@ def test_vector_env_seats_past_128_bits_are_out_of_range_like_any_other() -> Non
 
 
 def test_an_external_pickled_state_names_commodities_once() -> None:
-    g = qe.Game(4, commodities=True, external_chance=True)
+    g = qe.Game(4, expansions=("commodities",), external_chance=True)
     for commodities, expansions in [(False, ["commodities"]), (True, [])]:
         state = json.loads(qe._qe.Game.__getstate__(g))
         state["commodities"], state["expansions"] = commodities, expansions
@@ -1136,7 +1137,7 @@ def test_an_external_pickled_state_names_commodities_once() -> None:
 
 
 def test_a_command_past_the_limit_is_the_same_error_as_text_or_as_a_dict() -> None:
-    g = qe.Game(4, commodities=True, seed=1)
+    g = qe.Game(4, expansions=("commodities",), seed=1)
     big = {"seat": 0, "bid": 1, "x": "y" * 5000}
     for command in (big, json.dumps(big)):
         with pytest.raises(qe.IllegalCommand, match=r"^R-AUC-12: malformed command: a command is at most 4096 bytes of JSON") as e:
@@ -1363,7 +1364,7 @@ def test_an_expansion_named_twice_is_refused_everywhere_with_one_message() -> No
     with pytest.raises(qe.SetupError, match=f"^RECORD: bad record: {twice}$"):
         qe.Game.from_record(record)
     # The shorthand is not a second naming.
-    assert qe.Game(3, True, expansions=["commodities"]).expansions == ["commodities"]
+    assert qe.Game(3, expansions=["commodities"]).expansions == ["commodities"]
 
 
 @pytest.mark.parametrize("param, text", [("ladder", "0:1:::2"), ("ladder", "0:1:"), ("expansions", "commodities:")])

@@ -388,13 +388,14 @@ def _shadowing(attrs: Mapping[Any, Any]) -> List[Any]:
 class Game(_qe.Game):
     """One game of QE with its history.
 
-    ``Game(players=4, commodities=False, seed=None, *, expansions=None, ladder=None, peeks=False,
+    ``Game(players=4, seed=None, *, expansions=None, ladder=None, peeks=False,
     external_chance=False)``: a seeded game (a random seed when ``seed`` is ``None``), or, with
     ``external_chance=True``, a game whose deal, tile reveals and token draws are supplied by the
     caller (``chance_outcomes``/``chance``, or ``chance_actions``/``apply_chance_action``).
 
-    ``expansions`` names the expansions in play, as records name them (``("commodities",)``);
-    ``commodities=True`` is a shorthand for ``expansions=("commodities",)``.
+    ``expansions`` names the expansions in play, as records name them (``("commodities",)``): the
+    one switch. ``commodities=`` (keyword-only) is deprecated: it still adds or leaves out
+    Commodities, with a ``DeprecationWarning``.
 
     A rejected command raises :class:`IllegalCommand` and leaves the game unchanged. The class
     extends the extension's game (``qe._qe.Game``): the state, commands, actions, observations,
@@ -407,10 +408,10 @@ class Game(_qe.Game):
     def __init__(
         self,
         players: int = 4,
-        commodities: bool = False,
         seed: Optional[int] = None,
         *,
         expansions: Optional[Sequence[str]] = None,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
         external_chance: bool = False,

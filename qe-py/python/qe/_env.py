@@ -4,12 +4,28 @@ argument or an agent's action, and what they play for an illegal action."""
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Dict, Optional
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from . import _qe
 
 if TYPE_CHECKING:
     from . import Game
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def expansions_of(expansions: Optional[Sequence[str]], commodities: Optional[bool]) -> List[str]:
+    """The expansions of an adapter's ``expansions=`` and deprecated ``commodities=`` keywords
+    (``qe._qe._expansions``), the ``DeprecationWarning`` pointed at the first line outside this
+    package: the user's, whatever adapter and wrapper made the env."""
+    # Level 1 is this function (the caller of the extension function), 2 its caller, and so on.
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return _qe._expansions(expansions, commodities, level)
 
 
 def as_int(value: Any, name: str) -> int:

@@ -33,6 +33,7 @@ __all__ = [
     "observation_blocks",
     "replay_json",
     "_bid_range",
+    "_expansions",
 ]
 
 # One entry per seat (entries of seats that need not act are ignored): a list, a tuple, a 1-D
@@ -92,10 +93,10 @@ class Game:
     def __new__(
         cls,
         players: int = 4,
-        commodities: bool = False,
         seed: Optional[int] = None,
         *,
         expansions: Optional[Sequence[str]] = None,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
         external_chance: bool = False,
@@ -200,9 +201,9 @@ class VectorEnv:
         cls,
         num_envs: int,
         players: int = 4,
-        commodities: bool = False,
         *,
         expansions: Optional[Sequence[str]] = None,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         seed: Optional[int] = None,
         opponents: Optional[str] = None,
@@ -265,6 +266,11 @@ class Bot:
 def bot_names() -> List[str]: ...
 def replay_json(record: str) -> Optional[Outcome]: ...
 def observation_blocks() -> List[Tuple[str, int, int]]: ...
+def _expansions(
+    expansions: Optional[Sequence[str]] = None,
+    commodities: Optional[bool] = None,
+    stacklevel: int = 2,
+) -> List[str]: ...
 def int_arg(value: object, name: str) -> int: ...
 def quote(value: object) -> str: ...
 def seed_arg(value: object, name: str) -> int: ...

@@ -35,7 +35,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_seat, as_seed, check_illegal, legalize
+from ._env import as_seat, as_seed, check_illegal, expansions_of, legalize
 from .bots import Bot, bot_names
 
 __all__ = ["QeEnv", "QeVectorEnv"]
@@ -55,7 +55,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         opponents: Opponents = "value",
         *,
         expansions: Optional[Sequence[str]] = None,
-        commodities: bool = False,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
         reward: str = "win",
@@ -64,11 +64,12 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
     ) -> None:
         # The game first: it checks the player count (R-SET-1), the ladder and the flags before
         # anything is sized by them; later games are made with what it took.
-        self.game = Game(players, commodities, 0, expansions=expansions, ladder=ladder, peeks=peeks)
+        # commodities= is deprecated (a warning at the caller's line): the set is the one switch.
+        expansions = expansions_of(expansions, commodities)
+        self.game = Game(players, 0, expansions=expansions, ladder=ladder, peeks=peeks)
         self._kw: Dict[str, Any] = dict(
             expansions=expansions, ladder=self.game.ladder, peeks=self.game.peeks
         )
-        self._commodities = commodities
         players = self.game.players
         seat = as_seat(seat, players, "seat")
         check_illegal(illegal)
@@ -115,7 +116,7 @@ class QeEnv(gymnasium.Env):  # type: ignore[misc]
         # Read as qe reads a seed, so a wrong one gets the same error as everywhere in qe.
         super().reset(seed=None if seed is None else as_seed(seed, "seed"))
         game_seed, *bot_seeds = (int(x) for x in self.np_random.integers(0, 2**63, self.players + 1))
-        self.game = Game(self.players, self._commodities, game_seed, **self._kw)
+        self.game = Game(self.players, game_seed, **self._kw)
         others = iter(self.opponents)
         self._bots = [
             None if s == self.seat else Bot(next(others), bot_seeds[s]) for s in range(self.players)
@@ -168,7 +169,7 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         opponents: str = "value",
         *,
         expansions: Optional[Sequence[str]] = None,
-        commodities: bool = False,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         peeks: bool = False,
         reward: str = "win",
@@ -183,8 +184,7 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self._env = _qe.VectorEnv(
             num_envs,
             players,
-            commodities,
-            expansions=expansions,
+            expansions=expansions_of(expansions, commodities),
             ladder=ladder,
             seed=seed,
             opponents=opponents,

@@ -63,7 +63,7 @@ import numpy as np
 import pyspiel
 
 from . import INFO_STATE_SIZE, OBS_SIZE, PILES, BidLadder, Game, _qe, observation_blocks
-from ._env import as_seat, type_of
+from ._env import as_seat, expansions_of, type_of
 from .bots import Bot
 
 __all__ = [
@@ -211,8 +211,16 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         params = dict(params or {})
         self.qe_players = int(params.get("players", 4))
-        self.qe_commodities = bool(params.get("commodities", False))
-        self.qe_expansions = tuple(_split(params.get("expansions", ""), "expansions"))
+        # commodities=true is deprecated for expansions=commodities (a warning at the caller's
+        # line); the set is the one switch.
+        # OpenSpiel hands every parameter over, its default too, so only commodities=true is a
+        # use of the deprecated flag.
+        self.qe_expansions = tuple(
+            expansions_of(
+                _split(params.get("expansions", ""), "expansions"),
+                True if params.get("commodities") else None,
+            )
+        )
         self.qe_ladder = _ladder(params.get("ladder", _DEFAULT_LADDER))
         self.qe_peeks = bool(params.get("peeks", False))
         # Lists are stored joined by ':' so that str(game) parses back to the same game.
@@ -225,7 +233,9 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.qe_commodities = probe.commodities
         self.qe_expansions = tuple(probe.expansions)
         if "expansions" in params or "commodities" in params:
-            params["commodities"] = probe.commodities
+            # The game's string names the expansions by the set only (commodities=False), so that
+            # loading it again does not warn.
+            params["commodities"] = False
             params["expansions"] = _SEP.join(probe.expansions)
         self.pass_action = probe.num_actions
         turns = probe.turns
@@ -245,7 +255,6 @@ class QeOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def _new_qe(self, seed: Optional[int] = None) -> Game:
         return Game(
             self.qe_players,
-            self.qe_commodities,
             seed,
             expansions=self.qe_expansions,
             ladder=self.qe_ladder,

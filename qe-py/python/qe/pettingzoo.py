@@ -53,7 +53,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import OBS_SIZE, BidLadder, Game, _qe
-from ._env import as_seed, check_illegal, legalize
+from ._env import as_seed, check_illegal, expansions_of, legalize
 
 __all__ = ["QeAECEnv", "QeParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -80,7 +80,7 @@ class _Common:
     def _setup(
         self,
         players: int = 4,
-        commodities: bool = False,
+        commodities: Optional[bool] = None,
         ladder: Optional[BidLadder] = None,
         reward: str = "win",
         render_mode: Optional[str] = None,
@@ -93,12 +93,15 @@ class _Common:
             raise ValueError(f"unknown render_mode {_qe.quote(render_mode)}: expected None or 'ansi'")
         self.illegal = illegal
         self.players = players
-        self.commodities = commodities
         self.reward_mode = reward
         self.render_mode = render_mode
         # The game first: it checks the arguments (R-SET-1 for the player count, the ladder, the
         # flags) before anything is sized by them.
-        self.game = Game(players, commodities, 0, expansions=expansions, ladder=ladder, peeks=peeks)
+        # commodities= is deprecated (a warning at the line that made the env); the expansion set
+        # is the one switch.
+        expansions = expansions_of(expansions, commodities)
+        self.game = Game(players, 0, expansions=expansions, ladder=ladder, peeks=peeks)
+        self.commodities = self.game.commodities
         self.peeks = self.game.peeks
         self.ladder = self.game.ladder
         self.players = players = self.game.players
@@ -123,7 +126,6 @@ class _Common:
     def _make_game(self, seed: int) -> Game:
         return Game(
             self.players,
-            self.commodities,
             seed,
             expansions=self.expansions,
             ladder=self.ladder,

@@ -83,21 +83,28 @@ fn instance_of<'py>(cls: &Bound<'py, PyType>, game: PyGame) -> PyResult<Bound<'p
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (players=4, commodities=false, seed=None, *, expansions=None, ladder=None, peeks=false, external_chance=false))]
+    #[pyo3(signature = (players=4, seed=None, *, expansions=None, commodities=None, ladder=None, peeks=false, external_chance=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         #[pyo3(from_py_with = args::players)] players: i128,
-        #[pyo3(from_py_with = args::flag)] commodities: bool,
         seed: Option<&Bound<'_, PyAny>>,
         expansions: Option<&Bound<'_, PyAny>>,
+        commodities: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = ladder_arg)] ladder: Option<PyBidLadder>,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
         #[pyo3(from_py_with = args::flag)] external_chance: bool,
     ) -> PyResult<Self> {
+        if let Some(flag) = seed.filter(|s| s.is_instance_of::<pyo3::types::PyBool>()) {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "seed must be an int, got bool {}: the second positional argument is the seed \
+                 (commodities is keyword-only and deprecated: expansions=(\"commodities\",))",
+                args::quote(flag)
+            )));
+        }
         let seed = args::opt_int::<u64>(seed, "seed")?;
-        let expansions = args::names(expansions, "expansions")?;
-        let r = rules(py, players_of(py, players)?, commodities, expansions)?;
+        let expansions = crate::setup::expansions_of(py, expansions, commodities, 1)?;
+        let r = rules(py, players_of(py, players)?, expansions)?;
         if let (true, Some(seed)) = (external_chance, seed) {
             return Err(PyValueError::new_err(format!(
                 "seed {seed} has no use with external_chance=True (the caller supplies every \

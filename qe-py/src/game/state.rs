@@ -110,7 +110,11 @@ impl PyGame {
                     field("expansions")?
                 )));
             }
-            let r = rules(py, players, commodities, expansions)?;
+            let set =
+                qe_core::Expansions::from_names(expansions.iter().flatten().map(String::as_str))
+                    .map_err(|e| bad(&e.to_string()))?
+                    .set(qe_core::Expansion::Commodities, commodities);
+            let r = rules(py, players, set)?;
             let nations_v = field("nations")?;
             let nations: Vec<qe_core::Nation> = nations_v
                 .as_array()
