@@ -537,7 +537,8 @@ typedef struct QeState {
    */
   uint8_t players;
   /**
-   * 1 with the Commodities expansion, else 0.
+   * 1 with the Commodities expansion, else 0: `expansions & QE_EXPANSION_COMMODITIES`, kept for
+   * callers written before `expansions`.
    */
   uint8_t commodities;
   /**
@@ -588,6 +589,11 @@ typedef struct QeState {
    * Tokens left in the crypto pile.
    */
   uint8_t crypto_remaining;
+  /**
+   * The expansions in play, a bit per expansion (`QE_EXPANSION_*`): the one switch. Added in
+   * the struct's padding, so its size (20 bytes) and every earlier field are unchanged.
+   */
+  uint8_t expansions;
 } QeState;
 
 /**
@@ -1188,7 +1194,10 @@ QeStatus qe_game_new_with(const struct QeGameOptions *options,
 /**
  * Creates a seeded game: `players` 3–5, `commodities` 0 or 1 (the Commodities expansion), and the
  * `seed` of the set-up (same seed, same game, on every platform; R-SET-2). Writes the new handle
- * to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options.
+ * to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options:
+ * a shorthand kept for callers written before it. The expansions are a set, and
+ * `QeGameOptions.expansions` (`QE_EXPANSION_*` bits) of `qe_game_new_with` is the way to name
+ * them, the only one for an expansion after Commodities.
  *
  * Errors: `QE_ERR_PLAYERS` (205) for a bad player count, `QE_ERR_INVALID_ARGUMENT` for a
  * `commodities` flag other than 0 or 1.

@@ -77,6 +77,7 @@ namespace Qe
         public byte GoldRemaining;
         public byte OilRemaining;
         public byte CryptoRemaining;
+        public byte Expansions;
     }
 
     [StructLayout(LayoutKind.Sequential)]

@@ -236,7 +236,10 @@ unsafe fn options_arg(options: *const QeGameOptions) -> Result<QeGameOptions, Er
 
 /// Creates a seeded game: `players` 3–5, `commodities` 0 or 1 (the Commodities expansion), and the
 /// `seed` of the set-up (same seed, same game, on every platform; R-SET-2). Writes the new handle
-/// to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options.
+/// to `*out_game`; free it with `qe_game_free`. The same as `qe_game_new_with` with these options:
+/// a shorthand kept for callers written before it. The expansions are a set, and
+/// `QeGameOptions.expansions` (`QE_EXPANSION_*` bits) of `qe_game_new_with` is the way to name
+/// them, the only one for an expansion after Commodities.
 ///
 /// Errors: `QE_ERR_PLAYERS` (205) for a bad player count, `QE_ERR_INVALID_ARGUMENT` for a
 /// `commodities` flag other than 0 or 1.

@@ -219,7 +219,8 @@ pub struct QeState {
     pub phase: u32,
     /// The number of seats (3–5).
     pub players: u8,
-    /// 1 with the Commodities expansion, else 0.
+    /// 1 with the Commodities expansion, else 0: `expansions & QE_EXPANSION_COMMODITIES`, kept for
+    /// callers written before `expansions`.
     pub commodities: u8,
     /// The current turn, 0-based (equals `turns` at the end).
     pub turn: u8,
@@ -245,7 +246,13 @@ pub struct QeState {
     pub oil_remaining: u8,
     /// Tokens left in the crypto pile.
     pub crypto_remaining: u8,
+    /// The expansions in play, a bit per expansion (`QE_EXPANSION_*`): the one switch. Added in
+    /// the struct's padding, so its size (20 bytes) and every earlier field are unchanged.
+    pub expansions: u8,
 }
+
+// `expansions` fits the padding the struct had: its size is what callers built before it allocate.
+const _: () = assert!(core::mem::size_of::<QeState>() == 20);
 
 impl QeState {
     pub(crate) fn of(game: &qe_core::Game) -> QeState {
@@ -268,6 +275,7 @@ impl QeState {
             gold_remaining: game.pile_remaining(AssetKind::Gold) as u8,
             oil_remaining: game.pile_remaining(AssetKind::Oil) as u8,
             crypto_remaining: game.pile_remaining(AssetKind::Crypto) as u8,
+            expansions: rules.expansions().bits() as u8,
         }
     }
 }

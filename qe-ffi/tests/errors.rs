@@ -887,6 +887,9 @@ fn game_options_choose_the_expansions_and_keep_qe_game_new_as_a_shorthand() {
         let old = new_game(players as u8, commodities, seed);
         assert_eq!(record(g), record(old));
         assert_eq!(state(g).commodities, u8::from(commodities));
+        // The state names the set, as the options did; the old flag agrees with it.
+        assert_eq!(u32::from(state(g).expansions), bits);
+        assert_eq!(state(old).expansions, state(g).expansions);
         free(g);
         free(old);
     }
