@@ -26,9 +26,9 @@
 //! `fuzz/README.md`; [`encode`] writes it.
 
 use qe_core::{
-    deal_tokens, nations_in_play, AssetKind, Chance, ChanceOutcome, Command, Event, Game, Industry,
-    Manifest, Match, Nation, Phase, Record, Rules, RulesBuilder, Seat, SeatSet, Setup, Table,
-    TileId, TokenId, MAX_TOKENS,
+    deal_tokens, nations_in_play, AssetKind, Chance, ChanceOutcome, Command, Event, Expansion,
+    Expansions, Game, Industry, Manifest, Match, Nation, Phase, Record, Rules, RulesBuilder, Seat,
+    SeatSet, Setup, Table, TileId, TokenId, MAX_TOKENS,
 };
 
 use crate::{Bytes, Rng};
@@ -559,7 +559,8 @@ fn manifest(c: &CustomRules) -> Result<Option<Manifest>, qe_core::SetupError> {
 
 /// Builds the rules an input asks for.
 pub fn rules(input: &Input) -> Result<Rules, qe_core::SetupError> {
-    let mut b = RulesBuilder::new(input.players).commodities(input.commodities);
+    let mut b = RulesBuilder::new(input.players)
+        .expansions(Expansions::NONE.set(Expansion::Commodities, input.commodities));
     if let Some(c) = &input.custom {
         if let Some(m) = manifest(c)? {
             b = b.manifest(m);
@@ -1296,8 +1297,7 @@ fn check_record_of(m: &Match) {
     let Some(record) = m.record() else {
         // No record: before the deal in external-chance mode, or rules a record cannot hold.
         let rules = m.game().rules();
-        let mut recordable =
-            RulesBuilder::new(rules.players()).commodities(rules.has_commodities());
+        let mut recordable = RulesBuilder::new(rules.players()).expansions(rules.expansions());
         recordable = recordable.manifest(*rules.manifest());
         assert!(
             (m.game().is_external_chance()

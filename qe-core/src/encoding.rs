@@ -669,8 +669,8 @@ fn write_header(out: &mut [f32; OBS_SIZE], h: &Header) {
     if (3..=5).contains(&h.players) {
         at::PLAYERS.one_hot(out, h.players as usize - 3);
     }
-    if h.commodities {
-        at::COMMODITIES.set(out, 1.0);
+    for expansion in h.expansions.iter() {
+        at::EXPANSIONS.one_hot(out, expansion.index());
     }
     if let Some(s) = h.seat {
         at::ME.one_hot(out, s.index());

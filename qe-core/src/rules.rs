@@ -244,7 +244,9 @@ impl RulesBuilder {
         self
     }
 
-    /// Enables or disables the Commodities expansion.
+    /// Enables or disables the Commodities expansion: a shorthand kept for callers written before
+    /// the expansions were a set; [`RulesBuilder::expansions`] names them.
+    #[deprecated(note = "the expansions are a set: use RulesBuilder::expansions")]
     pub fn commodities(mut self, on: bool) -> Self {
         self.expansions = self.expansions.set(Expansion::Commodities, on);
         self

@@ -7,6 +7,7 @@
 //! straight into an observation without assembling the whole view.
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
+use crate::expansion::{Expansion, Expansions};
 use crate::game::{Game, NONE};
 use crate::ledger::Ledger;
 use crate::legal::Legal;
@@ -192,6 +193,14 @@ pub struct SeatView {
 }
 
 impl SeatView {
+    /// The expansions of the viewed game, as a set. A view says whether Commodities is on
+    /// (`commodities`, its one expansion so far); this is the one place that reads it as the set.
+    pub fn expansions(&self) -> Expansions {
+        Expansions::NONE.set(Expansion::Commodities, self.commodities)
+    }
+}
+
+impl SeatView {
     /// The started auctions (all 16 entries if `turns_started` says more).
     pub fn auctions(&self) -> &[AuctionView] {
         &self.auctions[..usize::from(self.turns_started).min(self.auctions.len())]
@@ -268,7 +277,7 @@ impl Game {
 pub(crate) struct Header {
     pub seat: Option<Seat>,
     pub players: u8,
-    pub commodities: bool,
+    pub expansions: Expansions,
     pub turns: u8,
     pub turn: u8,
     pub phase: Phase,
@@ -291,7 +300,7 @@ impl Header {
         Header {
             seat: view.seat,
             players: view.players,
-            commodities: view.commodities,
+            expansions: view.expansions(),
             turns: view.turns,
             turn: view.turn,
             phase: view.phase,
@@ -370,7 +379,7 @@ impl<'g> Sight<'g> {
         Header {
             seat: self.viewer.seat,
             players: n,
-            commodities: rules.has_commodities(),
+            expansions: rules.expansions(),
             turns: rules.turns(),
             turn: game.turn(),
             phase: self.phase,
@@ -535,7 +544,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     let mut view = SeatView {
         seat: h.seat,
         players: h.players,
-        commodities: h.commodities,
+        commodities: h.expansions.contains(Expansion::Commodities),
         turns: h.turns,
         turn: h.turn,
         phase: h.phase,

@@ -6,9 +6,9 @@ mod play;
 use play::{auction, first_pile, play_until, play_until_with};
 use qe_core::scoring::{diversification, score, Holdings};
 use qe_core::{
-    AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Game, Industry, Manifest,
-    Match, Nation, Outcome, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup, SetupError, Table,
-    TileId, TokenId,
+    AssetKind, BidStage, ChanceOutcome, Command, CommandError, Event, Expansion, Expansions, Game,
+    Industry, Manifest, Match, Nation, Outcome, Phase, Rules, RulesBuilder, Seat, SeatSet, Setup,
+    SetupError, Table, TileId, TokenId,
 };
 
 fn tile(s: &str) -> TileId {
@@ -2035,7 +2035,7 @@ fn r_com_9_gold_crash_and_oil_majority() {
     )
     .unwrap();
     let r = RulesBuilder::new(4)
-        .commodities(true)
+        .expansions(Expansions::of(Expansion::Commodities))
         .manifest(m)
         .build()
         .unwrap();

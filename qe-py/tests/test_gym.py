@@ -12,7 +12,7 @@ import qe
 
 @pytest.mark.parametrize(
     "kw",
-    [{}, {"players": 5, "seat": 3, "opponents": ["random", "miser", "value", "value"], "commodities": True}],
+    [{}, {"players": 5, "seat": 3, "opponents": ["random", "miser", "value", "value"], "expansions": ("commodities",)}],
 )
 def test_check_env_passes(kw: dict) -> None:
     from gymnasium.utils.env_checker import check_env

@@ -6,6 +6,7 @@
 use core::fmt;
 
 use crate::components::{AssetKind, Industry, Nation, TileId};
+use crate::expansion::Expansion;
 use crate::seat::MAX_SEATS;
 
 use super::history::{HISTORY_PER_AMOUNT, HISTORY_PER_BID, HISTORY_PER_PEEK};
@@ -409,10 +410,10 @@ pub(crate) const fn offset_of(fields: &[Field], name: &str) -> usize {
 pub const LAYOUT: [BlockLayout; 19] = blocks([
     ("players", 1, whole!(3), "one-hot 3, 4, 5 players"),
     (
-        "commodities",
+        "expansions",
         1,
-        whole!(1),
-        "1 when the Commodities expansion is on",
+        whole!(Expansion::ALL.len()),
+        "the expansions in play: 1 for each one on, in `Expansion::ALL` order (Commodities)",
     ),
     (
         "me",
@@ -634,10 +635,11 @@ pub(crate) mod at {
     use super::{At, Slots, AUCTION_SLOT, SEAT_SLOT};
     use crate::components::{AssetKind, Industry, Nation, TileId};
     use crate::encoding::MAX_TURNS;
+    use crate::expansion::Expansion;
     use crate::seat::MAX_SEATS;
 
     pub(crate) const PLAYERS: At<3> = At::block("players");
-    pub(crate) const COMMODITIES: At<1> = At::block("commodities");
+    pub(crate) const EXPANSIONS: At<{ Expansion::ALL.len() }> = At::block("expansions");
     pub(crate) const ME: At<MAX_SEATS> = At::block("me");
     pub(crate) const TURN: At<MAX_TURNS> = At::block("turn");
     pub(crate) const PHASE: At<8> = At::block("phase");
