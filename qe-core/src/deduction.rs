@@ -39,6 +39,7 @@
 use core::ops::{AddAssign, SubAssign};
 
 use crate::event::{BidStage, Event};
+use crate::game::contest::set_aside_by_third_tie;
 use crate::ledger::Ledger;
 use crate::seat::{PerSeat, Seat};
 use crate::view::{AuctionView, SeatView};
@@ -225,7 +226,9 @@ fn asset_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
     if let (Some(me), Some(b)) = (view.seat, my_bid) {
         // The viewer's bid was in the field unless a third tie set it aside, which happens exactly
         // when it was above the winner's (R-AUC-7); a third tie the viewer may not see may have.
-        let in_field = a.third_tie == Some(false) || a.price.is_some_and(|p| b < p);
+        let in_field = a.third_tie == Some(false)
+            || a.price
+                .is_some_and(|p| b != p && !set_aside_by_third_tie(b, p));
         if Some(me) != a.winner && me != taker && in_field {
             lo = lo.max(b as i128 + 1);
         }

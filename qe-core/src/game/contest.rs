@@ -90,20 +90,29 @@ pub(crate) fn highest_unique(bids: &PerSeat<u64>, among: SeatSet) -> Option<Seat
     best
 }
 
+/// Whether a third company tie won at `winning` sets a losing company bid `bid` aside (R-AUC-7):
+/// exactly when it is above the winning bid (each such bid is tied; equal bids below the winner's
+/// stay in the asset field, R-COM-3). Without a third tie no losing bid is above the winning one
+/// (R-AUC-5), so a losing bid above the price is a set-aside bid: the game, the deduction aid and
+/// the search bot's worlds all read it here.
+#[inline]
+pub(crate) fn set_aside_by_third_tie(bid: u64, winning: u64) -> bool {
+    bid > winning
+}
+
 /// The bids a third company tie sets aside (R-AUC-7): with a winner, the seats of `among` whose
-/// bids are above the winner's (each of them is tied; equal bids below the winner's stay in the
-/// asset field, R-COM-3); with none, every seat of `among`.
+/// bids [`set_aside_by_third_tie`]; with none, every seat of `among`.
 pub(crate) fn set_aside(bids: &PerSeat<u64>, among: SeatSet, winner: Option<Seat>) -> SeatSet {
     let Some(w) = winner else {
         return among;
     };
-    let mut above = SeatSet::EMPTY;
+    let mut aside = SeatSet::EMPTY;
     for s in among.iter() {
-        if bids[s] > bids[w] {
-            above.insert(s);
+        if set_aside_by_third_tie(bids[s], bids[w]) {
+            aside.insert(s);
         }
     }
-    above
+    aside
 }
 
 /// The asset field (R-COM-3): every seat of `all` but the company's winner and the bids set aside

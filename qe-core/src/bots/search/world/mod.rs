@@ -29,6 +29,7 @@ use crate::bots::{learn, marginal_vp, nearest_legal, Bot};
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, TileId, TokenId, MAX_TOKENS};
 use crate::event::BidStage;
+use crate::game::contest::set_aside_by_third_tie;
 use crate::game::Game;
 use crate::phase::Phase;
 use crate::rules::Rules;
@@ -817,7 +818,7 @@ pub(super) fn to_amount(x: f64) -> u64 {
 /// price it sees, which only a third tie explains.
 fn assumed_third_tie(a: &AuctionView, my_bid: Option<u64>, me: Seat) -> bool {
     a.third_tie.unwrap_or(match (a.price, my_bid) {
-        (Some(p), Some(b)) => a.winner != Some(me) && b > p,
+        (Some(p), Some(b)) => a.winner != Some(me) && set_aside_by_third_tie(b, p),
         _ => false,
     })
 }

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use crate::command::Command;
 use crate::components::AssetKind;
+use crate::game::contest::set_aside_by_third_tie;
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
 
 /// A realized auction: its outcome as the view shows it, with every hidden amount drawn.
@@ -181,6 +182,8 @@ pub(super) fn recipe(
                 if !ne_open(top) {
                     top += 1;
                 }
+                // The kernel's rule for what a third tie sets aside (R-AUC-7).
+                debug_assert!(set_aside_by_third_tie(top, o.price));
                 for s in set_aside.iter() {
                     bids[s.index()] = Some(top);
                 }
