@@ -14,17 +14,28 @@
 
 qe_apt_updated=0
 
+# Whether apt-get may be called: root, apt-get present, and QE_APT not 0.
+qe_may_apt() {
+    [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null
+}
+
+# apt-get ARGS..., only as root (a normal user never reaches it: qe_may_apt fails first; the check
+# stands on the line itself so that no apt-get runs without one).
+qe_apt_get() {
+    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get "$@"
+}
+
 need_system() {
     local cmd=$1
     shift
     command -v "$cmd" > /dev/null && return 0
-    if [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null; then
+    if qe_may_apt; then
         printf -- '-- installing %s (apt-get, as root)\n' "$*"
         if [ "$qe_apt_updated" = 0 ]; then
-            apt-get update -qq || true
+            qe_apt_get update -qq || true
             qe_apt_updated=1
         fi
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null || true
+        qe_apt_get install -y -qq "$@" > /dev/null || true
         command -v "$cmd" > /dev/null && return 0
     fi
     return 1
@@ -33,10 +44,10 @@ need_system() {
 need_foreign_arch() {
     command -v dpkg > /dev/null || return 1
     dpkg --print-foreign-architectures | grep -qx "$1" && return 0
-    if [ "$(id -u)" = 0 ] && [ "${QE_APT:-1}" != 0 ] && command -v apt-get > /dev/null; then
+    if qe_may_apt; then
         printf -- '-- adding the foreign architecture %s to dpkg, for apt-get download (as root)\n' "$1"
         dpkg --add-architecture "$1"
-        apt-get update -qq || true
+        qe_apt_get update -qq || true
         qe_apt_updated=1
         return 0
     fi
