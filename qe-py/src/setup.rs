@@ -14,8 +14,8 @@ pub(crate) fn players_of(py: Python<'_>, players: i128) -> PyResult<u8> {
     u8::try_from(players).map_err(|_| setup_error(py, &SetupError::Players { players }))
 }
 
-/// The rules of a new game: `expansions` by name (the names records use), `commodities=True` as a
-/// shorthand for `"commodities"` in the set.
+/// The rules of a new game of `players` seats with the set `expansions` ([`expansions_of`] reads
+/// the caller's keywords), a set-up error as `qe.SetupError`.
 pub(crate) fn rules(py: Python<'_>, players: u8, expansions: Expansions) -> PyResult<Rules> {
     Rules::with_expansions(players, expansions).map_err(|e| setup_error(py, &e))
 }
