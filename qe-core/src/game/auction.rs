@@ -124,9 +124,9 @@ impl Game {
         self.bids[seat] = amount;
         self.pending.remove(seat);
         let stage = match self.phase {
-            Phase::Bidding => BidStage::Secret,
             Phase::Rebid { tie } => BidStage::Rebid(tie),
-            _ => BidStage::AssetRebid(self.ties()),
+            Phase::AssetRebid { tie } => BidStage::AssetRebid(tie),
+            _ => BidStage::Secret,
         };
         sink.event(Event::Bid {
             turn: self.turn,
