@@ -3,8 +3,8 @@ fn main() {
     let file = std::env::args().nth(1).expect("usage: decode FILE");
     let input = qe_fuzz_check::engine::decode(&std::fs::read(file).expect("read"));
     println!(
-        "players {} commodities {} custom {:?}",
-        input.players, input.commodities, input.custom
+        "players {} expansions {} custom {:?}",
+        input.players, input.expansions, input.custom
     );
     println!("setup {:?}", input.setup);
     println!(

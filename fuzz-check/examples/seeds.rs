@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use qe_core::Record;
+use qe_core::{Expansion, Expansions, Record};
 use qe_fuzz_check::engine::{
     encode, input_of_record, Amount, CustomRules, Input, Op, SetupInput, TokensInput,
 };
@@ -63,6 +63,7 @@ fn main() {
     let mut rng = Rng(0x5EED);
     for players in 3..=5u8 {
         for commodities in [false, true] {
+            let expansions = Expansions::NONE.set(Expansion::Commodities, commodities);
             for mode in 0..4 {
                 let setup = match mode {
                     0 => SetupInput::Seeded(rng.next()),
@@ -106,7 +107,7 @@ fn main() {
                     .collect();
                 let input = Input {
                     players,
-                    commodities,
+                    expansions,
                     custom,
                     setup,
                     viewer: rng.next() as u8,

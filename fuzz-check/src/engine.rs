@@ -184,8 +184,8 @@ pub enum RawCommand {
 pub struct Input {
     /// The player count as given to [`RulesBuilder::new`].
     pub players: u8,
-    /// Commodities on.
-    pub commodities: bool,
+    /// The expansions in play.
+    pub expansions: Expansions,
     /// Custom rules.
     pub custom: Option<CustomRules>,
     /// The set-up.
@@ -226,13 +226,32 @@ fn put_amount(out: &mut Vec<u8>, a: Amount) {
     }
 }
 
+/// The flag bit of each expansion in an input's flags byte, by [`Expansion::index`]: bit 0 for the
+/// first (Commodities), then the bits the other flags leave free.
+const EXPANSION_FLAGS: [u8; 4] = [0, 5, 6, 7];
+
+/// The expansions an input's flags byte turns on.
+fn expansions_of_flags(flags: u8) -> Expansions {
+    Expansion::ALL
+        .into_iter()
+        .filter(|e| (flags >> EXPANSION_FLAGS[e.index()]) & 1 != 0)
+        .collect()
+}
+
+/// The flag bits of `expansions` ([`expansions_of_flags`] reads them back).
+fn flags_of_expansions(expansions: Expansions) -> u8 {
+    expansions
+        .iter()
+        .fold(0, |f, e| f | (1 << EXPANSION_FLAGS[e.index()]))
+}
+
 /// Decodes an input (total: every byte string decodes).
 pub fn decode(data: &[u8]) -> Input {
     let mut b = Bytes::new(data);
     let p = b.u8();
     let players = if p & 0x80 != 0 { p & 0x7f } else { 3 + p % 3 };
     let flags = b.u8();
-    let commodities = flags & 1 != 0;
+    let expansions = expansions_of_flags(flags);
     let custom = (flags & 2 != 0).then(|| {
         let which = b.u8();
         let mut c = CustomRules::default();
@@ -323,7 +342,7 @@ pub fn decode(data: &[u8]) -> Input {
     }
     Input {
         players,
-        commodities,
+        expansions,
         custom,
         setup,
         viewer,
@@ -355,7 +374,7 @@ pub fn encode(input: &Input) -> Vec<u8> {
         SetupInput::Seeded(_) => false,
     };
     out.push(
-        u8::from(input.commodities)
+        flags_of_expansions(input.expansions)
             | (u8::from(input.custom.is_some()) << 1)
             | (mode << 2)
             | (u8::from(nations_flag) << 4),
@@ -491,7 +510,7 @@ pub fn input_of_record(record: &Record, viewer: u8, shuffle: u64) -> Input {
         .collect();
     Input {
         players: record.players,
-        commodities: record.expansions.contains(qe_core::Expansion::Commodities),
+        expansions: record.expansions,
         custom,
         setup: SetupInput::Raw {
             nations: record
@@ -559,8 +578,7 @@ fn manifest(c: &CustomRules) -> Result<Option<Manifest>, qe_core::SetupError> {
 
 /// Builds the rules an input asks for.
 pub fn rules(input: &Input) -> Result<Rules, qe_core::SetupError> {
-    let mut b = RulesBuilder::new(input.players)
-        .expansions(Expansions::NONE.set(Expansion::Commodities, input.commodities));
+    let mut b = RulesBuilder::new(input.players).expansions(input.expansions);
     if let Some(c) = &input.custom {
         if let Some(m) = manifest(c)? {
             b = b.manifest(m);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qe_core::bots::ValueBot;
-use qe_core::{AssetKind, Command, Manifest, Match, Seat};
+use qe_core::{AssetKind, Command, Manifest, Match, MatchView, Seat};
 
 use crate::lines::Line;
 
@@ -469,10 +469,11 @@ impl ExecSeat {
         self.restarted = false;
         let rules = m.game().rules();
         self.start_line = format!(
-            r#"{{"type":"start","protocol":"{PROTOCOL}","game":{game},"seat":{},"players":{},"commodities":{},"turns":{},"manifest":{}}}"#,
+            r#"{{"type":"start","protocol":"{PROTOCOL}","game":{game},"seat":{},"players":{},"expansions":{},"commodities":{},"turns":{},"manifest":{}}}"#,
             seat.0,
             rules.players(),
-            rules.has_commodities(),
+            serde_json::to_string(&rules.expansions()).expect("expansions serialize"),
+            rules.expansions().contains(qe_core::Expansion::Commodities),
             rules.turns(),
             crate::manifest::to_json(manifest),
         );
@@ -588,7 +589,7 @@ impl ExecSeat {
                 r#"{{"type":"act","game":{game},"seat":{},"id":{},"view":{},"spend_bounds":{},"events":{},"legal":{legal}}}"#,
                 seat.0,
                 self.asked,
-                serde_json::to_string(&view).expect("views serialize"),
+                serde_json::to_string(&AgentView::of(&view)).expect("views serialize"),
                 serde_json::to_string(bounds.seats.in_play(m.game().players()))
                     .expect("bounds serialize"),
                 events,
@@ -710,6 +711,27 @@ fn answer_id(text: &str) -> Answer {
 }
 
 /// Whether `command` is legal now (R-AUC-12), tried on a copy of the game.
+/// The `view` of an `act` message: the seat's [`MatchView`], whose `expansions` list is the set,
+/// and `commodities`, kept in `qe-agent/1` for agents written before `expansions`.
+#[derive(serde::Serialize)]
+struct AgentView<'a> {
+    #[serde(flatten)]
+    view: &'a MatchView,
+    commodities: bool,
+}
+
+impl<'a> AgentView<'a> {
+    fn of(view: &'a MatchView) -> AgentView<'a> {
+        AgentView {
+            view,
+            commodities: view
+                .view
+                .expansions
+                .contains(qe_core::Expansion::Commodities),
+        }
+    }
+}
+
 fn is_legal(m: &Match, command: Command) -> bool {
     let mut g = *m.game();
     !matches!(command, Command::Chance(_)) && g.play(command).is_ok()

@@ -183,7 +183,7 @@ fn misplaced(command: Command, view: &SeatView) -> Option<String> {
         command,
         Command::TakeAsset { .. } | Command::DiscardAsset { .. }
     );
-    if pile_move && !view.commodities {
+    if pile_move && !view.expansions.contains(qe_core::Expansion::Commodities) {
         return Some(
             "this game is played without the Commodities expansion: it has no piles or assets \
              (R-COM-1); type a bid, e.g. `5` or `bid 5`"

@@ -276,7 +276,7 @@ fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) ->
             .collect();
         let _ = write!(line, " | zero-bid marks: rounds {}", rounds.join(","));
     }
-    if view.commodities && info.assets != [0; 3] {
+    if view.expansions.contains(qe_core::Expansion::Commodities) && info.assets != [0; 3] {
         let mut own = Vec::new();
         for a in view.auctions() {
             if a.asset.taken && a.asset.seat == Some(seat) {
@@ -308,7 +308,7 @@ fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) ->
 pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
     let mut out = String::new();
     let me = view.seat;
-    let variant = if view.commodities {
+    let variant = if view.expansions.contains(qe_core::Expansion::Commodities) {
         ", Commodities"
     } else {
         ""
@@ -336,7 +336,7 @@ pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
         let _ = writeln!(out, "{line}");
     }
     let _ = write!(out, "deck: {} tiles left", view.deck_remaining);
-    if view.commodities {
+    if view.expansions.contains(qe_core::Expansion::Commodities) {
         let _ = write!(
             out,
             " · piles: gold {}, oil {}, crypto {}",

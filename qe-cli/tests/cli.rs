@@ -1188,7 +1188,8 @@ fn simulate_runs_the_python_example_agent() {
     assert_no_faults(&row, "");
 }
 
-/// `start` gives the number of turns, each `act` carries a spend bound per seat, and each event
+/// `start` gives the number of turns and the expansions (the view the same set), each `act` carries
+/// a spend bound per seat, and each event
 /// once, redacted for the seat (R-VIS-8): an agent that checks all of it (and answers illegally
 /// when any is broken) gives no illegal answer.
 #[test]

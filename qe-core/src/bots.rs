@@ -324,15 +324,15 @@ impl ValueBot {
     /// the manifest.
     fn rules(&mut self, view: &SeatView) -> Rules {
         match self.rules {
-            Some(r) if r.players() == view.players && r.expansions() == view.expansions() => r,
+            Some(r) if r.players() == view.players && r.expansions() == view.expansions => r,
             _ => {
                 let r = RulesBuilder::new(view.players)
-                    .expansions(view.expansions())
+                    .expansions(view.expansions)
                     .manifest(self.manifest)
                     .build()
                     .or_else(|_| {
                         RulesBuilder::new(view.players)
-                            .expansions(view.expansions())
+                            .expansions(view.expansions)
                             .build()
                     })
                     .expect("a view has 3 to 5 players");

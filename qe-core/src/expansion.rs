@@ -13,11 +13,19 @@ use core::fmt;
 pub enum Expansion {
     /// Commodities (R-COM): asset tokens, asset rebids, the zero-bid change and the end bonuses.
     Commodities,
+    /// A toy expansion that exists in the crate's own tests only, to prove that an expansion is
+    /// added where the architecture says (its one rule: see `toy_expansion.rs`).
+    #[cfg(test)]
+    Toy,
 }
 
 impl Expansion {
     /// Every expansion, in the order records list them.
+    #[cfg(not(test))]
     pub const ALL: [Expansion; 1] = [Expansion::Commodities];
+    /// Every expansion, in the order records list them (with the toy of the crate's tests).
+    #[cfg(test)]
+    pub const ALL: [Expansion; 2] = [Expansion::Commodities, Expansion::Toy];
 
     /// The name in records, on the command line and in the bindings.
     ///
@@ -27,6 +35,8 @@ impl Expansion {
     pub const fn name(self) -> &'static str {
         match self {
             Expansion::Commodities => "commodities",
+            #[cfg(test)]
+            Expansion::Toy => "toy",
         }
     }
 
@@ -218,6 +228,39 @@ impl fmt::Display for Expansions {
             f.write_str(name)?;
         }
         Ok(())
+    }
+}
+
+/// A set is written as the list of its names, in [`Expansion::ALL`] order, as records write it
+/// (`["commodities"]`; `[]` for the base game), and read back through [`Expansions::from_names`].
+#[cfg(feature = "serde")]
+impl serde::Serialize for Expansions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.names())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Expansions {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Expansions, D::Error> {
+        struct Names;
+        impl<'de> serde::de::Visitor<'de> for Names {
+            type Value = Expansions;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of expansion names")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Expansions, A::Error> {
+                let mut set = Expansions::NONE;
+                while let Some(name) = seq.next_element::<alloc::borrow::Cow<'de, str>>()? {
+                    set = set.with_name(&name).map_err(serde::de::Error::custom)?;
+                }
+                Ok(set)
+            }
+        }
+        deserializer.deserialize_seq(Names)
     }
 }
 

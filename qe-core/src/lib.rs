@@ -118,6 +118,8 @@ mod session;
 mod setup;
 mod setup_error;
 mod shown;
+#[cfg(test)]
+mod toy_expansion;
 mod turn_log;
 mod view;
 pub mod visibility;

@@ -155,8 +155,8 @@ pub struct SeatView {
     pub seat: Option<Seat>,
     /// The number of seats.
     pub players: u8,
-    /// Whether the Commodities expansion is on.
-    pub commodities: bool,
+    /// The expansions of the viewed game.
+    pub expansions: Expansions,
     /// The number of turns of the game.
     pub turns: u8,
     /// The current turn (equals `turns` at the end).
@@ -193,10 +193,10 @@ pub struct SeatView {
 }
 
 impl SeatView {
-    /// The expansions of the viewed game, as a set. A view says whether Commodities is on
-    /// (`commodities`, its one expansion so far); this is the one place that reads it as the set.
-    pub fn expansions(&self) -> Expansions {
-        Expansions::NONE.set(Expansion::Commodities, self.commodities)
+    /// Whether the Commodities expansion is on: `expansions.contains(Expansion::Commodities)`.
+    #[deprecated(note = "read the set: `view.expansions.contains(Expansion::Commodities)`")]
+    pub fn commodities(&self) -> bool {
+        self.expansions.contains(Expansion::Commodities)
     }
 }
 
@@ -300,7 +300,7 @@ impl Header {
         Header {
             seat: view.seat,
             players: view.players,
-            expansions: view.expansions(),
+            expansions: view.expansions,
             turns: view.turns,
             turn: view.turn,
             phase: view.phase,
@@ -544,7 +544,7 @@ fn build(game: &Game, viewer: Option<Seat>) -> SeatView {
     let mut view = SeatView {
         seat: h.seat,
         players: h.players,
-        commodities: h.expansions.contains(Expansion::Commodities),
+        expansions: h.expansions,
         turns: h.turns,
         turn: h.turn,
         phase: h.phase,

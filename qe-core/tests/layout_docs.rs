@@ -1,9 +1,38 @@
 //! The documentation outside this crate that lists the observation's blocks agrees with the layout
 //! (`qe_core::encoding::LAYOUT`), so it cannot drift: today the Python package's README, whose list
 //! names every block in order and gives the shape of the per-seat and per-turn blocks.
-//! (The tables in this crate's own docs are rendered from the layout; see `encoding.rs`.)
+//! The tables in this crate's own docs (`src/encoding/*.md`) are the rendering of the layouts
+//! ([`layout_docs`]). This is checked here, on the crate as it ships: the crate's own tests compile
+//! a toy expansion in, which adds a float to the observation.
 
-use qe_core::encoding::LAYOUT;
+use qe_core::encoding::{layout_docs, LAYOUT};
+
+/// The documentation tables in `src/encoding/*.md` are the rendering of the layouts;
+/// `QE_GOLDEN_BLESS=1` (`scripts/golden`) rewrites them.
+#[test]
+fn layout_docs_are_rendered_from_the_layout() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/encoding");
+    let bless = std::env::var_os("QE_GOLDEN_BLESS").is_some_and(|v| !v.is_empty() && v != "0");
+    let tables = layout_docs();
+    assert_eq!(
+        tables.len(),
+        8,
+        "a new table needs an include in encoding.rs's docs"
+    );
+    for (name, text) in &tables {
+        let path = dir.join(name);
+        if bless {
+            std::fs::write(&path, text).unwrap();
+            continue;
+        }
+        let committed =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            &committed, text,
+            "src/encoding/{name} is not the rendering of the layout: run scripts/golden"
+        );
+    }
+}
 
 /// The block list of `qe-py/README.md`: the text from "(`players" to the closing "`".
 fn readme_list() -> Vec<String> {

@@ -484,7 +484,10 @@ fn assert_flat_equals_json(g: *mut QeGame, seen: &mut Seen) {
         assert_eq!(s.phase as usize, v.phase.index());
         assert_eq!((s.phase_seat, s.tie), (phase_seat, tie), "{:?}", v.phase);
         assert_eq!((s.players, s.turn, s.turns), (v.players, v.turn, v.turns));
-        assert_eq!(s.commodities, u8::from(v.commodities));
+        assert_eq!(
+            s.commodities,
+            u8::from(v.expansions.contains(qe_core::Expansion::Commodities))
+        );
         assert_eq!(s.to_act, v.to_act.bits());
         assert_eq!(s.game_over, u8::from(v.phase == qe_core::Phase::GameOver));
         assert_eq!(s.auctioneer, none_or(v.auctioneer.map(|a| a.0)));

@@ -210,7 +210,8 @@ pub(crate) fn view<'py>(py: Python<'py>, v: &MatchView) -> PyResult<Bound<'py, P
     let fields = fields!(py;
         "seat" => t.seat.map(|s| s.0),
         "players" => t.players,
-        "commodities" => t.commodities,
+        "expansions" => PyList::new(py, t.expansions.names().collect::<Vec<_>>())?,
+        "commodities" => t.expansions.contains(qe_core::Expansion::Commodities),
         "turns" => t.turns,
         "turn" => t.turn,
         "phase" => phase(py, t.phase)?,

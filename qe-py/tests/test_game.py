@@ -975,3 +975,9 @@ def test_the_second_positional_argument_is_the_seed_and_commodities_is_keyword_o
     with pytest.warns(DeprecationWarning):
         both = qe.Game(4, 7, commodities=False, expansions=("commodities",))
     assert both.commodities  # the set says Commodities; the flag only adds it
+    # A view names the set too; its `commodities` is read from it.
+    for game, names in [(plain, []), (both, ["commodities"])]:
+        for seat in (0, 2, None):
+            v = game.view(seat) if seat is not None else game.public_view()
+            assert v.expansions == names and v.commodities == bool(names)
+            assert v.to_dict()["expansions"] == names

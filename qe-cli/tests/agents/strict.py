@@ -49,15 +49,21 @@ def fault(message, players, revealed):
 
 
 def main():
-    players, revealed, wrong_turns = 0, set(), None
+    players, revealed, wrong_turns, expansions = 0, set(), None, []
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "start":
             players, revealed = message["players"], set()
             turns = 15 if players == 5 else 16
             wrong_turns = None if message["turns"] == turns else f"{message['turns']} turns, not {turns}"
+            expansions = message["expansions"]
+            if message["commodities"] != ("commodities" in expansions):
+                wrong_turns = f"start: commodities {message['commodities']} with expansions {expansions}"
         elif message["type"] == "act":
+            view = message["view"]
             wrong = wrong_turns or fault(message, players, revealed)
+            if view["expansions"] != expansions or view["commodities"] != ("commodities" in expansions):
+                wrong = f"view: expansions {view['expansions']}, commodities {view['commodities']}, not {expansions}"
             if wrong:
                 print(f"qe-agent strict.py: {wrong}", file=sys.stderr)
                 print("protocol broken", flush=True)

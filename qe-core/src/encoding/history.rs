@@ -280,9 +280,10 @@ mod tests {
         assert_eq!(bid_at(0, 0, 0), 15);
         assert_eq!(bid_at(1, 2, 3), 190 + 15 + (2 * 5 + 3) * 7);
         assert_eq!(bid_at(15, 4, 4) + HISTORY_PER_BID, PEEKS.offset);
+        let toy = crate::toy_expansion::OBSERVATION_FLOATS; // the crate's tests' toy expansion
         assert_eq!(
             (PEEKS.offset, HISTORY_SIZE, INFO_STATE_SIZE),
-            (3040, 3050, 954 + 3050)
+            (3040, 3050, 954 + toy + 3050)
         );
     }
 

@@ -775,10 +775,18 @@ pub fn place(index: usize) -> Option<Place> {
     })
 }
 
-/// The documentation tables, rendered from [`LAYOUT`]: `(file name, markdown)`. The committed
-/// files in `src/encoding/` must be exactly these (a test checks; `scripts/golden` rewrites them).
-#[cfg(test)]
-pub(crate) fn doc_tables() -> alloc::vec::Vec<(&'static str, alloc::string::String)> {
+/// The documentation tables of the layouts ([`LAYOUT`], [`HISTORY_LAYOUT`], [`BOUNDS_LAYOUT`]
+/// and their field lists), rendered as markdown: `(file name, table)`. This crate's docs include
+/// them from `src/encoding/` (a test checks they are exactly these; `scripts/golden` rewrites
+/// them); a binding can render its own docs from them the same way.
+///
+/// ```
+/// let tables = qe_core::encoding::layout_docs();
+/// let (name, blocks) = &tables[0];
+/// assert_eq!(*name, "blocks.md");
+/// assert!(blocks.contains("| `players` | 0 | 3 |"));
+/// ```
+pub fn layout_docs() -> alloc::vec::Vec<(&'static str, alloc::string::String)> {
     use alloc::string::String;
     use core::fmt::Write as _;
 

@@ -235,7 +235,10 @@ class View(_DictMixin):
 
     seat: Optional[int]
     players: int
+    expansions: List[str]
+    """The expansions in play, as records name them (``["commodities"]``)."""
     commodities: bool
+    """Whether Commodities is in ``expansions`` (kept for code written before ``expansions``)."""
     turns: int
     turn: int
     phase: Dict[str, Any]
@@ -265,7 +268,8 @@ class View(_DictMixin):
             {
                 "seat": d["seat"],
                 "players": n,
-                "commodities": d["commodities"],
+                "expansions": d["expansions"],
+                "commodities": "commodities" in d["expansions"],
                 "turns": d["turns"],
                 "turn": d["turn"],
                 "phase": d["phase"],
