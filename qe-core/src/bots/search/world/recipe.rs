@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 
 use crate::command::Command;
 use crate::components::AssetKind;
-use crate::game::contest::set_aside_by_third_tie;
-use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::game::contest::{self, Round};
+use crate::seat::{PerSeat, Seat, SeatSet, MAX_SEATS};
 
 /// A realized auction: its outcome as the view shows it, with every hidden amount drawn.
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +100,9 @@ pub(super) fn recipe(
                 return false;
             }
             let auct_in_field = a.is_some() && a != Some(w);
-            let mut bids = [None::<u64>; MAX_SEATS];
+            let mut bids = PerSeat::new([None::<u64>; MAX_SEATS]);
             if Some(w) != a {
-                bids[w.index()] = Some(o.price);
+                bids[w] = Some(o.price);
             }
             let mut cap = if Some(w) == a {
                 o.opening.unwrap_or(0)
@@ -122,7 +122,7 @@ pub(super) fn recipe(
                     let plain =
                         q < cap && ne_open(q) && !(auct_in_field && q <= o.opening.unwrap_or(0));
                     if plain {
-                        bids[t.index()] = Some(q);
+                        bids[t] = Some(q);
                         cap = q;
                     } else {
                         // An asset rebid (R-COM-4): the taker ties with a partner, then rebids.
@@ -144,8 +144,8 @@ pub(super) fn recipe(
                         if x >= cap {
                             return false;
                         }
-                        bids[t.index()] = Some(x);
-                        bids[partner.index()] = Some(x);
+                        bids[t] = Some(x);
+                        bids[partner] = Some(x);
                         cap = x;
                         rebid = Some((t, q, partner));
                     }
@@ -156,7 +156,7 @@ pub(super) fn recipe(
             // also out of the asset field, R-COM-3), when there are two of them.
             let mut set_aside = SeatSet::EMPTY;
             for s in bidders.iter() {
-                if bids[s.index()].is_some() {
+                if bids[s].is_some() {
                     continue;
                 }
                 let v = if strict {
@@ -169,7 +169,7 @@ pub(super) fn recipe(
                     (0..cap).find(|&v| ne_open(v))
                 };
                 match v.filter(|&v| v < cap) {
-                    Some(v) => bids[s.index()] = Some(v),
+                    Some(v) => bids[s] = Some(v),
                     None => set_aside.insert(s),
                 }
             }
@@ -182,16 +182,28 @@ pub(super) fn recipe(
                 if !ne_open(top) {
                     top += 1;
                 }
-                // The kernel's rule for what a third tie sets aside (R-AUC-7).
-                debug_assert!(set_aside_by_third_tie(top, o.price));
                 for s in set_aside.iter() {
-                    bids[s.index()] = Some(top);
+                    bids[s] = Some(top);
                 }
+            }
+            // The contest kernel decides the bids as the game will: the recipe stands only if it
+            // gives this winner, sets aside exactly these seats and leaves the taker its field.
+            let mut amounts = PerSeat::new([0; MAX_SEATS]);
+            for s in bidders.iter() {
+                amounts[s] = bids[s].unwrap_or(0);
+            }
+            if let (Some(auct), Some(open)) = (a, o.opening) {
+                amounts[auct] = open;
+            }
+            let rebid = rebid.map(|(t, q, partner)| (t, q, partner, amounts[t]));
+            let asset_taker = taker.map(|(t, _, _)| (t, rebid.map(|(_, q, p, _)| (q, p))));
+            if !kernel_agrees(all, a.is_some(), &mut amounts, w, set_aside, asset_taker) {
+                return false;
             }
             for s in bidders.iter() {
                 out.push(Command::Bid {
                     seat: s,
-                    amount: bids[s.index()].unwrap_or(0),
+                    amount: bids[s].unwrap_or(0),
                 });
             }
             for _ in 0..2 {
@@ -202,7 +214,7 @@ pub(super) fn recipe(
                     });
                 }
             }
-            if let Some((t, q, partner)) = rebid {
+            if let Some((t, q, partner, _)) = rebid {
                 out.push(Command::Bid { seat: t, amount: q });
                 out.push(Command::Bid {
                     seat: partner,
@@ -214,6 +226,48 @@ pub(super) fn recipe(
             }
             true
         }
+    }
+}
+
+/// Whether the contest kernel decides a recipe's bids as the recipe means them (R-AUC-5…7,
+/// R-AUC-9, R-COM-3, R-COM-4): `amounts` are every seat's first bids, the seats of `set_aside`
+/// rebid the same amount twice (three ties, then the highest unique bid wins and they are set
+/// aside), and `taker` takes the asset, in the first round of its field or, with `Some((q,
+/// partner))`, after tying with `partner` and rebidding `q` against its 0.
+fn kernel_agrees(
+    all: SeatSet,
+    has_auctioneer: bool,
+    amounts: &mut PerSeat<u64>,
+    winner: Seat,
+    set_aside: SeatSet,
+    taker: Option<(Seat, Option<(u64, Seat)>)>,
+) -> bool {
+    let mut ties = 0;
+    let aside = loop {
+        match contest::round(amounts, all, ties, all) {
+            Round::Won(w) if w == winner => break SeatSet::EMPTY,
+            Round::Tie(tied) if has_auctioneer && tied == set_aside => ties += 1,
+            Round::ThirdTie {
+                winner: Some(w), ..
+            } if w == winner => break contest::set_aside(amounts, all, Some(w)),
+            _ => return false,
+        }
+    };
+    if aside != set_aside {
+        return false;
+    }
+    let Some((t, rebid)) = taker else {
+        return true;
+    };
+    let field = contest::asset_field(all, winner, aside);
+    match (contest::round(amounts, field, 0, field), rebid) {
+        (Round::Won(s), None) => s == t,
+        (Round::Tie(tied), Some((q, partner))) if tied.contains(t) && tied.contains(partner) => {
+            amounts[t] = q;
+            amounts[partner] = 0;
+            contest::round(amounts, tied, 1, field) == Round::Won(t)
+        }
+        _ => false,
     }
 }
 
