@@ -30,7 +30,7 @@ use crate::legal::{BidRange, Legal, PileSet};
 use crate::phase::Phase;
 use crate::rules::{Rules, RulesBuilder};
 use crate::scoring::tile_points;
-use crate::seat::{Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::session::MatchView;
 use crate::view::{SeatInfo, SeatView};
 
@@ -378,7 +378,7 @@ struct Prices {
     /// The mean price of a tile.
     per_tile: f64,
     /// The estimated total spent of each seat (exact for itself).
-    spent: [f64; MAX_SEATS],
+    spent: PerSeat<f64>,
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -406,25 +406,20 @@ fn learn(rules: &Rules, view: &SeatView, me: Seat) -> Prices {
     } else {
         per_vp * 5.0
     };
-    let mut spent = [0.0; MAX_SEATS];
+    let mut spent = PerSeat::new([0.0; MAX_SEATS]);
     for a in view.auctions() {
         if let (Some(w), true) = (a.winner, a.awarded) {
-            spent[w.index()] += a.price.map_or(per_tile, |p| p as f64);
+            spent[w] += a.price.map_or(per_tile, |p| p as f64);
         }
     }
     // What the view proves (crate::deduction): every estimate is kept within the seat's bounds, and
     // the bounds also count asset prices and credits (R-COM-8), which the estimate above ignores.
     let bounds = view.deduce();
-    for (i, b) in bounds
-        .seats
-        .values()
-        .enumerate()
-        .take(view.players as usize)
-    {
-        spent[i] = spent[i].clamp(b.lower as f64, b.upper as f64);
+    for (seat, b) in bounds.seats.seats().take(view.players as usize) {
+        spent[seat] = spent[seat].clamp(b.lower as f64, b.upper as f64);
     }
     if let Some(s) = view.seats[me].spent {
-        spent[me.index()] = s as f64;
+        spent[me] = s as f64;
     }
     Prices {
         per_vp,
@@ -483,10 +478,13 @@ impl ValueBot {
 
         // Stay below the biggest spender among the others (R-SCO-2), with slack that shrinks as the
         // game goes on.
-        let mine = prices.spent[me.index()];
-        let top_other = (0..n)
-            .filter(|&i| i != me.index())
-            .map(|i| prices.spent[i])
+        let mine = prices.spent[me];
+        let top_other = prices
+            .spent
+            .seats()
+            .take(n)
+            .filter(|&(s, _)| s != me)
+            .map(|(_, &v)| v)
             .fold(0.0, f64::max);
         let left = f64::from(view.turns.saturating_sub(view.turn));
         let slack = 0.35 * prices.per_tile * left / n as f64;

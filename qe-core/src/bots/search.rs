@@ -48,7 +48,7 @@ use crate::command::Command;
 use crate::components::{AssetKind, Manifest};
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::seat::{Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::seen::SeenBid;
 use crate::session::MatchView;
 use crate::setup::mix_seed;
@@ -402,8 +402,7 @@ fn playout(know: &Knowledge, world: &World, choice: Choice, stats: &mut SearchSt
         if g.apply_to(choice.command(me), &mut sim).is_err() {
             return -1.0;
         }
-        for (s, pending) in world.pending.iter().enumerate() {
-            let seat = Seat(s as u8);
+        for (seat, pending) in world.pending.seats() {
             if let (Some(v), Some(range)) = (pending, g.bid_range(seat)) {
                 let _ = g.apply_to(
                     Command::Bid {
@@ -451,8 +450,8 @@ fn bid_candidates(
     let mut seconds = Vec::with_capacity(worlds.len());
     for w in worlds {
         let (mut a, mut b) = (None::<u64>, None::<u64>);
-        for (s, v) in w.standing.iter().enumerate() {
-            if s == me.index() {
+        for (s, v) in w.standing.seats() {
+            if s == me {
                 continue;
             }
             if let Some(v) = *v {
@@ -512,10 +511,10 @@ fn peek_choice(view: &SeatView, rules: &Rules) -> Option<u8> {
     if legal.peek == 0 || u32::from(view.turn) * 3 < u32::from(view.turns) {
         return None;
     }
-    let mut hidden = [0u32; MAX_SEATS];
+    let mut hidden = PerSeat::new([0u32; MAX_SEATS]);
     for a in view.auctions() {
         if let (Some(w), None) = (a.winner, a.price) {
-            hidden[w.index()] += 1;
+            hidden[w] += 1;
         }
     }
     view.auctions()
@@ -523,7 +522,7 @@ fn peek_choice(view: &SeatView, rules: &Rules) -> Option<u8> {
         .filter(|a| legal.peek & (1 << a.turn) != 0)
         .max_by_key(|a| {
             (
-                a.winner.map_or(0, |w| hidden[w.index()]),
+                a.winner.map_or(0, |w| hidden[w]),
                 a.opening.unwrap_or(0),
                 a.tile.map_or(0, |t| rules.manifest().tile_value(t)),
             )

@@ -6,7 +6,7 @@ use super::{write_auction, write_auction_slot, write_header, write_seat};
 use super::{AUCTION_LEN, MAX_TURNS, OBS_SIZE};
 use crate::error::CommandError;
 use crate::event::Events;
-use crate::seat::{Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::view::{Sight, Tallies};
 use crate::{Command, Game};
 
@@ -50,7 +50,7 @@ pub struct ObservedGame {
 /// and [`Match`](crate::Match) keep it next to the game they own and move forward).
 #[derive(Clone, Debug)]
 pub(crate) struct KeptSlots {
-    seats: [SeatSlots; MAX_SEATS],
+    seats: PerSeat<SeatSlots>,
 }
 
 /// One seat's kept turns `0..turns`, all over when they were written.
@@ -143,13 +143,13 @@ impl KeptSlots {
     /// Nothing kept yet.
     pub(crate) fn new() -> KeptSlots {
         KeptSlots {
-            seats: [SeatSlots::empty(); MAX_SEATS],
+            seats: PerSeat::new([SeatSlots::empty(); MAX_SEATS]),
         }
     }
 
     /// Forgets every seat's turns.
     pub(crate) fn clear(&mut self) {
-        for slots in &mut self.seats {
+        for slots in self.seats.values_mut() {
             slots.clear();
         }
     }
@@ -166,7 +166,7 @@ impl KeptSlots {
         // or when it peeks (R-VIS-5).
         let over = game.turn().min(game.turns_started());
         let sight = Sight::new(game, Some(seat));
-        let slots = &mut self.seats[seat.index()];
+        let slots = &mut self.seats[seat];
         let (game_over, peek) = (game.is_over(), game.peek_of(seat));
         if slots.game_over != game_over || slots.peek != peek || slots.turns > over {
             slots.clear();

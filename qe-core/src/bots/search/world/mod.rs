@@ -33,7 +33,7 @@ use crate::game::contest::set_aside_by_third_tie;
 use crate::game::Game;
 use crate::phase::Phase;
 use crate::rules::Rules;
-use crate::seat::{Seat, MAX_SEATS};
+use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::seen::SeenBid;
 use crate::setup::{deal_tokens, Setup};
 use crate::view::{AuctionView, SeatInfo, SeatView};
@@ -62,8 +62,8 @@ pub(super) struct Knowledge<'a> {
 /// A world being built: the game and the model's pending actions.
 struct Stage {
     game: Game,
-    pending: [Option<u64>; MAX_SEATS],
-    standing: [Option<u64>; MAX_SEATS],
+    pending: PerSeat<Option<u64>>,
+    standing: PerSeat<Option<u64>>,
     seed: u64,
     /// The industry tokens of this world.
     industries: [Industry; MAX_SEATS],
@@ -76,9 +76,9 @@ pub(super) struct World {
     pub game: Game,
     /// The other seats' actions of this bidding step (drawn from the model), applied after the
     /// searching seat's own.
-    pub pending: [Option<u64>; MAX_SEATS],
+    pub pending: PerSeat<Option<u64>>,
     /// Every other seat's standing amount in this contest once `pending` is in (for candidates).
-    pub standing: [Option<u64>; MAX_SEATS],
+    pub standing: PerSeat<Option<u64>>,
     /// Every seat's knowledge for the playouts, at the decision point.
     pub sim: Sim,
 }
@@ -161,8 +161,8 @@ impl<'a> Knowledge<'a> {
         let seed = rng.next();
         let mut stage = Stage {
             game,
-            pending: [None; MAX_SEATS],
-            standing: [None; MAX_SEATS],
+            pending: PerSeat::new([None; MAX_SEATS]),
+            standing: PerSeat::new([None; MAX_SEATS]),
             seed,
             industries,
         };
@@ -572,8 +572,8 @@ impl<'a> Knowledge<'a> {
                 .why("a rebuilt command is illegal")?;
                 for s in g.to_act().iter() {
                     let v = model_bid(&self.rules, &g, s, world.seed).why("model")?;
-                    world.pending[s.index()] = Some(v);
-                    world.standing[s.index()] = Some(v);
+                    world.pending[s] = Some(v);
+                    world.standing[s] = Some(v);
                 }
             }
             Phase::Bidding => {
@@ -583,15 +583,15 @@ impl<'a> Knowledge<'a> {
                         amount: o,
                     })
                     .why("a rebuilt command is illegal")?;
-                    world.standing[auct.index()] = Some(o);
+                    world.standing[auct] = Some(o);
                 }
                 if !game.to_act().contains(me) {
                     return Err("rebuilt step differs");
                 }
                 for s in game.to_act().iter().filter(|&s| s != me) {
                     let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
-                    world.pending[s.index()] = Some(v);
-                    world.standing[s.index()] = Some(v);
+                    world.pending[s] = Some(v);
+                    world.standing[s] = Some(v);
                 }
             }
             Phase::Rebid { tie } => {
@@ -603,11 +603,11 @@ impl<'a> Knowledge<'a> {
                     amount: o,
                 })
                 .why("a rebuilt command is illegal")?;
-                world.standing[auct.index()] = Some(o);
+                world.standing[auct] = Some(o);
                 // Secret bids: the tied seats at the top (R-AUC-6), the others below it.
-                let mut secret = [0u64; MAX_SEATS];
+                let mut secret = PerSeat::new([0u64; MAX_SEATS]);
                 for s in game.to_act().iter() {
-                    secret[s.index()] = if tied.contains(s) {
+                    secret[s] = if tied.contains(s) {
                         y
                     } else {
                         let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
@@ -617,10 +617,10 @@ impl<'a> Knowledge<'a> {
                 for s in game.to_act().iter() {
                     game.play(Command::Bid {
                         seat: s,
-                        amount: secret[s.index()],
+                        amount: secret[s],
                     })
                     .why("a rebuilt command is illegal")?;
-                    world.standing[s.index()] = Some(secret[s.index()]);
+                    world.standing[s] = Some(secret[s]);
                 }
                 // Ties in a row (R-AUC-6): the tied seats again at the same amount.
                 for _ in 1..tie {
@@ -634,8 +634,8 @@ impl<'a> Knowledge<'a> {
                 }
                 for s in tied.iter().filter(|&s| s != me) {
                     let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
-                    world.pending[s.index()] = Some(v);
-                    world.standing[s.index()] = Some(v);
+                    world.pending[s] = Some(v);
+                    world.standing[s] = Some(v);
                 }
             }
             Phase::AssetRebid { tie } => {
@@ -664,9 +664,9 @@ impl<'a> Knowledge<'a> {
                     })
                     .why("a rebuilt command is illegal")?;
                 }
-                let mut bids = [0u64; MAX_SEATS];
+                let mut bids = PerSeat::new([0u64; MAX_SEATS]);
                 for s in game.to_act().iter() {
-                    bids[s.index()] = if s == winner {
+                    bids[s] = if s == winner {
                         price
                     } else if group.contains(s) {
                         y1
@@ -677,7 +677,7 @@ impl<'a> Knowledge<'a> {
                 for s in game.to_act().iter() {
                     game.play(Command::Bid {
                         seat: s,
-                        amount: bids[s.index()],
+                        amount: bids[s],
                     })
                     .why("a rebuilt command is illegal")?;
                 }
@@ -688,7 +688,7 @@ impl<'a> Knowledge<'a> {
                         } else {
                             below(u64::MAX, y, opening, rng).why("below")?
                         };
-                        bids[s.index()] = v;
+                        bids[s] = v;
                         game.play(Command::Bid { seat: s, amount: v })
                             .why("a rebuilt command is illegal")?;
                     }
@@ -697,12 +697,12 @@ impl<'a> Knowledge<'a> {
                     return Err("rebuilt step differs");
                 }
                 for s in group.iter() {
-                    world.standing[s.index()] = Some(bids[s.index()]);
+                    world.standing[s] = Some(bids[s]);
                 }
                 for s in tied.iter().filter(|&s| s != me) {
                     let v = model_bid(&self.rules, game, s, world.seed).why("model")?;
-                    world.pending[s.index()] = Some(v);
-                    world.standing[s.index()] = Some(v);
+                    world.pending[s] = Some(v);
+                    world.standing[s] = Some(v);
                 }
             }
             Phase::TakeAsset { seat } | Phase::DiscardAsset { seat } if seat == me => {
@@ -1045,8 +1045,8 @@ mod tests {
         let mv = m.view(Some(me));
         let know = Knowledge::new(&mv.view, &mv.bid_history, rules).unwrap();
         let mut world = know.sample(&mut Mix(5), 5).unwrap();
-        world.standing = [None; crate::seat::MAX_SEATS];
-        world.standing[1] = Some(50);
+        world.standing = crate::seat::PerSeat::new([None; crate::seat::MAX_SEATS]);
+        world.standing[crate::seat::Seat(1)] = Some(50);
         let range = mv.view.legal.bid.unwrap();
         let start = super::super::Choice::Bid(range.min);
         let candidates = super::super::bid_candidates(&[world], me, range, start, 12, false);
