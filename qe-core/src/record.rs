@@ -109,15 +109,9 @@ impl Record {
             nations: Some(setup.nations().to_vec()),
             industry_tokens: setup.industries().to_vec(),
             deck: setup.deck().to_vec(),
-            piles: if rules.has_commodities() {
-                [
-                    setup.pile(AssetKind::Gold).to_vec(),
-                    setup.pile(AssetKind::Oil).to_vec(),
-                    setup.pile(AssetKind::Crypto).to_vec(),
-                ]
-            } else {
-                [Vec::new(), Vec::new(), Vec::new()]
-            },
+            // Empty without Commodities (R-COM-1).
+            piles: [AssetKind::Gold, AssetKind::Oil, AssetKind::Crypto]
+                .map(|kind| setup.pile(kind).to_vec()),
             manifest,
             seed,
             commands: commands

@@ -109,13 +109,12 @@ impl Setup {
         shuffle(&mut rng, &mut setup.deck[..setup.deck_len as usize]);
         let tokens = deal_tokens(players).len();
         shuffle(&mut rng, &mut setup.deal[..tokens]);
-        if rules.has_commodities() {
-            let mut at = 0;
-            for k in 0..3 {
-                let len = setup.pile_len[k] as usize;
-                shuffle(&mut rng, &mut setup.piles[at..at + len]);
-                at += len;
-            }
+        // The piles (R-COM-1; empty without Commodities, so they draw nothing).
+        let mut at = 0;
+        for k in 0..3 {
+            let len = setup.pile_len[k] as usize;
+            shuffle(&mut rng, &mut setup.piles[at..at + len]);
+            at += len;
         }
         setup
     }
