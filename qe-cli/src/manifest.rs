@@ -64,6 +64,12 @@ impl ExpansionArgs {
 
 /// The expansions for a title line: ` · Commodities` per expansion, or `empty` for the base game.
 pub fn title(set: Expansions, empty: &str) -> String {
+    titled(set, " · ", empty)
+}
+
+/// The expansions' names capitalized, each after `sep` (`, Commodities`), or `empty` for the base
+/// game.
+pub fn titled(set: Expansions, sep: &str, empty: &str) -> String {
     if set.is_empty() {
         return empty.to_string();
     }
@@ -71,7 +77,7 @@ pub fn title(set: Expansions, empty: &str) -> String {
     for name in set.names() {
         let mut c = name.chars();
         let first = c.next().map_or(' ', |f| f.to_ascii_uppercase());
-        out.push_str(" · ");
+        out.push_str(sep);
         out.push(first);
         out.push_str(c.as_str());
     }

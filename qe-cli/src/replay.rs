@@ -98,11 +98,7 @@ pub fn run(common: &Common, args: &ReplayArgs) -> Result<(), Failure> {
                 "game over after {} commands ({} players{})",
                 m.commands().len(),
                 game.players(),
-                if game.rules().has_commodities() {
-                    ", Commodities"
-                } else {
-                    ""
-                }
+                crate::manifest::titled(game.rules().expansions(), ", ", "")
             );
             print!("{}", outcome_table(&outcome));
         }

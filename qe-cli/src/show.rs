@@ -308,11 +308,7 @@ fn holdings(view: &SeatView, rules: &Rules, seat: Seat, bounds: &SpendBounds) ->
 pub fn screen(view: &SeatView, rules: &Rules, deduction: &Deduction) -> String {
     let mut out = String::new();
     let me = view.seat;
-    let variant = if view.expansions.contains(qe_core::Expansion::Commodities) {
-        ", Commodities"
-    } else {
-        ""
-    };
+    let variant = crate::manifest::titled(view.expansions, ", ", "");
     let _ = writeln!(
         out,
         "──── {} · {} players{variant} · you are {} ────",

@@ -975,6 +975,8 @@ def test_the_second_positional_argument_is_the_seed_and_commodities_is_keyword_o
     with pytest.warns(DeprecationWarning):
         both = qe.Game(4, 7, commodities=False, expansions=("commodities",))
     assert both.commodities  # the set says Commodities; the flag only adds it
+    assert repr(both).startswith("Game(players=4, expansions=['commodities'], turn=0,")
+    assert repr(plain).startswith("Game(players=4, expansions=[], turn=0,")
     # A view names the set too; its `commodities` is read from it.
     for game, names in [(plain, []), (both, ["commodities"])]:
         for seat in (0, 2, None):

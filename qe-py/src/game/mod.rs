@@ -715,13 +715,14 @@ impl PyGame {
     fn __repr__(&self) -> String {
         let g = self.game();
         format!(
-            "Game(players={}, commodities={}, turn={}, phase={:?})",
+            "Game(players={}, expansions=[{}], turn={}, phase={:?})",
             g.players(),
-            if g.rules().has_commodities() {
-                "True"
-            } else {
-                "False"
-            },
+            g.rules()
+                .expansions()
+                .names()
+                .map(|n| format!("'{n}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
             g.turn(),
             g.phase().name()
         )
