@@ -392,6 +392,8 @@ struct Ledger {
     pending: BTreeMap<u64, Stats>,
     /// The test's decision, once made: no set after it is counted.
     decision: Option<Decision>,
+    /// The test's LLR after the sets counted.
+    llr: f64,
 }
 
 impl Ledger {
@@ -415,7 +417,8 @@ impl Ledger {
             // A game without a winner is a win shared by every seat.
             let shared = set.no_winner * WIN_SHARE * tested.seats / tested.players;
             sprt.add(set.wins[0] + shared);
-            self.decision = sprt.decision();
+            self.llr = sprt.llr();
+            self.decision = sprt.decide(self.llr);
         }
         self.total.merge(set);
     }
@@ -679,6 +682,7 @@ fn play_games(
         next: 0,
         pending: BTreeMap::new(),
         decision: None,
+        llr: 0.0,
     });
     let lock = || ledger.lock().expect("no worker panicked holding the lock");
     // One worker: its own exec processes, a set at a time, each set's sums handed to the ledger.
@@ -738,11 +742,24 @@ fn play_games(
             return 1;
         }
         if progress.is_drawn() {
-            while workers.iter().any(|w| !w.is_finished()) {
+            // The games done, and the test's LLR as it goes.
+            let show = || {
                 progress.set(done.load(Ordering::Relaxed));
+                let status = {
+                    let l = lock();
+                    l.sprt.as_ref().map(|(t, _)| (l.llr, t.bounds(), t.sets()))
+                };
+                if let Some((llr, (lower, upper), sets)) = status {
+                    progress.message(format!(
+                        " · LLR {llr:.2} ({lower:.2}, {upper:.2}) after {sets} sets"
+                    ));
+                }
+            };
+            while workers.iter().any(|w| !w.is_finished()) {
+                show();
                 std::thread::sleep(Duration::from_millis(100));
             }
-            progress.set(done.load(Ordering::Relaxed));
+            show();
             progress.finish();
         }
         let n = workers.len() as u64;
@@ -1026,7 +1043,7 @@ fn sprt_json(ledger: &Ledger, agent: &str) -> serde_json::Value {
         "sets": test.sets(),
         "score": test.mean(),
         "elo": finite(test.elo_estimate()),
-        "llr": test.llr(),
+        "llr": ledger.llr,
         "lower_bound": lower,
         "upper_bound": upper,
         "decision": match ledger.decision {
@@ -1077,7 +1094,7 @@ fn sprt_lines(ledger: &Ledger, agent: &str) -> Vec<String> {
         format!(
             "SPRT: LLR {:.3} (bounds {:.3} and {:.3}) after {} sets: {outcome} · win share {:.4}, \
              elo {elo} against the field",
-            test.llr(),
+            ledger.llr,
             lower,
             upper,
             test.sets(),

@@ -210,8 +210,13 @@ impl Sprt {
     }
 
     /// The decision, once the LLR has left the bounds.
+    #[cfg(test)]
     pub fn decision(&self) -> Option<Decision> {
-        let llr = self.llr();
+        self.decide(self.llr())
+    }
+
+    /// The decision at LLR `llr` (this test's [`Sprt::llr`], computed once).
+    pub fn decide(&self, llr: f64) -> Option<Decision> {
         let (lower, upper) = self.bounds();
         if llr <= lower {
             Some(Decision::H0)
