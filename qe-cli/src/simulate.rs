@@ -62,7 +62,9 @@ at set-up) with the lineup rotated one seat each game, and each seat's bot seede
 game of the set, so the luck of the deal cancels. --games must then be a multiple of n. The
 per-agent table then gives the win % interval over sets: the 95% t interval of the sets' means
 (the games of a set share a deal, so they are not independent; the sets are); --json also gives
-it without --duplicate, each game a set of one.
+it without --duplicate, each game a set of one. An exec agent that remembers a game knows the
+deal of the rest of its set: a duplicate tournament rates exec agents only when they are trusted
+not to carry what they saw from game to game (built-in bots start every game afresh).
 --sprt ELO0,ELO1 (with --duplicate) is a sequential probability ratio test of the first agent of
 --bots (all its seats) against the field (every other seat, taken as equally strong): an agent d
 Elo above the field with k of n seats expects a share k*10^(d/400) / (k*10^(d/400) + n - k) of a
