@@ -1191,6 +1191,87 @@ mod tests {
         }
     }
 
+    /// A ledger of two agents with a test of agent 0 (one seat of two) at 0 against 200 Elo, and a
+    /// set of one game won by agent 0 (`won`) or agent 1.
+    fn ledger(test: bool) -> Ledger {
+        let sprt = Sprt::new((0.0, 200.0), (0.05, 0.05), (1, 2), WIN_SHARE);
+        Ledger {
+            total: Stats::new(2),
+            sums: SetSums::new(2),
+            sprt: test.then_some((
+                sprt,
+                Tested {
+                    seats: 1,
+                    players: 2,
+                },
+            )),
+            next: 0,
+            pending: BTreeMap::new(),
+            decision: None,
+            llr: 0.0,
+        }
+    }
+
+    fn set(won: bool) -> Stats {
+        let mut s = Stats::new(2);
+        s.games = 1;
+        s.played = vec![1, 1];
+        s.wins = if won {
+            vec![WIN_SHARE, 0]
+        } else {
+            vec![0, WIN_SHARE]
+        };
+        s
+    }
+
+    /// The sets are counted in set order, whatever order they finish in, and none after the one
+    /// that decides the test: the same decision at the same set.
+    #[test]
+    fn the_ledger_counts_sets_in_order_and_stops_at_the_decision() {
+        // Agent 0 wins every set but one in ten: H1 (a share of 0.76) is accepted after some sets.
+        let won = |k: u64| k % 10 != 3;
+        let mut in_order = ledger(true);
+        let mut decided_at = None;
+        for k in 0..200 {
+            if in_order.finished(k, set(won(k))) {
+                decided_at = Some(k);
+                break;
+            }
+        }
+        let decided_at = decided_at.expect("decided within 200 sets");
+        assert_eq!(in_order.decision, Some(Decision::H1));
+        // The same sets, finished in another order (pairs swapped) and a few beyond the decision.
+        let mut shuffled = ledger(true);
+        let mut order: Vec<u64> = (0..decided_at + 6).collect();
+        for pair in order.chunks_mut(2) {
+            pair.reverse();
+        }
+        for &k in &order {
+            shuffled.finished(k, set(won(k)));
+        }
+        shuffled.close();
+        assert_eq!(shuffled.decision, Some(Decision::H1));
+        assert_eq!(shuffled.sums.sets, decided_at + 1);
+        assert_eq!(shuffled.total.games, decided_at + 1);
+        assert_eq!(shuffled.total.wins, in_order.total.wins);
+        assert!((shuffled.llr - in_order.llr).abs() < 1e-12);
+        // Without a test, a set after a gap (one cut short) is counted at the close.
+        let mut plain = ledger(false);
+        for k in [0, 1, 3] {
+            assert!(!plain.finished(k, set(true)));
+        }
+        assert_eq!(plain.sums.sets, 2);
+        plain.close();
+        assert_eq!((plain.sums.sets, plain.total.games), (3, 3));
+        // With one, it is not: the test counts sets in order only.
+        let mut tested = ledger(true);
+        for k in [0, 1, 3] {
+            tested.finished(k, set(true));
+        }
+        tested.close();
+        assert_eq!(tested.sums.sets, 2);
+    }
+
     #[test]
     fn start_workers_stops_at_the_first_that_fails() {
         let mut k = 0;
