@@ -59,10 +59,10 @@ while it runs, when stderr is a terminal.
 --duplicate plays each deal once per seat rotation: with n seats, a duplicate set is n games on
 the same deal (deck order, industry tokens, asset piles: every random element of the game is dealt
 at set-up) with the lineup rotated one seat each game, and each seat's bot seeded alike in every
-game of the set, so the luck of the deal cancels. --games must then be a multiple of n. The
-per-agent table then gives the win % interval over sets: the 95% t interval of the sets' means
-(the games of a set share a deal, so they are not independent; the sets are); --json also gives
-it without --duplicate, each game a set of one. An exec agent that remembers a game knows the
+game of the set, so every agent plays the deal from every seat. --games must then be a multiple
+of n. The per-agent table then gives the win % interval over sets: the 95% t interval of the
+sets' means (the games of a set share a deal, so they are not independent; the sets are); --json
+also gives it without --duplicate, each game a set of one. An exec agent that remembers a game knows the
 deal of the rest of its set: a duplicate tournament rates exec agents only when they are trusted
 not to carry what they saw from game to game (built-in bots start every game afresh).
 --sprt ELO0,ELO1 (with --duplicate) is a sequential probability ratio test of the first agent of
