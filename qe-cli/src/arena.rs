@@ -159,6 +159,45 @@ pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
+/// The 97.5th percentile of Student's t distribution with `df` degrees of freedom (at least 1):
+/// from a table to 30, then the Cornish–Fisher expansion in `1/df` (Abramowitz & Stegun 26.7.5),
+/// within 0.001 of the exact value.
+pub fn t975(df: u64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df as usize - 1],
+        _ => {
+            let z: f64 = 1.959_964;
+            let v = df as f64;
+            let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
+            z + (z3 + z) / (4.0 * v)
+                + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
+                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
+        }
+    }
+}
+
+/// The 95% t interval of the mean of `n` observations `x_i / scale` whose integer numerators sum
+/// to `sum`, and their squares to `sum_sq`: `mean ± t975(n − 1) · sd / √n`. `None` below two
+/// observations.
+pub fn mean_interval(n: u64, sum: u128, sum_sq: u128, scale: f64) -> Option<(f64, f64)> {
+    if n < 2 {
+        return None;
+    }
+    let m = u128::from(n);
+    // n Σx² − (Σx)², exact: n (n − 1) times the sample variance.
+    let spread = (m * sum_sq).saturating_sub(sum * sum) as f64;
+    let var = spread / (n as f64 * (n - 1) as f64);
+    let mean = sum as f64 / n as f64;
+    let half = t975(n - 1) * (var / n as f64).sqrt();
+    Some(((mean - half) / scale, (mean + half) / scale))
+}
+
 /// One rating on the Elo scale with its interval, per agent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fit {
@@ -414,6 +453,28 @@ mod tests {
             f.add(g);
         }
         f
+    }
+
+    #[test]
+    fn t975_joins_its_table_and_tends_to_the_normal() {
+        assert!((t975(1) - 12.706).abs() < 1e-12);
+        assert!((t975(31) - 2.0395).abs() < 1e-3, "{}", t975(31));
+        assert!((t975(60) - 2.0003).abs() < 1e-3, "{}", t975(60));
+        assert!((t975(120) - 1.9799).abs() < 1e-3, "{}", t975(120));
+        assert!((t975(1_000_000_000) - 1.959_964).abs() < 1e-6);
+        assert!((2..200).all(|df| t975(df) < t975(df - 1)));
+    }
+
+    #[test]
+    fn mean_interval_is_the_t_interval() {
+        // 0, 1, 2, 3 over scale 2: mean 0.75, sd of the x/2 0.6455, half width 3.182 · 0.6455 / 2.
+        let (lo, hi) = mean_interval(4, 6, 14, 2.0).unwrap();
+        let half = 3.182 * (5.0f64 / 12.0).sqrt() / 2.0;
+        assert!((lo - (0.75 - half)).abs() < 1e-12 && (hi - (0.75 + half)).abs() < 1e-12);
+        // No spread, no width; one observation, no interval.
+        let (lo, hi) = mean_interval(3, 9, 27, 3.0).unwrap();
+        assert!((lo - 1.0).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+        assert_eq!(mean_interval(1, 5, 25, 1.0), None);
     }
 
     #[test]

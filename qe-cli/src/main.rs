@@ -60,6 +60,7 @@ mod replay;
 mod rules;
 mod show;
 mod simulate;
+mod sprt;
 mod step;
 
 /// The exit codes of `qe`, as printed by `--help`.

@@ -10,8 +10,10 @@ pub struct Progress {
     bar: Option<ProgressBar>,
 }
 
-/// The bar: games done of the total, the rate, the time elapsed and the estimated time left.
-const TEMPLATE: &str = "[{bar:30}] {human_pos}/{human_len} games · {rate} · {elapsed} · ETA {eta}";
+/// The bar: games done of the total, the rate, the time elapsed and the estimated time left, then
+/// a message (the `--sprt` test's LLR).
+const TEMPLATE: &str =
+    "[{bar:30}] {human_pos}/{human_len} games · {rate} · {elapsed} · ETA {eta}{msg}";
 
 impl Progress {
     /// A bar over `total` games, drawn when `wanted` (not `--json`) and standard error is a
@@ -46,6 +48,13 @@ impl Progress {
         }
     }
 
+    /// Sets the text shown after the bar.
+    pub fn message(&self, text: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(text);
+        }
+    }
+
     /// Leaves the bar as it stands (complete, or where an interruption stopped it), and ends its
     /// line, so that what follows starts on a line of its own.
     pub fn finish(&self) {
@@ -66,6 +75,7 @@ mod tests {
         let p = Progress::new(10, false);
         assert!(!p.is_drawn());
         p.set(5);
+        p.message(" · LLR 0.5".into());
         p.finish();
     }
 }

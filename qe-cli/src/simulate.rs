@@ -7,8 +7,17 @@
 //! lineup's entry `(s + i) mod players`, so no agent keeps a seat). The statistics are integer sums
 //! and the ratings are fitted from the number of games of each finishing pattern, so with built-in
 //! bots the result is the same for a given seed whatever the thread count.
+//!
+//! With `--duplicate`, the games come in sets of as many games as seats: set `k` is games
+//! `k·n .. (k+1)·n`, all dealt from stream `k` (every random element of a game is dealt at set-up,
+//! R-SET-2, so they play the same deal), each with the lineup rotated one seat further, and seat
+//! `s`'s built-in bot seeded alike in every game of the set. Without it every game is a set of
+//! one. The intervals over sets ([`SetSums`]) treat the sets, not the games, as the independent
+//! observations, and `--sprt` ([`crate::sprt`]) counts one observation per set, in set order, so
+//! that where it stops does not depend on the thread count either.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -20,6 +29,7 @@ use serde_json::json;
 use crate::agent::{self, ExecSeat, Faults};
 use crate::arena::{self, Finishes, Ranked};
 use crate::progress::Progress;
+use crate::sprt::{Decision, Sprt};
 use crate::{manifest, Common, Failure};
 
 /// Extra `--help` text.
@@ -45,7 +55,27 @@ of the games; with seats rotated, ratings are in the order of the win rates; --j
 order rating, Bradley-Terry on every pair of seats ranked by the final order), mean score, mean spent, elimination rate and time per decision; for exec agents also their illegal
 answers, timeouts and crashes, each answered by a value-bot move, and their stale answers (an answer
 with the id of another question is dropped). A progress bar is drawn on stderr
-while it runs, when stderr is a terminal.";
+while it runs, when stderr is a terminal.
+--duplicate plays each deal once per seat rotation: with n seats, a duplicate set is n games on
+the same deal (deck order, industry tokens, asset piles: every random element of the game is dealt
+at set-up) with the lineup rotated one seat each game, and each seat's bot seeded alike in every
+game of the set, so every agent plays the deal from every seat. --games must then be a multiple
+of n. The per-agent table then gives the win % interval over sets: the 95% t interval of the
+sets' means (the games of a set share a deal, so they are not independent; the sets are); --json
+also gives it without --duplicate, each game a set of one. An exec agent that remembers a game knows the
+deal of the rest of its set: a duplicate tournament rates exec agents only when they are trusted
+not to carry what they saw from game to game (built-in bots start every game afresh).
+--sprt ELO0,ELO1 (with --duplicate) is a sequential probability ratio test of the first agent of
+--bots (all its seats) against the field (every other seat, taken as equally strong): an agent d
+Elo above the field with k of n seats expects a share k*10^(d/400) / (k*10^(d/400) + n - k) of a
+game's win (the rating's model; 2 seats: the chess Elo curve). Each duplicate set is one
+observation, the agent's share of the set's wins (a shared win split, a game without a winner
+split among all); H0: its mean is that of ELO0, H1: that of ELO1. The log-likelihood ratio is
+the generalized one of chess-engine testing (fishtest's GSPRT: the distribution of a set's score
+is not assumed, each hypothesis takes the likeliest one with its mean). The tournament stops when
+the LLR leaves (ln(beta/(1-alpha)), ln((1-beta)/alpha)), accepting H0 below and H1 above, or at
+--games; it prints the LLR, the bounds and the decision. --alpha and --beta (default 0.05) are
+the largest chances of accepting H1 when H0 holds and of accepting H0 when H1 holds.";
 
 /// One entry of the lineup.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +120,32 @@ fn parse_agent_list(text: &str) -> Result<AgentList, String> {
         }
     }
     Ok(AgentList(out))
+}
+
+/// Parses `--sprt`: two Elo differences `ELO0,ELO1`, finite, `ELO0 < ELO1`.
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let bad = || {
+        format!(
+            "--sprt takes two Elo differences ELO0,ELO1 with ELO0 < ELO1 (e.g. --sprt 0,20), got \
+             `{text}`"
+        )
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo = |t: &str| t.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+    match (elo(a), elo(b)) {
+        (Some(e0), Some(e1)) if e0 < e1 && e0.abs() <= 4000.0 && e1.abs() <= 4000.0 => Ok((e0, e1)),
+        _ => Err(bad()),
+    }
+}
+
+/// Parses `--alpha` and `--beta`: a probability above 0 and below 0.5.
+fn parse_error_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        _ => Err(format!(
+            "an error rate is a probability above 0 and below 0.5 (e.g. 0.05), got `{text}`"
+        )),
+    }
 }
 
 /// Parses `--games`: a whole number, at least 1.
@@ -142,13 +198,27 @@ pub struct SimulateArgs {
     /// played by the value bot for the rest of the game
     #[arg(long, default_value_t = 10_000, value_name = "MS", value_parser = parse_agent_timeout)]
     pub agent_timeout: u64,
+    /// Duplicate sets: each deal played once per seat rotation (as many games as seats, the
+    /// lineup rotated one seat each game); --games must be a multiple of the number of seats
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Sequential test of the first agent of --bots against the field, one observation per
+    /// duplicate set: H0 it is ELO0 above the field, H1 ELO1; stops when decided or at --games
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt, requires = "duplicate")]
+    pub sprt: Option<(f64, f64)>,
+    /// The --sprt test's largest chance of accepting H1 when H0 holds (default 0.05)
+    #[arg(long, value_name = "P", value_parser = parse_error_rate, requires = "sprt")]
+    pub alpha: Option<f64>,
+    /// The --sprt test's largest chance of accepting H0 when H1 holds (default 0.05)
+    #[arg(long, value_name = "P", value_parser = parse_error_rate, requires = "sprt")]
+    pub beta: Option<f64>,
     /// Print the results as JSON
     #[arg(long)]
     pub json: bool,
 }
 
-/// The seeds of game `index` of a tournament seeded with `seed`: the game's (deck, industry
-/// tokens, piles) and each seat's built-in bot's.
+/// The seeds of game (or duplicate set) `index` of a tournament seeded with `seed`: the game's
+/// (deck, industry tokens, piles) and each seat's built-in bot's.
 ///
 /// They are the first words of stream `index` of ChaCha20 keyed by the tournament seed: without
 /// the seed, neither the game index nor one game's seeds tell anything of another game's, nor a
@@ -254,6 +324,118 @@ impl Stats {
     }
 }
 
+/// Per agent, sums over sets of the agent's wins (in [`WIN_SHARE`]s) and score in a set, and of
+/// their squares: exact integers, so the intervals over sets do not depend on the order the sets
+/// were counted in.
+#[derive(Clone, Debug, Default)]
+pub struct SetSums {
+    /// The sets counted.
+    pub sets: u64,
+    wins: Vec<u128>,
+    wins_sq: Vec<u128>,
+    score: Vec<u128>,
+    score_sq: Vec<u128>,
+}
+
+impl SetSums {
+    fn new(agents: usize) -> SetSums {
+        SetSums {
+            sets: 0,
+            wins: vec![0; agents],
+            wins_sq: vec![0; agents],
+            score: vec![0; agents],
+            score_sq: vec![0; agents],
+        }
+    }
+
+    /// Counts the set whose sums are `set`.
+    fn add(&mut self, set: &Stats) {
+        self.sets += 1;
+        for a in 0..self.wins.len() {
+            let (w, sc) = (u128::from(set.wins[a]), u128::from(set.score[a]));
+            self.wins[a] += w;
+            self.wins_sq[a] += w * w;
+            self.score[a] += sc;
+            self.score_sq[a] += sc * sc;
+        }
+    }
+
+    /// The 95% t intervals over sets of agent `a`'s win rate and mean score, its seats in a set
+    /// `seats` (the same in every set).
+    fn intervals(&self, a: usize, seats: u64) -> [Option<(f64, f64)>; 2] {
+        let seats = seats as f64;
+        [
+            arena::mean_interval(
+                self.sets,
+                self.wins[a],
+                self.wins_sq[a],
+                seats * WIN_SHARE as f64,
+            ),
+            arena::mean_interval(self.sets, self.score[a], self.score_sq[a], seats),
+        ]
+    }
+}
+
+/// The tested agent of `--sprt` (agent 0, the first of `--bots`): its seats in a game, and the
+/// game's seats.
+#[derive(Clone, Copy, Debug)]
+struct Tested {
+    seats: u64,
+    players: u64,
+}
+
+/// The sums of the sets played so far, counted in set order, with the test's progress.
+struct Ledger {
+    total: Stats,
+    sums: SetSums,
+    sprt: Option<(Sprt, Tested)>,
+    /// The next set to count; sets finished before it wait in `pending`.
+    next: u64,
+    pending: BTreeMap<u64, Stats>,
+    /// The test's decision, once made: no set after it is counted.
+    decision: Option<Decision>,
+    /// The test's LLR after the sets counted.
+    llr: f64,
+}
+
+impl Ledger {
+    /// Takes set `set`'s sums, and counts the sets now next in order: whether the test is decided.
+    fn finished(&mut self, set: u64, stats: Stats) -> bool {
+        self.pending.insert(set, stats);
+        while self.decision.is_none() {
+            let Some(stats) = self.pending.remove(&self.next) else {
+                break;
+            };
+            self.count(stats);
+            self.next += 1;
+        }
+        self.decision.is_some()
+    }
+
+    /// Counts a set.
+    fn count(&mut self, set: Stats) {
+        self.sums.add(&set);
+        if let Some((sprt, tested)) = &mut self.sprt {
+            // A game without a winner is a win shared by every seat.
+            let shared = set.no_winner * WIN_SHARE * tested.seats / tested.players;
+            sprt.add(set.wins[0] + shared);
+            self.llr = sprt.llr();
+            self.decision = sprt.decide(self.llr);
+        }
+        self.total.merge(set);
+    }
+
+    /// Counts the sets left waiting after a gap (a set cut short by Ctrl-C), unless a test is
+    /// run: it counts sets in order only.
+    fn close(&mut self) {
+        if self.sprt.is_none() {
+            for (_, stats) in std::mem::take(&mut self.pending) {
+                self.count(stats);
+            }
+        }
+    }
+}
+
 /// The tournament: the lineup, its distinct agents, the rules.
 struct Tournament {
     lineup: Vec<AgentSpec>,
@@ -264,6 +446,9 @@ struct Tournament {
     manifest: Manifest,
     /// The tournament seed: `--seed`, else drawn from the operating system.
     seed: u64,
+    /// The games of a set: the number of seats with `--duplicate` (every game of a set is dealt
+    /// alike), else 1.
+    set_size: u64,
 }
 
 /// A seat's player in one game.
@@ -279,7 +464,8 @@ impl Tournament {
     /// fallback), so it is not tallied. Returns whether it was.
     fn play(&self, index: u64, exec: &mut [Option<ExecSeat>], stats: &mut Stats) -> bool {
         let players = self.rules.players() as usize;
-        let (seed, bot_seeds) = game_seeds(self.seed, index);
+        // The games of a duplicate set share their deal and their seats' bot seeds.
+        let (seed, bot_seeds) = game_seeds(self.seed, index / self.set_size);
         let mut m = Match::seeded(self.rules, seed);
         // Seat s plays lineup entry (s + index) mod players.
         let entry = |s: usize| (s + (index % players as u64) as usize) % players;
@@ -386,7 +572,50 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
-    let threads = threads.min(args.games);
+    let set_size = if args.duplicate {
+        u64::from(players)
+    } else {
+        1
+    };
+    if args.games % set_size != 0 {
+        let (down, up) = (
+            args.games / set_size * set_size,
+            args.games.div_ceil(set_size) * set_size,
+        );
+        let instead = if down == 0 {
+            format!("--games {up}")
+        } else {
+            format!("--games {down} or {up}")
+        };
+        return Err(Failure::Usage(format!(
+            "--duplicate plays sets of {set_size} games (one per seat rotation of {players} \
+             players): --games {} is not a multiple of {set_size}; use {instead}",
+            args.games
+        )));
+    }
+    let sets = args.games / set_size;
+    let sprt = match args.sprt {
+        None => None,
+        Some(elos) => {
+            let seats = agent_of.iter().filter(|&&a| a == 0).count() as u64;
+            if seats == u64::from(players) {
+                return Err(Failure::Usage(format!(
+                    "--sprt tests the first agent of --bots against the others, but `{}` holds \
+                     every seat: list the field after it (e.g. --bots {},value)",
+                    agents[0], agents[0]
+                )));
+            }
+            let errors = (args.alpha.unwrap_or(0.05), args.beta.unwrap_or(0.05));
+            let tested = Tested {
+                seats,
+                players: u64::from(players),
+            };
+            let scale = WIN_SHARE * set_size;
+            let test = Sprt::new(elos, errors, (seats as u32, u32::from(players)), scale);
+            Some((test, tested))
+        }
+    };
+    let threads = threads.min(sets);
     // Drawn, the seed is told no one until the tournament is over: it decides every game.
     let seed = match args.seed {
         Some(seed) => seed,
@@ -399,13 +628,15 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         rules,
         manifest,
         seed,
+        set_size,
     };
     let timeout = Duration::from_millis(args.agent_timeout);
 
     let progress = Progress::new(args.games, !args.json);
     crate::interrupt::install(|| {}); // the workers stop starting games
     let started = Instant::now();
-    let (total, threads) = play_games(&tournament, args.games, threads, timeout, &progress);
+    let (ledger, threads) = play_games(&tournament, sets, sprt, threads, timeout, &progress);
+    let total = &ledger.total;
     let elapsed = started.elapsed().as_secs_f64();
     let per_s = total.games as f64 / elapsed.max(1e-9);
     let ratings = arena::ratings(&total.finishes, agents.len(), RESAMPLES, seed);
@@ -414,7 +645,7 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
         players,
         threads,
         &tournament,
-        &total,
+        &ledger,
         &ratings,
         elapsed,
         per_s,
@@ -429,23 +660,35 @@ pub fn run(common: &Common, args: &SimulateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Plays the `games` games of `tournament` on up to `threads` worker threads (fewer if some cannot
-/// be started; none: on this one), each with its own `exec:` processes: the sums, and the number
-/// of threads used.
+/// Plays the `sets` sets of `tournament` (its `set_size` games each) on up to `threads` worker
+/// threads (fewer if some cannot be started; none: on this one), each with its own `exec:`
+/// processes, until `sprt` (if any) is decided: the sums of the sets counted, and the number of
+/// threads used.
 fn play_games(
     tournament: &Tournament,
-    games: u64,
+    sets: u64,
+    sprt: Option<(Sprt, Tested)>,
     threads: u64,
     timeout: Duration,
     progress: &Progress,
-) -> (Stats, u64) {
-    const CHUNK: u64 = 8;
+) -> (Ledger, u64) {
+    let agents = tournament.agents.len();
+    let size = tournament.set_size;
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let total = Mutex::new(Stats::new(tournament.agents.len()));
-    // One worker: its own exec processes, games taken CHUNK at a time, its sums merged at the end.
+    let decided = AtomicBool::new(false);
+    let ledger = Mutex::new(Ledger {
+        total: Stats::new(agents),
+        sums: SetSums::new(agents),
+        sprt,
+        next: 0,
+        pending: BTreeMap::new(),
+        decision: None,
+        llr: 0.0,
+    });
+    let lock = || ledger.lock().expect("no worker panicked holding the lock");
+    // One worker: its own exec processes, a set at a time, each set's sums handed to the ledger.
     let work = || {
-        let mut stats = Stats::new(tournament.agents.len());
         let mut exec: Vec<Option<ExecSeat>> = tournament
             .lineup
             .iter()
@@ -454,31 +697,33 @@ fn play_games(
                 AgentSpec::Bot(_) => None,
             })
             .collect();
-        loop {
-            let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-            if start >= games || crate::interrupt::requested() {
+        'sets: loop {
+            if decided.load(Ordering::Relaxed) || crate::interrupt::requested() {
                 break;
             }
-            let end = (start + CHUNK).min(games);
-            for i in start..end {
-                if crate::interrupt::requested() {
-                    break;
+            let set = next.fetch_add(1, Ordering::Relaxed);
+            if set >= sets {
+                break;
+            }
+            let mut stats = Stats::new(agents);
+            for i in set * size..(set + 1) * size {
+                // A set cut short is not counted.
+                if crate::interrupt::requested() || !tournament.play(i, &mut exec, &mut stats) {
+                    break 'sets;
                 }
-                if tournament.play(i, &mut exec, &mut stats) {
-                    done.fetch_add(1, Ordering::Relaxed);
-                }
+                done.fetch_add(1, Ordering::Relaxed);
+            }
+            if lock().finished(set, stats) {
+                decided.store(true, Ordering::Relaxed);
             }
         }
+        let mut ledger = lock();
         for (k, e) in exec.iter().enumerate() {
             if let Some(e) = e {
                 let a = tournament.agent_of[k] as usize;
-                stats.faults[a].merge(&e.faults);
+                ledger.total.faults[a].merge(&e.faults);
             }
         }
-        total
-            .lock()
-            .expect("no worker panicked holding the lock")
-            .merge(stats);
     };
     let threads = std::thread::scope(|scope| {
         let workers = start_workers(threads, || {
@@ -499,11 +744,24 @@ fn play_games(
             return 1;
         }
         if progress.is_drawn() {
-            while workers.iter().any(|w| !w.is_finished()) {
+            // The games done, and the test's LLR as it goes.
+            let show = || {
                 progress.set(done.load(Ordering::Relaxed));
+                let status = {
+                    let l = lock();
+                    l.sprt.as_ref().map(|(t, _)| (l.llr, t.bounds(), t.sets()))
+                };
+                if let Some((llr, (lower, upper), sets)) = status {
+                    progress.message(format!(
+                        " · LLR {llr:.2} ({lower:.2}, {upper:.2}) after {sets} sets"
+                    ));
+                }
+            };
+            while workers.iter().any(|w| !w.is_finished()) {
+                show();
                 std::thread::sleep(Duration::from_millis(100));
             }
-            progress.set(done.load(Ordering::Relaxed));
+            show();
             progress.finish();
         }
         let n = workers.len() as u64;
@@ -512,7 +770,9 @@ fn play_games(
         }
         n
     });
-    (total.into_inner().expect("the workers are done"), threads)
+    let mut ledger = ledger.into_inner().expect("the workers are done");
+    ledger.close();
+    (ledger, threads)
 }
 
 /// Starts up to `n` workers with `spawn`, fewer if one cannot be started (the system is out of
@@ -535,12 +795,14 @@ fn report(
     players: u8,
     threads: u64,
     t: &Tournament,
-    total: &Stats,
+    ledger: &Ledger,
     ratings: &arena::Ratings,
     elapsed: f64,
     per_s: f64,
 ) {
+    let total = &ledger.total;
     let g = total.games;
+    let pair = |x: Option<(f64, f64)>| x.map(|(lo, hi)| json!([lo, hi]));
     let exec_agent = |a: usize| {
         t.lineup
             .iter()
@@ -552,6 +814,8 @@ fn report(
             let wins = total.wins[a] as f64 / WIN_SHARE as f64;
             let (lo, hi) = arena::wilson(wins, n as f64);
             let (w, o) = (&ratings.wins, &ratings.order);
+            let entries = t.agent_of.iter().filter(|&&e| e as usize == a).count() as u64;
+            let [set_wins, set_score] = ledger.sums.intervals(a, entries * t.set_size);
             let mut row = json!({
                 "agent": t.agents[a],
                 "seats_played": n,
@@ -562,7 +826,9 @@ fn report(
                 "rating_ci95": [w.low[a], w.high[a]],
                 "order_rating": o.rating[a],
                 "order_rating_ci95": [o.low[a], o.high[a]],
+                "win_rate_ci95_over_sets": pair(set_wins),
                 "mean_score": ratio(total.score[a] as f64, n),
+                "mean_score_ci95_over_sets": pair(set_score),
                 "mean_spent": ratio(total.spent[a] as f64, n),
                 "elimination_rate": ratio(total.eliminated[a] as f64, n),
             });
@@ -611,6 +877,13 @@ fn report(
             "interrupted": crate::interrupt::requested(),
             "lineup": lineup,
             "seats_rotated": true,
+            "duplicate": args.duplicate,
+            "set_size": t.set_size,
+            "sets": ledger.sums.sets,
+            "interval_over_sets_method": "95% t interval of the per-set means (a set: the games \
+                 of one deal, one per seat rotation, with --duplicate; else one game); the games \
+                 of a set are not independent, the sets are",
+            "sprt": sprt_json(ledger, &t.agents[0]),
             "no_winner_rate": ratio(total.no_winner as f64, g),
             "rating_method": format!(
                 "who wins: P(a seat wins) = s / sum of s over the game's seats (Plackett-Luce \
@@ -636,11 +909,22 @@ fn report(
     }
     let width = crate::layout::width();
     let say = |text: &str| println!("{}", crate::layout::fit(text, width));
+    let sets = if args.duplicate {
+        format!(" · {} duplicate sets", ledger.sums.sets)
+    } else {
+        String::new()
+    };
     say(&format!(
-        "qe simulate: {g} games · {players} players{} · {threads} thread{} · seats rotated",
+        "qe simulate: {g} games · {players} players{} · {threads} thread{} · seats rotated{sets}",
         manifest::title(t.rules.expansions(), " · base game"),
         if threads == 1 { "" } else { "s" }
     ));
+    // With duplicate sets, the win % interval is the one over sets.
+    let win_ci = if args.duplicate {
+        "win_rate_ci95_over_sets"
+    } else {
+        "win_rate_ci95"
+    };
     let shown = table_names(&t.agents);
     let w = shown.iter().map(String::len).max().unwrap_or(5).max(5);
     println!(
@@ -664,11 +948,15 @@ fn report(
             shown[a],
             total.played[a],
             f("win_rate") * 100.0,
-            format!(
-                "{:.1}–{:.1}",
-                pair("win_rate_ci95", 0) * 100.0,
-                pair("win_rate_ci95", 1) * 100.0
-            ),
+            if r[win_ci].is_null() {
+                "—".to_owned()
+            } else {
+                format!(
+                    "{:.1}–{:.1}",
+                    pair(win_ci, 0) * 100.0,
+                    pair(win_ci, 1) * 100.0
+                )
+            },
             f("rating"),
             format!(
                 "{:.0}–{:.0}",
@@ -713,17 +1001,108 @@ fn report(
         ratio(total.no_winner as f64, g) * 100.0
     ));
     say("win %: a shared win is split among its winners · score, spent: means per seat");
+    if args.duplicate {
+        say(&format!(
+            "win % 95% CI: t interval of the means of the {} duplicate sets (a set's {} games \
+             share a deal, so the sets, not the games, are independent)",
+            ledger.sums.sets, t.set_size
+        ));
+    }
     say(&format!(
         "rating: who wins, P(a seat wins) = s / Σ s over its game's seats (Plackett–Luce), Elo \
          scale with mean 1500, 95% interval from {} bootstrap resamples; --json adds the order \
          rating (Bradley–Terry on pairwise finishing orders)",
         ratings.resamples
     ));
+    for line in sprt_lines(ledger, &t.agents[0]) {
+        say(&line);
+    }
     say(&format!("{g} games in {elapsed:.2} s: {per_s:.0} games/s"));
     say(&format!(
         "seed {} (--seed {} plays this tournament again)",
         t.seed, t.seed
     ));
+}
+
+/// The `sprt` object of `--json`: the test, its LLR and bounds, the decision; null without
+/// `--sprt`.
+fn sprt_json(ledger: &Ledger, agent: &str) -> serde_json::Value {
+    let Some((test, tested)) = &ledger.sprt else {
+        return serde_json::Value::Null;
+    };
+    let (lower, upper) = test.bounds();
+    let (s0, s1) = test.expected();
+    let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
+    json!({
+        "agent": agent,
+        "agent_seats": tested.seats,
+        "elo0": test.elo0,
+        "elo1": test.elo1,
+        "alpha": test.alpha,
+        "beta": test.beta,
+        "expected_score0": s0,
+        "expected_score1": s1,
+        "sets": test.sets(),
+        "score": test.mean(),
+        "elo": finite(test.elo_estimate()),
+        "llr": ledger.llr,
+        "lower_bound": lower,
+        "upper_bound": upper,
+        "decision": match ledger.decision {
+            Some(Decision::H0) => json!("H0"),
+            Some(Decision::H1) => json!("H1"),
+            None => json!(null),
+        },
+        "method": "the first agent of --bots against the field, one observation per duplicate \
+                   set (its share of the set's wins); H0/H1: expected share \
+                   k*10^(elo/400) / (k*10^(elo/400) + n - k) at elo0/elo1; generalized \
+                   log-likelihood ratio (GSPRT), Wald bounds",
+    })
+}
+
+/// The `--sprt` lines of the table, if there is a test.
+fn sprt_lines(ledger: &Ledger, agent: &str) -> Vec<String> {
+    let Some((test, tested)) = &ledger.sprt else {
+        return Vec::new();
+    };
+    let (lower, upper) = test.bounds();
+    let (s0, s1) = test.expected();
+    let outcome = match ledger.decision {
+        Some(Decision::H0) => "H0 accepted",
+        Some(Decision::H1) => "H1 accepted",
+        None => "undecided at --games",
+    };
+    let elo = test.elo_estimate();
+    let elo = if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else if elo > 0.0 {
+        "+inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    };
+    vec![
+        format!(
+            "SPRT: {agent} ({} seat{} a game) against the field · H0 elo {} (win share {:.4}) · \
+             H1 elo {} (win share {:.4}) · alpha {} · beta {}",
+            tested.seats,
+            if tested.seats == 1 { "" } else { "s" },
+            test.elo0,
+            s0,
+            test.elo1,
+            s1,
+            test.alpha,
+            test.beta,
+        ),
+        format!(
+            "SPRT: LLR {:.3} (bounds {:.3} and {:.3}) after {} sets: {outcome} · win share {:.4}, \
+             elo {elo} against the field",
+            ledger.llr,
+            lower,
+            upper,
+            test.sets(),
+            test.mean(),
+        ),
+    ]
 }
 
 /// The longest agent name shown in the table: longer ones are shown as `exec#1`, `exec#2`, ...
@@ -788,6 +1167,7 @@ mod tests {
             rules,
             manifest: Manifest::default(),
             seed: 9,
+            set_size: 1,
         };
         (t, cli.args)
     }
@@ -796,17 +1176,100 @@ mod tests {
     fn workers_that_cannot_be_started_leave_the_games_to_the_others() {
         let (t, _) = tournament(20);
         let timeout = Duration::from_secs(60);
-        let (all, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+        let (all, used) = play_games(&t, 20, None, 4, timeout, &Progress::new(20, false));
+        let all = all.total;
         assert_eq!((all.games, used), (20, 4));
         for (start, want) in [(2, 2), (0, 1)] {
             WORKERS_THAT_START.with(|n| n.set(start));
-            let (some, used) = play_games(&t, 20, 4, timeout, &Progress::new(20, false));
+            let (some, used) = play_games(&t, 20, None, 4, timeout, &Progress::new(20, false));
+            let some = some.total;
             WORKERS_THAT_START.with(|n| n.set(u64::MAX));
             assert_eq!(used, want, "{start} threads start");
             assert_eq!(some.games, 20);
             assert_eq!(some.wins, all.wins);
             assert_eq!(some.finishes, all.finishes);
         }
+    }
+
+    /// A ledger of two agents with a test of agent 0 (one seat of two) at 0 against 200 Elo, and a
+    /// set of one game won by agent 0 (`won`) or agent 1.
+    fn ledger(test: bool) -> Ledger {
+        let sprt = Sprt::new((0.0, 200.0), (0.05, 0.05), (1, 2), WIN_SHARE);
+        Ledger {
+            total: Stats::new(2),
+            sums: SetSums::new(2),
+            sprt: test.then_some((
+                sprt,
+                Tested {
+                    seats: 1,
+                    players: 2,
+                },
+            )),
+            next: 0,
+            pending: BTreeMap::new(),
+            decision: None,
+            llr: 0.0,
+        }
+    }
+
+    fn set(won: bool) -> Stats {
+        let mut s = Stats::new(2);
+        s.games = 1;
+        s.played = vec![1, 1];
+        s.wins = if won {
+            vec![WIN_SHARE, 0]
+        } else {
+            vec![0, WIN_SHARE]
+        };
+        s
+    }
+
+    /// The sets are counted in set order, whatever order they finish in, and none after the one
+    /// that decides the test: the same decision at the same set.
+    #[test]
+    fn the_ledger_counts_sets_in_order_and_stops_at_the_decision() {
+        // Agent 0 wins every set but one in ten: H1 (a share of 0.76) is accepted after some sets.
+        let won = |k: u64| k % 10 != 3;
+        let mut in_order = ledger(true);
+        let mut decided_at = None;
+        for k in 0..200 {
+            if in_order.finished(k, set(won(k))) {
+                decided_at = Some(k);
+                break;
+            }
+        }
+        let decided_at = decided_at.expect("decided within 200 sets");
+        assert_eq!(in_order.decision, Some(Decision::H1));
+        // The same sets, finished in another order (pairs swapped) and a few beyond the decision.
+        let mut shuffled = ledger(true);
+        let mut order: Vec<u64> = (0..decided_at + 6).collect();
+        for pair in order.chunks_mut(2) {
+            pair.reverse();
+        }
+        for &k in &order {
+            shuffled.finished(k, set(won(k)));
+        }
+        shuffled.close();
+        assert_eq!(shuffled.decision, Some(Decision::H1));
+        assert_eq!(shuffled.sums.sets, decided_at + 1);
+        assert_eq!(shuffled.total.games, decided_at + 1);
+        assert_eq!(shuffled.total.wins, in_order.total.wins);
+        assert!((shuffled.llr - in_order.llr).abs() < 1e-12);
+        // Without a test, a set after a gap (one cut short) is counted at the close.
+        let mut plain = ledger(false);
+        for k in [0, 1, 3] {
+            assert!(!plain.finished(k, set(true)));
+        }
+        assert_eq!(plain.sums.sets, 2);
+        plain.close();
+        assert_eq!((plain.sums.sets, plain.total.games), (3, 3));
+        // With one, it is not: the test counts sets in order only.
+        let mut tested = ledger(true);
+        for k in [0, 1, 3] {
+            tested.finished(k, set(true));
+        }
+        tested.close();
+        assert_eq!(tested.sums.sets, 2);
     }
 
     #[test]

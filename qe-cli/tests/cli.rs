@@ -1165,6 +1165,254 @@ fn simulate_rotates_seats_and_rates_agents() {
     assert!(by("value")["rating"].as_f64() > by("random")["rating"].as_f64());
 }
 
+/// With `--duplicate`, the games of a set share their deal and each seat's bot seed: with the same
+/// bot at every seat, rotating the lineup changes nothing, so the three games of a set are the
+/// same game and every seat's wins come in threes. Without it they do not.
+#[test]
+fn simulate_duplicate_plays_each_deal_once_per_rotation() {
+    for bot in ["random", "value"] {
+        let args = |duplicate: bool| {
+            let mut a = vec![
+                "simulate",
+                "--games",
+                "90",
+                "--bots",
+                bot,
+                "--players",
+                "3",
+                "--seed",
+                "4",
+                "--json",
+            ];
+            if duplicate {
+                a.push("--duplicate");
+            }
+            simulate_json(&a)
+        };
+        let wins = |v: &Value| -> Vec<u64> {
+            v["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["wins"].as_u64().unwrap())
+                .collect()
+        };
+        let d = args(true);
+        assert_eq!(
+            (&d["duplicate"], &d["set_size"], &d["sets"]),
+            (&Value::from(true), &Value::from(3), &Value::from(30))
+        );
+        assert!(wins(&d).iter().all(|w| w % 3 == 0), "{bot}: {:?}", wins(&d));
+        let plain = args(false);
+        assert_eq!(
+            (&plain["duplicate"], &plain["set_size"], &plain["sets"]),
+            (&Value::from(false), &Value::from(1), &Value::from(90))
+        );
+        assert!(
+            !wins(&plain).iter().all(|w| w % 3 == 0),
+            "{bot}: {:?}",
+            wins(&plain)
+        );
+    }
+}
+
+/// A duplicate tournament: its intervals are over sets, the table shows them, and the result does
+/// not depend on the thread count.
+#[test]
+fn simulate_duplicate_reports_intervals_over_sets() {
+    let args = [
+        "simulate",
+        "--games",
+        "60",
+        "--bots",
+        "value,random,miser,value",
+        "--duplicate",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let a = simulate_json(&args);
+    assert_eq!(
+        (a["games"].as_u64(), a["sets"].as_u64()),
+        (Some(60), Some(15))
+    );
+    let mut one = args.to_vec();
+    one[9] = "1";
+    let mut b = simulate_json(&one);
+    b["threads"] = a["threads"].clone();
+    assert_eq!(a, b);
+    for row in a["agents"].as_array().unwrap() {
+        let rate = row["win_rate"].as_f64().unwrap();
+        let ci = &row["win_rate_ci95_over_sets"];
+        let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+        assert!(lo <= rate && rate <= hi, "{row}");
+        let score = row["mean_score"].as_f64().unwrap();
+        let sc = &row["mean_score_ci95_over_sets"];
+        assert!(sc[0].as_f64().unwrap() <= score && score <= sc[1].as_f64().unwrap());
+    }
+    assert_eq!(a["sprt"], Value::Null);
+    let o = run(&args[..args.len() - 1], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with(" · 15 duplicate sets"),
+        "{out}"
+    );
+    let value = agent_row(&a, "value");
+    let ci = &value["win_rate_ci95_over_sets"];
+    let cell = format!(
+        "{:.1}–{:.1}",
+        ci[0].as_f64().unwrap() * 100.0,
+        ci[1].as_f64().unwrap() * 100.0
+    );
+    let line = out.lines().find(|l| l.starts_with("value ")).unwrap();
+    assert_eq!(line.split_whitespace().nth(3), Some(cell.as_str()), "{out}");
+    assert!(
+        out.contains("t interval of the means of the 15 duplicate sets"),
+        "{out}"
+    );
+}
+
+#[test]
+fn simulate_duplicate_and_sprt_refuse_bad_values() {
+    for (args, message) in [
+        (
+            &["--duplicate", "--games", "10", "--players", "3"][..],
+            "--duplicate plays sets of 3 games (one per seat rotation of 3 players): --games 10 \
+             is not a multiple of 3; use --games 9 or 12",
+        ),
+        (
+            &["--duplicate", "--games", "2", "--players", "4"][..],
+            "--games 2 is not a multiple of 4; use --games 4",
+        ),
+        (
+            &["--sprt", "0,20", "--games", "9"][..],
+            "the following required arguments were not provided:\n  --duplicate",
+        ),
+        (&["--duplicate", "--sprt", "20,0"][..], "got `20,0`"),
+        (&["--duplicate", "--sprt", "0"][..], "got `0`"),
+        (&["--duplicate", "--sprt", "0,x"][..], "got `0,x`"),
+        (
+            &["--duplicate", "--sprt", "0,20", "--alpha", "0.7"][..],
+            "an error rate is a probability above 0 and below 0.5 (e.g. 0.05), got `0.7`",
+        ),
+        (
+            &["--duplicate", "--sprt", "0,20", "--beta", "0"][..],
+            "got `0`",
+        ),
+        (
+            &["--alpha", "0.1", "--games", "9"][..],
+            "the following required arguments were not provided:\n  --duplicate\n  --sprt <ELO0,ELO1>",
+        ),
+        (
+            &[
+                "--duplicate",
+                "--sprt",
+                "0,20",
+                "--bots",
+                "value",
+                "--games",
+                "8",
+            ][..],
+            "--sprt tests the first agent of --bots against the others, but `value` holds every \
+             seat",
+        ),
+    ] {
+        let mut all = vec!["simulate"];
+        all.extend_from_slice(args);
+        let o = run(&all, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+}
+
+/// `--sprt`: a strong first agent is found stronger (H1) and a weak one not (H0), each well before
+/// the `--games` cap; the LLR has left its bounds; the same seed gives the same output whatever the
+/// thread count; at a small cap the test is left undecided.
+#[test]
+fn simulate_sprt_stops_when_decided() {
+    let sprt = |bots: &str, games: &str, threads: &str| {
+        simulate_json(&[
+            "simulate",
+            "--duplicate",
+            "--sprt",
+            "0,50",
+            "--bots",
+            bots,
+            "--games",
+            games,
+            "--seed",
+            "11",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    for (bots, decision) in [("value,random,miser", "H1"), ("miser,value,random", "H0")] {
+        let v = sprt(bots, "3000", "2");
+        let t = &v["sprt"];
+        assert_eq!(t["decision"], decision, "{bots}: {t}");
+        let (sets, games) = (v["sets"].as_u64().unwrap(), v["games"].as_u64().unwrap());
+        assert!(
+            games < 3000 && games == 3 * sets && t["sets"] == sets,
+            "{bots}: {v}"
+        );
+        let llr = t["llr"].as_f64().unwrap();
+        let (lower, upper) = (
+            t["lower_bound"].as_f64().unwrap(),
+            t["upper_bound"].as_f64().unwrap(),
+        );
+        assert!((lower + 19f64.ln()).abs() < 1e-9 && (upper - 19f64.ln()).abs() < 1e-9);
+        assert!(
+            if decision == "H1" {
+                llr >= upper
+            } else {
+                llr <= lower
+            },
+            "{t}"
+        );
+        assert_eq!(t["agent"], bots.split(',').next().unwrap());
+        // Stopped at the first set that decided: the same for a seed, on any number of threads.
+        let mut again = sprt(bots, "3000", "1");
+        again["threads"] = v["threads"].clone();
+        assert_eq!(v, again, "{bots}");
+    }
+    let capped = sprt("random,value,value", "6", "1");
+    assert_eq!(capped["games"], 6);
+    assert_eq!(capped["sprt"]["decision"], Value::Null);
+    // The table says the same.
+    let o = run(
+        &[
+            "simulate",
+            "--duplicate",
+            "--sprt",
+            "0,50",
+            "--bots",
+            "value,random,miser",
+            "--games",
+            "3000",
+            "--seed",
+            "11",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("SPRT: value (1 seat a game) against the field · H0 elo 0"),
+        "{out}"
+    );
+    assert!(out.contains("H1 accepted"), "{out}");
+}
+
 /// The example agent (Python, standard library only) plays whole games through `exec:`.
 #[test]
 fn simulate_runs_the_python_example_agent() {
