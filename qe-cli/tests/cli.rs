@@ -1568,9 +1568,11 @@ fn agents_children_that_leave_its_group_leave_no_threads_behind() {
         .collect();
     // Started for each game, and once more in it (gone before a word: maybe between games).
     assert_eq!(counts.len(), 40);
-    // The main thread, one reader and one writer per live agent, a few stopping ones.
+    // The main thread, one reader and one writer per live agent, a few stopping ones: 3 to 7 on a
+    // quiet machine, up to 15 seen while other builds ran (stopping threads end later there). A
+    // leak grows with the games: it reached 44 in 20 games before readers were bounded.
     let most = *counts.iter().max().unwrap();
-    assert!(most <= 12, "qe's threads as each agent started: {counts:?}");
+    assert!(most <= 20, "qe's threads as each agent started: {counts:?}");
 }
 
 /// An answer for another seat is illegal even when that seat may act (R-AUC-12): every answer of
