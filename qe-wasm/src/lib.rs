@@ -303,7 +303,7 @@ export interface SeatOutcome {
 /** The outcome of a finished game. */
 export interface Outcome { seats: SeatOutcome[] }
 /** A view (qe_core::MatchView's serde form): the table as the viewer sees it, `bid_history`. */
-export interface View { seat: number | null; players: number; phase: string; bid_history: unknown[]; [field: string]: unknown }
+export interface View { seat: number | null; players: number; expansions: string[]; phase: string; bid_history: unknown[]; [field: string]: unknown }
 /** An event (qe_core::Event's serde form), as the viewer sees it. */
 export type GameEvent = Record<string, unknown>;
 "#;
