@@ -438,12 +438,15 @@ impl Manifest {
     /// worth 1 and JP-AGR and CN-FIN; with 3 or 4 every tile but the UK's and GOV.
     #[inline]
     pub fn tile_in_play(&self, tile: TileId, players: u8) -> bool {
+        let (nation, industry) = (tile.nation(), tile.industry());
         let removed = if players == 5 {
             self.tile_value(tile) == 1
-                || (tile.nation(), tile.industry()) == (Nation::JP, Industry::AGR)
-                || (tile.nation(), tile.industry()) == (Nation::CN, Industry::FIN)
+                || matches!(
+                    (nation, industry),
+                    (Nation::JP, Industry::AGR) | (Nation::CN, Industry::FIN)
+                )
         } else {
-            tile.nation() == Nation::UK || tile.industry() == Industry::GOV
+            matches!(nation, Nation::UK) || matches!(industry, Industry::GOV)
         };
         !removed
     }
