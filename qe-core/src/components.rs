@@ -386,7 +386,31 @@ impl Manifest {
     }
 
     /// The VP value of a token, or `None` if the manifest has no such token.
+    #[inline]
     pub fn token_value(&self, token: TokenId) -> Option<u8> {
+        self.token_value_at_offset(token)
+    }
+
+    /// [`Manifest::token_value`] read at the token's place among all the values, its kind's first
+    /// place found from the split without a loop, and never a panic: so a command whose events
+    /// nobody reads does not look the value up at all (PERF.md). The tests hold it to
+    /// [`Manifest::token_value_plain`].
+    #[inline]
+    fn token_value_at_offset(&self, token: TokenId) -> Option<u8> {
+        let k = token.kind().index();
+        let n = usize::from(token.number()).checked_sub(1)?;
+        if n >= usize::from(*self.split.get(k)?) {
+            return None;
+        }
+        let start = usize::from(self.split[0]) * usize::from(k >= 1)
+            + usize::from(self.split[1]) * usize::from(k >= 2);
+        self.tokens.get(start + n).copied()
+    }
+
+    /// The plain reading of [`Manifest::token_value`]: the value at the token's number among its
+    /// kind's values.
+    #[cfg(test)]
+    fn token_value_plain(&self, token: TokenId) -> Option<u8> {
         self.token_values(token.kind())
             .get((token.number() as usize).checked_sub(1)?)
             .copied()
@@ -414,12 +438,15 @@ impl Manifest {
     /// worth 1 and JP-AGR and CN-FIN; with 3 or 4 every tile but the UK's and GOV.
     #[inline]
     pub fn tile_in_play(&self, tile: TileId, players: u8) -> bool {
+        let (nation, industry) = (tile.nation(), tile.industry());
         let removed = if players == 5 {
             self.tile_value(tile) == 1
-                || (tile.nation(), tile.industry()) == (Nation::JP, Industry::AGR)
-                || (tile.nation(), tile.industry()) == (Nation::CN, Industry::FIN)
+                || matches!(
+                    (nation, industry),
+                    (Nation::JP, Industry::AGR) | (Nation::CN, Industry::FIN)
+                )
         } else {
-            tile.nation() == Nation::UK || tile.industry() == Industry::GOV
+            matches!(nation, Nation::UK) || matches!(industry, Industry::GOV)
         };
         !removed
     }
@@ -427,10 +454,39 @@ impl Manifest {
     /// The tokens in play for `players` seats (R-CMP-7: the 5-player game removes the crypto token
     /// worth 8).
     pub fn tokens_in_play(&self, players: u8) -> impl Iterator<Item = TokenId> + '_ {
-        self.tokens().filter(move |&t| {
-            !(players == 5 && t.kind() == AssetKind::Crypto && self.token_value(t) == Some(8))
-        })
+        self.tokens()
+            .filter(move |&t| token_in_play(t.kind(), self.token_value(t), players))
     }
+
+    /// The piles in play for `players` seats, unshuffled: the tokens of
+    /// [`Manifest::tokens_in_play`] (gold, then oil, then crypto, each by number) and how many of
+    /// each kind, from one loop over each kind's values rather than the chain of iterators and
+    /// the value looked up again for each token (PERF.md: a seeded Commodities set-up spent most
+    /// of its time there). The tests hold it to [`Manifest::tokens_in_play`].
+    pub(crate) fn piles_in_play(&self, players: u8) -> ([TokenId; MAX_TOKENS], [u8; 3]) {
+        let mut piles = [TokenId::new(AssetKind::Gold, 1); MAX_TOKENS];
+        let mut pile_len = [0u8; 3];
+        let (mut at, mut start) = (0, 0);
+        for (k, &kind) in AssetKind::ALL.iter().enumerate() {
+            let count = usize::from(self.split[k]);
+            for (n, &value) in self.tokens[start..start + count].iter().enumerate() {
+                if token_in_play(kind, Some(value), players) {
+                    piles[at] = TokenId::new(kind, n as u8 + 1);
+                    pile_len[k] += 1;
+                    at += 1;
+                }
+            }
+            start += count;
+        }
+        (piles, pile_len)
+    }
+}
+
+/// Whether a token of `kind` worth `value` is in play for `players` seats (R-CMP-7: the 5-player
+/// game removes the crypto token worth 8).
+#[inline]
+fn token_in_play(kind: AssetKind, value: Option<u8>, players: u8) -> bool {
+    !(players == 5 && kind == AssetKind::Crypto && value == Some(8))
 }
 
 /// A fixed-capacity list of at most 21 tiles (no heap).
@@ -467,5 +523,73 @@ impl TileList {
         self.tiles[..self.len as usize]
             .iter()
             .map(|t| t.expect("filled"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Manifest::token_value_at_offset`] agrees with the plain reading for every kind and number
+    /// (those past the kind's count included), under manifests of several splits.
+    #[test]
+    fn token_values_at_their_offset_agree_with_the_plain_reading() {
+        let default = Manifest::default();
+        let tiles = default.tile_values();
+        let others = [
+            Manifest::new(
+                tiles,
+                [
+                    &[1, 2, 3, 4, 5, 6, 7, 8],
+                    &[9, 9, 9, 9],
+                    &[8, 0, 1, 2, 3, 4],
+                ],
+            ),
+            Manifest::new(tiles, [&[8; 6], &[8; 4], &[3, 3, 3, 3, 3, 3, 3, 8]]),
+            Manifest::new(tiles, [&[], &[1; 10], &[2, 2, 2, 2, 2, 2, 2, 8]]),
+        ];
+        for manifest in core::iter::once(default).chain(others.into_iter().map(Result::unwrap)) {
+            for kind in AssetKind::ALL {
+                for number in 0..=u8::MAX {
+                    let token = TokenId::new(*kind, number);
+                    assert_eq!(
+                        manifest.token_value_at_offset(token),
+                        manifest.token_value_plain(token),
+                        "{kind} {number}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`Manifest::piles_in_play`] lists the tokens of [`Manifest::tokens_in_play`], for every
+    /// player count, under the default manifest and ones with other splits and values.
+    #[test]
+    fn the_piles_in_play_are_the_tokens_in_play() {
+        let default = Manifest::default();
+        let tiles = default.tile_values();
+        let others = [
+            Manifest::new(
+                tiles,
+                [
+                    &[1, 2, 3, 4, 5, 6, 7, 8],
+                    &[9, 9, 9, 9],
+                    &[8, 0, 1, 2, 3, 4],
+                ],
+            ),
+            Manifest::new(tiles, [&[8; 6], &[8; 4], &[3, 3, 3, 3, 3, 3, 3, 8]]),
+        ];
+        for manifest in core::iter::once(default).chain(others.into_iter().map(Result::unwrap)) {
+            for players in 3..=5 {
+                let (piles, pile_len) = manifest.piles_in_play(players);
+                let plain: alloc::vec::Vec<TokenId> = manifest.tokens_in_play(players).collect();
+                let total: usize = pile_len.iter().map(|&l| usize::from(l)).sum();
+                assert_eq!(&piles[..total], plain.as_slice(), "{players} players");
+                for kind in AssetKind::ALL {
+                    let count = plain.iter().filter(|t| t.kind() == *kind).count();
+                    assert_eq!(usize::from(pile_len[kind.index()]), count);
+                }
+            }
+        }
     }
 }

@@ -136,17 +136,11 @@ impl Setup {
                 deck_len += 1;
             }
         }
-        let mut piles = [TokenId::new(AssetKind::Gold, 1); MAX_TOKENS];
-        let mut pile_len = [0u8; 3];
-        if rules.has_commodities() {
-            for (slot, token) in piles
-                .iter_mut()
-                .zip(rules.manifest().tokens_in_play(players))
-            {
-                *slot = token;
-                pile_len[token.kind().index()] += 1;
-            }
-        }
+        let (piles, pile_len) = if rules.has_commodities() {
+            manifest.piles_in_play(players)
+        } else {
+            ([TokenId::new(AssetKind::Gold, 1); MAX_TOKENS], [0; 3])
+        };
         Setup {
             players,
             nations,

@@ -330,6 +330,7 @@ impl Game {
         if self.turn >= self.rules.turns() {
             self.auct = NONE;
             self.phase = Phase::GameOver;
+            self.pending = SeatSet::EMPTY;
             sink.event(Event::GameOver);
             return;
         }
@@ -337,6 +338,7 @@ impl Game {
             self.phase = Phase::Chance {
                 chance: Chance::Reveal,
             };
+            self.pending = SeatSet::EMPTY;
         } else {
             self.start_turn();
             sink.event(self.reveal_event(self.turn));
@@ -356,6 +358,7 @@ impl Game {
             self.phase = Phase::OpeningBid {
                 auctioneer: Seat(self.auct),
             };
+            self.pending = SeatSet::only(Seat(self.auct));
         } else {
             // R-AUC-9: everyone bids secretly, no opening bid.
             self.phase = Phase::Bidding;

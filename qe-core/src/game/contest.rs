@@ -56,24 +56,40 @@ pub(crate) fn round(
 }
 
 /// The seats of `among` holding the highest bid, and that bid, computed without data-dependent
-/// branches (PERF.md).
+/// branches (PERF.md), in two passes: the highest bid of `among` (a seat outside it counts as
+/// bidding 0), then the seats of `among` that bid it.
 #[inline]
 pub(crate) fn top_bids_branch_free(bids: &PerSeat<u64>, among: SeatSet) -> (u64, SeatSet) {
-    // The bids are what a branch predictor cannot guess: a seat outside `among` counts as bidding
-    // 0 but is never a holder. Bids are at least 0, so starting from 0 with no holder gives the
-    // first seat of `among` its place.
+    // The bids are what a branch predictor cannot guess. Bids are at least 0, so starting from 0
+    // with no holder gives the first seat of `among` its place, and an empty `among` has none.
     let mut best = 0;
+    for (i, &bid) in bids.values().enumerate() {
+        let member = 0u64.wrapping_sub(u64::from((among.bits() >> i) & 1));
+        best = best.max(bid & member);
+    }
     let mut holders = 0u8;
     for (i, &bid) in bids.values().enumerate() {
-        let member = (among.bits() >> i) & 1;
-        let b = bid * u64::from(member);
-        let above = u8::from(b > best) & member;
-        let level = u8::from(b == best) & member;
-        best = if above == 1 { b } else { best };
-        // Above the best: this seat alone; level with it: one more holder.
-        holders = (holders & above.wrapping_sub(1)) | (((above | level) & 1) << i);
+        holders |= u8::from(bid == best) << i;
     }
-    (best, SeatSet::from_bits(holders))
+    (best, SeatSet::from_bits(holders & among.bits()))
+}
+
+/// The plain version of [`top_bids_branch_free`], which the tests hold it to: a loop with a
+/// branch for each comparison (the one before PERF.md's trick).
+#[cfg(test)]
+pub(crate) fn top_bids_plain(bids: &PerSeat<u64>, among: SeatSet) -> (u64, SeatSet) {
+    let mut best = 0;
+    let mut holders = SeatSet::EMPTY;
+    for s in among.iter() {
+        let b = bids[s];
+        if holders.is_empty() || b > best {
+            best = b;
+            holders = SeatSet::only(s);
+        } else if b == best {
+            holders.insert(s);
+        }
+    }
+    (best, holders)
 }
 
 /// The seat of `among` holding the highest bid value that exactly one seat of `among` holds
@@ -196,6 +212,32 @@ mod tests {
                 winner: Some(Seat(3))
             }
         );
+    }
+
+    /// The branch-free top agrees with the plain loop on random bids (few values, so ties are
+    /// common) and every subset.
+    #[test]
+    fn branch_free_top_agrees_with_the_plain_loop() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut b = [0u64; 5];
+            for v in &mut b {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v = match x % 8 {
+                    0 => u64::MAX,
+                    7 => x >> 3,
+                    r => r - 1,
+                };
+            }
+            let among = SeatSet::from_bits((x >> 40) as u8);
+            assert_eq!(
+                top_bids_branch_free(&bids(b), among),
+                top_bids_plain(&bids(b), among),
+                "{b:?} {among:?}"
+            );
+        }
     }
 
     /// The branch-free top agrees with a plain maximum on every subset.

@@ -80,6 +80,7 @@ impl Game {
     }
 
     /// The outcome (RULES.md section 8), once the game is over.
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;
