@@ -24,6 +24,8 @@ def test_bench_script_runs_every_line() -> None:
         "python loop, + observations and masks",
         "the same, numpy policy from the masks",
         "VectorEnv(64) one core",
+        "VectorEnv(1024) 1 thread",
+        "VectorEnv(1024) 2 threads",
     ):
         assert rates[name] > 0, out
     # The like-for-like pairs and the reference: OpenSpiel is a test dependency, so they must run.
