@@ -2,8 +2,9 @@
 //! (each env on one), synchronously (`step`) or asynchronously (`send` / `recv`).
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -465,8 +466,58 @@ fn threads_for(n: usize, threads: usize) -> usize {
     threads.min(n.div_ceil(MIN_ENVS_PER_THREAD)).max(1)
 }
 
-/// Runs `f` on every env with its rows of `out`, on up to `threads` threads (`std::thread::scope`
-/// over consecutive chunks of the envs and of each output); the sum of what `f` returns.
+/// Runs `work` on each of `chunks` on up to `threads` threads (`std::thread::scope`): the calling
+/// thread and `threads - 1` others take the next chunk not taken yet until none is left, so a
+/// thread the machine slows down (other processes) takes fewer chunks and the others more.
+/// Returns what `work` returned for each chunk, in the order of `chunks`.
+fn run_chunks<C: Send, R: Send>(
+    chunks: Vec<C>,
+    threads: usize,
+    work: impl Fn(C) -> R + Sync,
+) -> Vec<R> {
+    let n = chunks.len();
+    let threads = threads.min(n);
+    if threads <= 1 {
+        return chunks.into_iter().map(work).collect();
+    }
+    let slots: Vec<Mutex<Option<C>>> = chunks.into_iter().map(|c| Mutex::new(Some(c))).collect();
+    let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let take = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            return;
+        }
+        let chunk = slots[i]
+            .lock()
+            .expect("a chunk")
+            .take()
+            .expect("taken once");
+        let r = work(chunk);
+        *results[i].lock().expect("a result") = Some(r);
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        take();
+        for h in handles {
+            h.join().expect("an env step panicked");
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().expect("a result").expect("every chunk ran"))
+        .collect()
+}
+
+/// How many envs a chunk of [`run_chunks`] holds: about 8 chunks a thread (so the threads end
+/// together), never fewer than [`MIN_ENVS_PER_THREAD`] envs.
+fn chunk_len(n: usize, threads: usize) -> usize {
+    n.div_ceil(threads_for(n, threads) * 8)
+        .max(MIN_ENVS_PER_THREAD)
+}
+
+/// Runs `f` on every env with its rows of `out`, on up to `threads` threads ([`run_chunks`] over
+/// consecutive chunks of the envs and of each output); the sum of what `f` returns.
 fn for_each_env(
     envs: &mut [Option<Box<Env>>],
     cfg: &Config,
@@ -476,56 +527,45 @@ fn for_each_env(
 ) -> (u64, u64) {
     let rows = cfg.rows();
     let a = cfg.actions();
-    let per = envs.len().div_ceil(threads_for(envs.len(), threads)).max(1);
-    let run = |envs: &mut [Option<Box<Env>>],
-               obs: &mut [f32],
-               mask: &mut [i8],
-               reward: &mut [f32],
-               done: &mut [bool]| {
-        let mut sum = (0, 0);
-        for ((((env, obs), mask), reward), done) in envs
-            .iter_mut()
-            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
-            .zip(mask.chunks_exact_mut(rows * a))
-            .zip(reward.chunks_exact_mut(rows))
-            .zip(done.iter_mut())
-        {
-            let env = env.as_mut().expect("no env is away while the batch steps");
-            let (d, e) = f(
-                env,
-                cfg,
-                &mut EnvOut {
-                    obs,
-                    mask,
-                    reward,
-                    done,
-                },
-            );
-            sum = (sum.0 + d, sum.1 + e);
-        }
-        sum
-    };
-    let mut chunks = envs
+    let n = envs.len();
+    let per = chunk_len(n, threads);
+    let chunks: Vec<_> = envs
         .chunks_mut(per)
         .zip(out.obs.chunks_mut(per * rows * OBS_SIZE))
         .zip(out.mask.chunks_mut(per * rows * a))
         .zip(out.reward.chunks_mut(per * rows))
-        .zip(out.done.chunks_mut(per));
-    let Some(first) = chunks.next() else {
-        return (0, 0);
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .map(|((((e, o), m), r), d)| scope.spawn(|| run(e, o, m, r, d)))
-            .collect();
-        let ((((e, o), m), r), d) = first;
-        let mut sum = run(e, o, m, r, d);
-        for h in handles {
-            let (d, e) = h.join().expect("an env step panicked");
-            sum = (sum.0 + d, sum.1 + e);
-        }
-        sum
-    })
+        .zip(out.done.chunks_mut(per))
+        .collect();
+    let sums = run_chunks(
+        chunks,
+        threads_for(n, threads),
+        |((((envs, obs), mask), reward), done)| {
+            let mut sum = (0, 0);
+            for ((((env, obs), mask), reward), done) in envs
+                .iter_mut()
+                .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+                .zip(mask.chunks_exact_mut(rows * a))
+                .zip(reward.chunks_exact_mut(rows))
+                .zip(done.iter_mut())
+            {
+                let env = env.as_mut().expect("no env is away while the batch steps");
+                let (d, e) = f(
+                    env,
+                    cfg,
+                    &mut EnvOut {
+                        obs,
+                        mask,
+                        reward,
+                        done,
+                    },
+                );
+                sum = (sum.0 + d, sum.1 + e);
+            }
+            sum
+        },
+    );
+    sums.into_iter()
+        .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e))
 }
 
 /// [`Env::decode`] of every env's row of `actions` (`per_env` entries each), on up to
@@ -536,31 +576,28 @@ fn decode_all(
     actions: &[i64],
     threads: usize,
 ) -> Result<(), Refused> {
-    let per_env = cfg.rows().min(actions.len().max(1));
-    let per = envs.len().div_ceil(threads_for(envs.len(), threads)).max(1);
-    let run = |envs: &mut [Option<Box<Env>>], actions: &[i64]| {
+    let per_env = if cfg.opponents.is_some() {
+        1
+    } else {
+        cfg.rows()
+    };
+    let n = envs.len();
+    let per = chunk_len(n, threads);
+    let chunks: Vec<_> = envs
+        .chunks_mut(per)
+        .zip(actions.chunks(per * per_env))
+        .collect();
+    // In env order: the first refusal is the lowest env's.
+    run_chunks(chunks, threads_for(n, threads), |(envs, actions)| {
         for (env, row) in envs.iter_mut().zip(actions.chunks_exact(per_env)) {
             let env = env.as_mut().expect("no env is away while the batch steps");
             env.decode(cfg, row)?;
         }
         Ok(())
-    };
-    let mut chunks = envs.chunks_mut(per).zip(actions.chunks(per * per_env));
-    let Some((e0, a0)) = chunks.next() else {
-        return Ok(());
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks.map(|(e, a)| scope.spawn(|| run(e, a))).collect();
-        // In env order: the first refusal is the lowest env's.
-        let mut result = run(e0, a0);
-        for h in handles {
-            let r = h.join().expect("decoding panicked");
-            if result.is_ok() {
-                result = r;
-            }
-        }
-        result
     })
+    .into_iter()
+    .find(Result::is_err)
+    .unwrap_or(Ok(()))
 }
 
 /// An env's part in the `send`/`recv` cycle.
