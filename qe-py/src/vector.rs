@@ -2,9 +2,9 @@
 //! (each env on one), synchronously (`step`) or asynchronously (`send` / `recv`).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Barrier, Mutex};
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -568,36 +568,140 @@ fn for_each_env(
         .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e))
 }
 
-/// [`Env::decode`] of every env's row of `actions` (`per_env` entries each), on up to
-/// `threads` threads; the refusal of the lowest env refused, if any (then no env is changed).
-fn decode_all(
+/// One chunk of [`decode_and_step`]: consecutive envs, their actions and their output rows.
+type Chunk<'a> = (
+    &'a mut [Option<Box<Env>>],
+    &'a [i64],
+    &'a mut [f32],
+    &'a mut [i8],
+    &'a mut [f32],
+    &'a mut [bool],
+);
+
+/// [`Env::decode`] of every env's row of `actions`, then, when no action is refused,
+/// [`Env::step`] of every env, in one parallel region of up to `threads` threads (one thread
+/// start a step): the threads take chunks of envs in turn to check them, wait for one another,
+/// then take chunks to step them. The decisions and games finished, or the refusal of the lowest
+/// env refused (then no env is changed).
+fn decode_and_step(
     envs: &mut [Option<Box<Env>>],
     cfg: &Config,
     actions: &[i64],
+    out: &mut Out<'_>,
     threads: usize,
-) -> Result<(), Refused> {
-    let per_env = if cfg.opponents.is_some() {
-        1
-    } else {
-        cfg.rows()
-    };
+) -> Result<(u64, u64), Refused> {
+    let (rows, a) = (cfg.rows(), cfg.actions());
+    let per_env = if cfg.opponents.is_some() { 1 } else { rows };
     let n = envs.len();
     let per = chunk_len(n, threads);
-    let chunks: Vec<_> = envs
+    let threads = threads_for(n, threads);
+    let chunks: Vec<Mutex<Chunk<'_>>> = envs
         .chunks_mut(per)
         .zip(actions.chunks(per * per_env))
+        .zip(out.obs.chunks_mut(per * rows * OBS_SIZE))
+        .zip(out.mask.chunks_mut(per * rows * a))
+        .zip(out.reward.chunks_mut(per * rows))
+        .zip(out.done.chunks_mut(per))
+        .map(|(((((e, act), o), m), r), d)| Mutex::new((e, act, o, m, r, d)))
         .collect();
-    // In env order: the first refusal is the lowest env's.
-    run_chunks(chunks, threads_for(n, threads), |(envs, actions)| {
+    let refused: Vec<Mutex<Option<Refused>>> = chunks.iter().map(|_| Mutex::new(None)).collect();
+    let decode = |i: usize| {
+        let mut chunk = chunks[i].lock().expect("a chunk");
+        let (envs, actions, ..) = &mut *chunk;
         for (env, row) in envs.iter_mut().zip(actions.chunks_exact(per_env)) {
             let env = env.as_mut().expect("no env is away while the batch steps");
-            env.decode(cfg, row)?;
+            if let Err(r) = env.decode(cfg, row) {
+                *refused[i].lock().expect("a refusal") = Some(r);
+                return;
+            }
         }
-        Ok(())
-    })
-    .into_iter()
-    .find(Result::is_err)
-    .unwrap_or(Ok(()))
+    };
+    let step = |i: usize| {
+        let mut chunk = chunks[i].lock().expect("a chunk");
+        let (envs, _, obs, mask, reward, done) = &mut *chunk;
+        let mut sum = (0, 0);
+        for ((((env, obs), mask), reward), done) in envs
+            .iter_mut()
+            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+            .zip(mask.chunks_exact_mut(rows * a))
+            .zip(reward.chunks_exact_mut(rows))
+            .zip(done.iter_mut())
+        {
+            let env = env.as_mut().expect("no env is away while the batch steps");
+            let (d, e) = env.step(
+                cfg,
+                &mut EnvOut {
+                    obs,
+                    mask,
+                    reward,
+                    done,
+                },
+            );
+            sum = (sum.0 + d, sum.1 + e);
+        }
+        sum
+    };
+    let first_refusal = || {
+        refused
+            .iter()
+            .find_map(|r| r.lock().expect("a refusal").take())
+    };
+    if threads <= 1 {
+        (0..chunks.len()).for_each(decode);
+        if let Some(r) = first_refusal() {
+            return Err(r);
+        }
+        return Ok((0..chunks.len())
+            .map(step)
+            .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e)));
+    }
+    let (next_decode, next_step) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let barrier = Barrier::new(threads);
+    let panicked = AtomicBool::new(false);
+    let work = || {
+        // Every thread reaches the barrier, even one whose checks panicked (else the others
+        // would wait for it forever); the panic is raised again once all have passed it.
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loop {
+            let i = next_decode.fetch_add(1, Ordering::Relaxed);
+            if i >= chunks.len() {
+                break;
+            }
+            decode(i);
+        }));
+        if checked.is_err() {
+            panicked.store(true, Ordering::SeqCst);
+        }
+        barrier.wait();
+        if let Err(payload) = checked {
+            std::panic::resume_unwind(payload);
+        }
+        let stop = panicked.load(Ordering::SeqCst)
+            || refused
+                .iter()
+                .any(|r| r.lock().expect("a refusal").is_some());
+        let mut sum = (0, 0);
+        if stop {
+            return sum;
+        }
+        loop {
+            let i = next_step.fetch_add(1, Ordering::Relaxed);
+            if i >= chunks.len() {
+                return sum;
+            }
+            let (d, e) = step(i);
+            sum = (sum.0 + d, sum.1 + e);
+        }
+    };
+    let sum = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut sum = work();
+        for h in handles {
+            let (d, e) = h.join().expect("an env step panicked");
+            sum = (sum.0 + d, sum.1 + e);
+        }
+        sum
+    });
+    first_refusal().map_or(Ok(sum), Err)
 }
 
 /// An env's part in the `send`/`recv` cycle.
@@ -702,7 +806,18 @@ impl Core {
         });
     }
 
-    /// Steps every env with the commands of [`decode_all`].
+    /// Checks `self.actions` and, when every action is legal, steps every env with them
+    /// ([`decode_and_step`]); else the lowest env's refusal, and no env is changed.
+    fn decode_and_step(&mut self, out: &mut Out<'_>) -> Result<(), Refused> {
+        let cfg = Arc::clone(&self.cfg);
+        let (d, e) = decode_and_step(&mut self.envs, &cfg, &self.actions, out, self.threads)?;
+        self.decisions += d;
+        self.episodes += e;
+        Ok(())
+    }
+
+    /// Steps every env with the commands of [`Env::decode`] (already in each env's `pending`).
+    #[cfg(test)]
     fn step(&mut self, out: &mut Out<'_>) {
         let cfg = Arc::clone(&self.cfg);
         let (d, e) = for_each_env(&mut self.envs, &cfg, out, self.threads, Env::step);
@@ -1559,13 +1674,10 @@ impl VectorEnv {
             self.core.cfg.actions(),
             &mut self.core.actions,
         )?;
-        // Validate everything first: an illegal action changes nothing.
-        let core = &mut self.core;
-        let cfg = Arc::clone(&core.cfg);
-        let (envs, acts, threads) = (&mut core.envs, &core.actions, core.threads);
-        py.detach(|| decode_all(envs, &cfg, acts, threads))
-            .map_err(|r| r.into_err(py, cfg.actions()))?;
-        self.with_out(py, Core::step)?;
+        // Every action is checked before any env changes: an illegal one changes nothing.
+        let actions = self.core.cfg.actions();
+        self.with_out(py, Core::decode_and_step)?
+            .map_err(|r| r.into_err(py, actions))?;
         let (o, m) = self.outputs(py);
         Ok((
             o,

@@ -276,3 +276,28 @@ def test_observations_go_to_dlpack_consumers_without_a_copy() -> None:
     shared = np.from_dlpack(obs)
     assert np.shares_memory(shared, obs) and shared.dtype == np.float32
     assert np.shares_memory(np.from_dlpack(masks), masks)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_an_illegal_action_changes_no_env_whatever_the_threads(threads: int) -> None:
+    """The lowest env refused is named, whichever thread checks it, and no env moves (the envs
+    before it, checked and legal, included)."""
+    env = qe.VectorEnv(40, seed=6, num_threads=threads)
+    obs, masks = env.observe()
+    obs, masks = obs.copy(), masks.copy()
+    actions = _batch_actions(masks, 0)
+    wait = env.wait_action
+    for e in (33, 17):  # the wait action for a seat that must act
+        actions[e, int(np.flatnonzero(masks[e, :, wait] == 0)[0])] = wait
+    with pytest.raises(ValueError, match=r"is the wait action, but seat \d must act") as info:
+        env.step(actions)
+    assert info.value.env == 17  # type: ignore[attr-defined]
+    assert env.decisions == 0
+    now, now_masks = env.observe()
+    assert np.array_equal(now, obs) and np.array_equal(now_masks, masks)
+    # And the same actions made legal step every env as a fresh twin does.
+    actions = _batch_actions(masks, 0)
+    got = [a.copy() for a in env.step(actions)]
+    twin = qe.VectorEnv(40, seed=6, num_threads=1)
+    want = twin.step(actions)
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
