@@ -9,6 +9,8 @@ step spends in the policy (numpy, on the calling thread with the GIL) and in `en
 actions read, then checked and applied on the threads with the GIL released). Prints the median
 of each and, from the median speedup S of 2 threads, the serial share s = 2/S - 1 (Amdahl's law:
 S = 1 / (s + (1 - s) / 2)) and the speedups Amdahl's law gives for 16 and 64 threads from it.
+Then the same policy through `send`/`recv` on 2 threads with `batch_size` half of `num_envs` (the
+policy of one half runs while the other half steps), the median of `pairs` runs.
 """
 
 from __future__ import annotations
@@ -50,6 +52,31 @@ def run(seconds: float, num_envs: int, threads: int) -> Tuple[float, float, floa
     return (env.decisions - d0) / elapsed, policy / steps * 1e6, stepping / steps * 1e6
 
 
+def run_async(seconds: float, num_envs: int, threads: int) -> float:
+    """Seat decisions/s of the policy through send/recv, batch_size num_envs // 2."""
+    batch = num_envs // 2
+    env = qe.VectorEnv(
+        num_envs, players=4, seed=0, zero_others=False, num_threads=threads, batch_size=batch
+    )
+    _, masks = env.reset()
+    keys = np.zeros((batch, *masks.shape[1:]), np.int8)
+    rng = np.random.default_rng(0)
+    ranks = list((rng.random((64, *keys.shape)).argsort(axis=-1) + 1).astype(np.int8))
+    multiply = np.multiply
+    clock = time.perf_counter
+    env.async_reset()
+    steps = 0
+    d0 = env.decisions
+    start = clock()
+    while clock() - start < seconds:
+        _, masks, _, _, ids = env.recv()
+        multiply(masks, ranks[steps & 63], keys)
+        env.send(keys.argmax(-1), ids)
+        steps += 1
+    elapsed = clock() - start
+    return (env.decisions - d0) / elapsed
+
+
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     num_envs = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
@@ -72,6 +99,11 @@ def main() -> None:
     print(f"serial share (Amdahl, from 2 threads): {serial:.3f}")
     for n in (16, 64):
         print(f"Amdahl's law for {n} threads: {1 / (serial + (1 - serial) / n):.1f}x")
+    rate = statistics.median(run_async(seconds, num_envs, 2) for _ in range(pairs))
+    print(
+        f"send/recv, batch_size {num_envs // 2}, 2 threads: {rate:>12,.0f} seat-decisions/s"
+        f" (median of {pairs})"
+    )
 
 
 if __name__ == "__main__":

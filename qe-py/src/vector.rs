@@ -2,9 +2,8 @@
 //! (each env on one), synchronously (`step`) or asynchronously (`send` / `recv`).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Mutex};
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -18,6 +17,7 @@ use qe_core::{mix_seed, Game, Match, Rules, Seat, MAX_SEATS};
 use crate::args;
 use crate::encoding::PyBidLadder;
 use crate::errors::command_error;
+use crate::pool::Pool;
 use crate::setup::{random_seed, rules};
 
 mod exclusive {
@@ -466,28 +466,18 @@ fn threads_for(n: usize, threads: usize) -> usize {
     threads.min(n.div_ceil(MIN_ENVS_PER_THREAD)).max(1)
 }
 
-/// Runs `work` on each of `chunks` on up to `threads` threads (`std::thread::scope`): the calling
-/// thread and `threads - 1` others take the next chunk not taken yet until none is left, so a
-/// thread the machine slows down (other processes) takes fewer chunks and the others more.
-/// Returns what `work` returned for each chunk, in the order of `chunks`.
+/// Runs `work` on each of `chunks` on the threads of `pool` (the calling thread and the workers
+/// that come to help take the next chunk not taken yet until none is left, so a thread the
+/// machine slows down takes fewer chunks and the others more). Returns what `work` returned for
+/// each chunk, in the order of `chunks`.
 fn run_chunks<C: Send, R: Send>(
+    pool: &Pool,
     chunks: Vec<C>,
-    threads: usize,
     work: impl Fn(C) -> R + Sync,
 ) -> Vec<R> {
-    let n = chunks.len();
-    let threads = threads.min(n);
-    if threads <= 1 {
-        return chunks.into_iter().map(work).collect();
-    }
     let slots: Vec<Mutex<Option<C>>> = chunks.into_iter().map(|c| Mutex::new(Some(c))).collect();
-    let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let take = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= n {
-            return;
-        }
+    let results: Vec<Mutex<Option<R>>> = slots.iter().map(|_| Mutex::new(None)).collect();
+    pool.run(slots.len(), &|i| {
         let chunk = slots[i]
             .lock()
             .expect("a chunk")
@@ -495,13 +485,6 @@ fn run_chunks<C: Send, R: Send>(
             .expect("taken once");
         let r = work(chunk);
         *results[i].lock().expect("a result") = Some(r);
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
-        take();
-        for h in handles {
-            h.join().expect("an env step panicked");
-        }
     });
     results
         .into_iter()
@@ -516,19 +499,18 @@ fn chunk_len(n: usize, threads: usize) -> usize {
         .max(MIN_ENVS_PER_THREAD)
 }
 
-/// Runs `f` on every env with its rows of `out`, on up to `threads` threads ([`run_chunks`] over
+/// Runs `f` on every env with its rows of `out`, on the threads of `pool` ([`run_chunks`] over
 /// consecutive chunks of the envs and of each output); the sum of what `f` returns.
 fn for_each_env(
     envs: &mut [Option<Box<Env>>],
     cfg: &Config,
     out: &mut Out<'_>,
-    threads: usize,
+    pool: &Pool,
     f: impl Fn(&mut Env, &Config, &mut EnvOut<'_>) -> (u64, u64) + Sync,
 ) -> (u64, u64) {
     let rows = cfg.rows();
     let a = cfg.actions();
-    let n = envs.len();
-    let per = chunk_len(n, threads);
+    let per = chunk_len(envs.len(), pool.threads());
     let chunks: Vec<_> = envs
         .chunks_mut(per)
         .zip(out.obs.chunks_mut(per * rows * OBS_SIZE))
@@ -536,34 +518,30 @@ fn for_each_env(
         .zip(out.reward.chunks_mut(per * rows))
         .zip(out.done.chunks_mut(per))
         .collect();
-    let sums = run_chunks(
-        chunks,
-        threads_for(n, threads),
-        |((((envs, obs), mask), reward), done)| {
-            let mut sum = (0, 0);
-            for ((((env, obs), mask), reward), done) in envs
-                .iter_mut()
-                .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
-                .zip(mask.chunks_exact_mut(rows * a))
-                .zip(reward.chunks_exact_mut(rows))
-                .zip(done.iter_mut())
-            {
-                let env = env.as_mut().expect("no env is away while the batch steps");
-                let (d, e) = f(
-                    env,
-                    cfg,
-                    &mut EnvOut {
-                        obs,
-                        mask,
-                        reward,
-                        done,
-                    },
-                );
-                sum = (sum.0 + d, sum.1 + e);
-            }
-            sum
-        },
-    );
+    let sums = run_chunks(pool, chunks, |((((envs, obs), mask), reward), done)| {
+        let mut sum = (0, 0);
+        for ((((env, obs), mask), reward), done) in envs
+            .iter_mut()
+            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+            .zip(mask.chunks_exact_mut(rows * a))
+            .zip(reward.chunks_exact_mut(rows))
+            .zip(done.iter_mut())
+        {
+            let env = env.as_mut().expect("no env is away while the batch steps");
+            let (d, e) = f(
+                env,
+                cfg,
+                &mut EnvOut {
+                    obs,
+                    mask,
+                    reward,
+                    done,
+                },
+            );
+            sum = (sum.0 + d, sum.1 + e);
+        }
+        sum
+    });
     sums.into_iter()
         .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e))
 }
@@ -579,22 +557,20 @@ type Chunk<'a> = (
 );
 
 /// [`Env::decode`] of every env's row of `actions`, then, when no action is refused,
-/// [`Env::step`] of every env, in one parallel region of up to `threads` threads (one thread
-/// start a step): the threads take chunks of envs in turn to check them, wait for one another,
-/// then take chunks to step them. The decisions and games finished, or the refusal of the lowest
-/// env refused (then no env is changed).
+/// [`Env::step`] of every env, each on the threads of `pool` over the same chunks of envs. The
+/// decisions and games finished, or the refusal of the lowest env refused (then no env is
+/// changed).
 fn decode_and_step(
     envs: &mut [Option<Box<Env>>],
     cfg: &Config,
     actions: &[i64],
     out: &mut Out<'_>,
-    threads: usize,
+    pool: &Pool,
 ) -> Result<(u64, u64), Refused> {
     let (rows, a) = (cfg.rows(), cfg.actions());
     let per_env = if cfg.opponents.is_some() { 1 } else { rows };
     let n = envs.len();
-    let per = chunk_len(n, threads);
-    let threads = threads_for(n, threads);
+    let per = chunk_len(n, pool.threads());
     let chunks: Vec<Mutex<Chunk<'_>>> = envs
         .chunks_mut(per)
         .zip(actions.chunks(per * per_env))
@@ -641,67 +617,19 @@ fn decode_and_step(
         }
         sum
     };
-    let first_refusal = || {
-        refused
-            .iter()
-            .find_map(|r| r.lock().expect("a refusal").take())
-    };
-    if threads <= 1 {
-        (0..chunks.len()).for_each(decode);
-        if let Some(r) = first_refusal() {
-            return Err(r);
-        }
-        return Ok((0..chunks.len())
-            .map(step)
-            .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e)));
+    pool.run(chunks.len(), &decode);
+    if let Some(r) = refused
+        .iter()
+        .find_map(|r| r.lock().expect("a refusal").take())
+    {
+        return Err(r);
     }
-    let (next_decode, next_step) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let barrier = Barrier::new(threads);
-    let panicked = AtomicBool::new(false);
-    let work = || {
-        // Every thread reaches the barrier, even one whose checks panicked (else the others
-        // would wait for it forever); the panic is raised again once all have passed it.
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loop {
-            let i = next_decode.fetch_add(1, Ordering::Relaxed);
-            if i >= chunks.len() {
-                break;
-            }
-            decode(i);
-        }));
-        if checked.is_err() {
-            panicked.store(true, Ordering::SeqCst);
-        }
-        barrier.wait();
-        if let Err(payload) = checked {
-            std::panic::resume_unwind(payload);
-        }
-        let stop = panicked.load(Ordering::SeqCst)
-            || refused
-                .iter()
-                .any(|r| r.lock().expect("a refusal").is_some());
-        let mut sum = (0, 0);
-        if stop {
-            return sum;
-        }
-        loop {
-            let i = next_step.fetch_add(1, Ordering::Relaxed);
-            if i >= chunks.len() {
-                return sum;
-            }
-            let (d, e) = step(i);
-            sum = (sum.0 + d, sum.1 + e);
-        }
-    };
-    let sum = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut sum = work();
-        for h in handles {
-            let (d, e) = h.join().expect("an env step panicked");
-            sum = (sum.0 + d, sum.1 + e);
-        }
-        sum
-    });
-    first_refusal().map_or(Ok(sum), Err)
+    let sums: Vec<Mutex<(u64, u64)>> = chunks.iter().map(|_| Mutex::new((0, 0))).collect();
+    pool.run(chunks.len(), &|i| *sums[i].lock().expect("a sum") = step(i));
+    Ok(sums
+        .into_iter()
+        .map(|s| s.into_inner().expect("a sum"))
+        .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e)))
 }
 
 /// An env's part in the `send`/`recv` cycle.
@@ -727,6 +655,8 @@ struct Core {
     actions: Vec<i64>,
     /// The most threads a step runs on.
     threads: usize,
+    /// The threads that help the calling one step the envs (`threads - 1` of them).
+    pool: Pool,
     /// How many envs `recv` returns.
     batch_size: usize,
     stage: Vec<Stage>,
@@ -755,6 +685,7 @@ impl Core {
             envs,
             actions: Vec::new(),
             threads,
+            pool: Pool::new(threads),
             batch_size,
             stage: try_vec(num_envs, Stage::Idle)?,
             ready: VecDeque::new(),
@@ -799,7 +730,7 @@ impl Core {
 
     fn reset_all(&mut self, out: &mut Out<'_>) {
         let cfg = Arc::clone(&self.cfg);
-        for_each_env(&mut self.envs, &cfg, out, self.threads, |env, cfg, o| {
+        for_each_env(&mut self.envs, &cfg, out, &self.pool, |env, cfg, o| {
             env.finished = None;
             env.restart(cfg, o);
             (0, 0)
@@ -810,7 +741,7 @@ impl Core {
     /// ([`decode_and_step`]); else the lowest env's refusal, and no env is changed.
     fn decode_and_step(&mut self, out: &mut Out<'_>) -> Result<(), Refused> {
         let cfg = Arc::clone(&self.cfg);
-        let (d, e) = decode_and_step(&mut self.envs, &cfg, &self.actions, out, self.threads)?;
+        let (d, e) = decode_and_step(&mut self.envs, &cfg, &self.actions, out, &self.pool)?;
         self.decisions += d;
         self.episodes += e;
         Ok(())
@@ -820,7 +751,7 @@ impl Core {
     #[cfg(test)]
     fn step(&mut self, out: &mut Out<'_>) {
         let cfg = Arc::clone(&self.cfg);
-        let (d, e) = for_each_env(&mut self.envs, &cfg, out, self.threads, Env::step);
+        let (d, e) = for_each_env(&mut self.envs, &cfg, out, &self.pool, Env::step);
         self.decisions += d;
         self.episodes += e;
     }
@@ -1636,7 +1567,7 @@ impl VectorEnv {
         core.episodes = episodes;
         self.with_out(py, |core, out| {
             let cfg = Arc::clone(&core.cfg);
-            for_each_env(&mut core.envs, &cfg, out, core.threads, |env, cfg, o| {
+            for_each_env(&mut core.envs, &cfg, out, &core.pool, |env, cfg, o| {
                 env.write(cfg, o);
                 o.reward.fill(0.0);
                 *o.done = false;
@@ -1875,19 +1806,38 @@ impl VectorEnv {
                 d.as_slice_mut().expect("new"),
                 i.as_slice_mut().expect("new"),
             );
-            for k in 0..b {
-                let e = core.ready.pop_front().expect("waited for");
+            let batch: Vec<usize> = (0..b)
+                .map(|_| core.ready.pop_front().expect("waited for"))
+                .collect();
+            for (slot, &e) in i.iter_mut().zip(&batch) {
                 core.stage[e] = Stage::Idle;
-                let buf = core.envs[e]
-                    .as_deref()
-                    .and_then(|env| env.buf.as_ref())
-                    .expect("a ready env has its outputs");
-                o[k * rows * OBS_SIZE..(k + 1) * rows * OBS_SIZE].copy_from_slice(&buf.obs);
-                m[k * rows * a..(k + 1) * rows * a].copy_from_slice(&buf.mask);
-                r[k * rows..(k + 1) * rows].copy_from_slice(&buf.reward);
-                d[k] = buf.done;
-                i[k] = e as i64;
+                *slot = e as i64;
             }
+            // The rows are copied on the threads, the GIL released.
+            let envs = &core.envs;
+            let per = chunk_len(b, core.threads);
+            let chunks: Vec<_> = batch
+                .chunks(per)
+                .zip(o.chunks_mut(per * rows * OBS_SIZE))
+                .zip(m.chunks_mut(per * rows * a))
+                .zip(r.chunks_mut(per * rows))
+                .zip(d.chunks_mut(per))
+                .collect();
+            let pool = &core.pool;
+            py.detach(|| {
+                run_chunks(pool, chunks, |((((ids, o), m), r), d)| {
+                    for (k, &e) in ids.iter().enumerate() {
+                        let buf = envs[e]
+                            .as_deref()
+                            .and_then(|env| env.buf.as_ref())
+                            .expect("a ready env has its outputs");
+                        o[k * rows * OBS_SIZE..(k + 1) * rows * OBS_SIZE].copy_from_slice(&buf.obs);
+                        m[k * rows * a..(k + 1) * rows * a].copy_from_slice(&buf.mask);
+                        r[k * rows..(k + 1) * rows].copy_from_slice(&buf.reward);
+                        d[k] = buf.done;
+                    }
+                })
+            });
         }
         Ok((
             obs.into_any(),
