@@ -1009,6 +1009,9 @@ pub struct VectorEnv {
     mask: Py<PyAny>,
     reward: Py<PyAny>,
     done: Py<PyAny>,
+    /// The arrays `recv` returns (observations, masks, rewards, terminations, env ids), made at
+    /// its first call and reused by the next.
+    recv_out: Option<[Py<PyAny>; 5]>,
 }
 
 impl VectorEnv {
@@ -1200,6 +1203,7 @@ impl VectorEnv {
             mask,
             reward: rew,
             done,
+            recv_out: None,
         };
         env.with_out(py, Core::reset_all)?;
         Ok(env)
@@ -1750,10 +1754,12 @@ impl VectorEnv {
     }
 
     /// Waits for `batch_size` envs sent by `send` (or made ready by `async_reset`) to be ready
-    /// and returns them (EnvPool's `recv`): `(obs, masks, rewards, terminated, env_ids)`, new
-    /// arrays of `batch_size` rows (the first envs to be ready, in that order; `env_ids` int64
-    /// gives each row's env). The wait releases the GIL. With fewer than `batch_size` envs sent
-    /// and not received, it would wait forever: a `RuntimeError` naming the counts instead.
+    /// and returns them (EnvPool's `recv`): `(obs, masks, rewards, terminated, env_ids)`, arrays
+    /// of `batch_size` rows (the first envs to be ready, in that order; `env_ids` int64 gives
+    /// each row's env), reused by the next `recv` as `step`'s are by the next `step`. The wait
+    /// releases the GIL. With fewer than `batch_size` envs sent and not received, it would wait
+    /// forever: a `RuntimeError` naming the counts instead (one of the arrays resized or made
+    /// non-contiguous by the caller is a `ValueError`, and no env leaves the ready queue).
     #[allow(clippy::type_complexity)]
     fn recv<'py>(
         &mut self,
@@ -1780,71 +1786,88 @@ impl VectorEnv {
             .map_err(PyRuntimeError::new_err)?;
         let cfg = Arc::clone(&core.cfg);
         let (rows, a) = (cfg.rows(), cfg.actions());
-        let single = cfg.opponents.is_some();
-        let (obs_shape, mask_shape, row_shape): (Vec<usize>, Vec<usize>, Vec<usize>) = if single {
-            (vec![b, OBS_SIZE], vec![b, a], vec![b])
-        } else {
-            (vec![b, rows, OBS_SIZE], vec![b, rows, a], vec![b, rows])
-        };
-        let obs = PyArrayDyn::<f32>::zeros(py, obs_shape, false);
-        let mask = PyArrayDyn::<i8>::zeros(py, mask_shape, false);
-        let reward = PyArrayDyn::<f32>::zeros(py, row_shape, false);
-        let done = PyArrayDyn::<bool>::zeros(py, vec![b], false);
-        let ids = PyArrayDyn::<i64>::zeros(py, vec![b], false);
-        {
-            let (mut o, mut m, mut r, mut d, mut i) = (
-                obs.readwrite(),
-                mask.readwrite(),
-                reward.readwrite(),
-                done.readwrite(),
-                ids.readwrite(),
-            );
-            let (o, m, r, d, i) = (
-                o.as_slice_mut().expect("new"),
-                m.as_slice_mut().expect("new"),
-                r.as_slice_mut().expect("new"),
-                d.as_slice_mut().expect("new"),
-                i.as_slice_mut().expect("new"),
-            );
-            let batch: Vec<usize> = (0..b)
-                .map(|_| core.ready.pop_front().expect("waited for"))
-                .collect();
-            for (slot, &e) in i.iter_mut().zip(&batch) {
-                core.stage[e] = Stage::Idle;
-                *slot = e as i64;
-            }
-            // The rows are copied on the threads, the GIL released.
-            let envs = &core.envs;
-            let per = chunk_len(b, core.threads);
-            let chunks: Vec<_> = batch
-                .chunks(per)
-                .zip(o.chunks_mut(per * rows * OBS_SIZE))
-                .zip(m.chunks_mut(per * rows * a))
-                .zip(r.chunks_mut(per * rows))
-                .zip(d.chunks_mut(per))
-                .collect();
-            let pool = &core.pool;
-            py.detach(|| {
-                run_chunks(pool, chunks, |((((ids, o), m), r), d)| {
-                    for (k, &e) in ids.iter().enumerate() {
-                        let buf = envs[e]
-                            .as_deref()
-                            .and_then(|env| env.buf.as_ref())
-                            .expect("a ready env has its outputs");
-                        o[k * rows * OBS_SIZE..(k + 1) * rows * OBS_SIZE].copy_from_slice(&buf.obs);
-                        m[k * rows * a..(k + 1) * rows * a].copy_from_slice(&buf.mask);
-                        r[k * rows..(k + 1) * rows].copy_from_slice(&buf.reward);
-                        d[k] = buf.done;
-                    }
-                })
-            });
+        if self.recv_out.is_none() {
+            let single = cfg.opponents.is_some();
+            let (obs, mask, row): (&[usize], &[usize], &[usize]) = if single {
+                (&[b, OBS_SIZE], &[b, a], &[b])
+            } else {
+                (&[b, rows, OBS_SIZE], &[b, rows, a], &[b, rows])
+            };
+            self.recv_out = Some([
+                zeros(py, obs, "float32")?,
+                zeros(py, mask, "int8")?,
+                zeros(py, row, "float32")?,
+                zeros(py, &[b], "bool_")?,
+                zeros(py, &[b], "int64")?,
+            ]);
         }
+        let [obs, mask, reward, done, ids] = self
+            .recv_out
+            .as_ref()
+            .expect("made above")
+            .each_ref()
+            .map(|x| x.bind(py));
+        let (obs_a, mask_a, reward_a, done_a, ids_a) = (
+            own_array::<f32>(obs, "recv obs")?,
+            own_array::<i8>(mask, "recv mask")?,
+            own_array::<f32>(reward, "recv reward")?,
+            own_array::<bool>(done, "recv done")?,
+            own_array::<i64>(ids, "recv env_ids")?,
+        );
+        let (mut o, mut m, mut r, mut d, mut i) = (
+            writable(&obs_a, "recv obs")?,
+            writable(&mask_a, "recv mask")?,
+            writable(&reward_a, "recv reward")?,
+            writable(&done_a, "recv done")?,
+            writable(&ids_a, "recv env_ids")?,
+        );
+        // Checked before any env leaves the ready queue: an error changes nothing.
+        let (o, m, r, d, i) = (
+            output(o.as_slice_mut(), "recv obs", b * rows * OBS_SIZE)?,
+            output(m.as_slice_mut(), "recv mask", b * rows * a)?,
+            output(r.as_slice_mut(), "recv reward", b * rows)?,
+            output(d.as_slice_mut(), "recv done", b)?,
+            output(i.as_slice_mut(), "recv env_ids", b)?,
+        );
+        let core = &mut self.core;
+        let batch: Vec<usize> = (0..b)
+            .map(|_| core.ready.pop_front().expect("waited for"))
+            .collect();
+        for (slot, &e) in i.iter_mut().zip(&batch) {
+            core.stage[e] = Stage::Idle;
+            *slot = e as i64;
+        }
+        // The rows are copied on the threads, the GIL released.
+        let envs = &core.envs;
+        let per = chunk_len(b, core.threads);
+        let chunks: Vec<_> = batch
+            .chunks(per)
+            .zip(o.chunks_mut(per * rows * OBS_SIZE))
+            .zip(m.chunks_mut(per * rows * a))
+            .zip(r.chunks_mut(per * rows))
+            .zip(d.chunks_mut(per))
+            .collect();
+        let pool = &core.pool;
+        py.detach(|| {
+            run_chunks(pool, chunks, |((((ids, o), m), r), d)| {
+                for (k, &e) in ids.iter().enumerate() {
+                    let buf = envs[e]
+                        .as_deref()
+                        .and_then(|env| env.buf.as_ref())
+                        .expect("a ready env has its outputs");
+                    o[k * rows * OBS_SIZE..(k + 1) * rows * OBS_SIZE].copy_from_slice(&buf.obs);
+                    m[k * rows * a..(k + 1) * rows * a].copy_from_slice(&buf.mask);
+                    r[k * rows..(k + 1) * rows].copy_from_slice(&buf.reward);
+                    d[k] = buf.done;
+                }
+            })
+        });
         Ok((
-            obs.into_any(),
-            mask.into_any(),
-            reward.into_any(),
-            done.into_any(),
-            ids.into_any(),
+            obs.clone(),
+            mask.clone(),
+            reward.clone(),
+            done.clone(),
+            ids.clone(),
         ))
     }
 }

@@ -301,3 +301,17 @@ def test_an_illegal_action_changes_no_env_whatever_the_threads(threads: int) -> 
     twin = qe.VectorEnv(40, seed=6, num_threads=1)
     want = twin.step(actions)
     assert all(np.array_equal(g, w) for g, w in zip(got, want))
+
+
+def test_recv_reuses_its_arrays_and_checks_them() -> None:
+    env = qe.VectorEnv(4, seed=1, num_threads=2, batch_size=2)
+    env.async_reset()
+    first = env.recv()
+    env.send(_batch_actions(first[1], 0, first[4].tolist()), first[4])
+    second = env.recv()
+    assert all(a is b for a, b in zip(first, second))
+    assert sorted(second[4].tolist()) == [2, 3]  # the envs still ready come first
+    env.send(_batch_actions(second[1], 0, second[4].tolist()), second[4].copy())
+    second[0].resize((1, 4, qe.OBS_SIZE), refcheck=False)
+    with pytest.raises(ValueError, match=r"the VectorEnv's recv obs array was resized"):
+        env.recv()
