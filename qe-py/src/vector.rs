@@ -1693,16 +1693,6 @@ impl VectorEnv {
             &[ids.len(), rows]
         };
         read_actions(py, actions, expected, cfg.actions(), &mut self.core.actions)?;
-        let per_env = if cfg.opponents.is_some() { 1 } else { rows };
-        for (&e, row) in ids.iter().zip(self.core.actions.chunks_exact(per_env)) {
-            let env = self.core.envs[e].as_deref_mut().expect("idle");
-            if let Err(r) = env.decode(&cfg, row) {
-                for &e in &ids {
-                    self.core.env_mut(e).pending = [None; MAX_SEATS];
-                }
-                return Err(r.into_err(py, cfg.actions()));
-            }
-        }
         // An env's first send: its outputs start as the batch arrays hold them.
         let a = cfg.actions();
         if ids.iter().any(|&e| self.core.env(e).buf.is_none()) {
@@ -1724,10 +1714,34 @@ impl VectorEnv {
                 }
             }
         }
+        // The actions are checked on the threads, the GIL released; on a refusal (the first
+        // in the order of `env_ids`) every env goes back as it was.
         let mut taken: Vec<Box<Env>> = ids
             .iter()
             .map(|&e| self.core.envs[e].take().expect("idle"))
             .collect();
+        let per_env = if cfg.opponents.is_some() { 1 } else { rows };
+        let per = chunk_len(taken.len(), self.core.threads);
+        let chunks: Vec<_> = taken
+            .chunks_mut(per)
+            .zip(self.core.actions.chunks(per * per_env))
+            .collect();
+        let pool = &self.core.pool;
+        let checked = py.detach(|| {
+            run_chunks(pool, chunks, |(envs, actions)| {
+                envs.iter_mut()
+                    .zip(actions.chunks_exact(per_env))
+                    .try_for_each(|(env, row)| env.decode(&cfg, row))
+            })
+        });
+        if let Some(Err(r)) = checked.into_iter().find(Result::is_err) {
+            for mut env in taken {
+                env.pending = [None; MAX_SEATS];
+                let e = env.index;
+                self.core.envs[e] = Some(env);
+            }
+            return Err(r.into_err(py, cfg.actions()));
+        }
         for &e in &ids {
             self.core.stage[e] = Stage::Stepping;
         }
