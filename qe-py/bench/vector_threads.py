@@ -10,7 +10,12 @@ actions read, then checked and applied on the threads with the GIL released). Pr
 of each and, from the median speedup S of 2 threads, the serial share s = 2/S - 1 (Amdahl's law:
 S = 1 / (s + (1 - s) / 2)) and the speedups Amdahl's law gives for 16 and 64 threads from it.
 Then the same policy through `send`/`recv` on 2 threads with `batch_size` half of `num_envs` (the
-policy of one half runs while the other half steps), the median of `pairs` runs.
+policy of one half runs while the other half steps), the median of `pairs` runs; then `step` and
+`send`/`recv` with a policy that costs a fraction of a step (a third here): a linear layer over the
+first 128 floats of every observation row (a float32 matmul by a [128, A] matrix, numpy on the
+calling thread) and the masked argmax of its logits: on 2 threads with `step`, and through
+`send`/`recv` (`batch_size` half of `num_envs`) with 1 and with 2 worker threads. Run it with
+OPENBLAS_NUM_THREADS=1 (or the BLAS's own setting) so the matmul stays on the calling thread.
 """
 
 from __future__ import annotations
@@ -18,11 +23,44 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
 import qe
+
+
+def linear_policy(weights: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A linear layer over the first 128 floats of each observation row, then the argmax of the
+    logits the mask allows."""
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits = obs[..., :128] @ weights
+        logits[masks == 0] = -np.inf
+        return logits.argmax(-1)
+
+    return act
+
+
+def run_policy(seconds: float, num_envs: int, threads: int, batch: int) -> float:
+    """Seat decisions/s of the linear policy: through step (batch == num_envs) or send/recv."""
+    env = qe.VectorEnv(
+        num_envs, players=4, seed=0, zero_others=False, num_threads=threads, batch_size=batch
+    )
+    obs, masks = env.reset()
+    act = linear_policy(np.random.default_rng(0).standard_normal((128, masks.shape[-1]), np.float32))
+    clock = time.perf_counter
+    if batch < num_envs:
+        env.async_reset()
+    d0 = env.decisions
+    start = clock()
+    while clock() - start < seconds:
+        if batch < num_envs:
+            obs, masks, _, _, ids = env.recv()
+            env.send(act(obs, masks), ids)
+        else:
+            obs, masks, _, _ = env.step(act(obs, masks))
+    return (env.decisions - d0) / (clock() - start)
 
 
 def run(seconds: float, num_envs: int, threads: int) -> Tuple[float, float, float]:
@@ -104,7 +142,20 @@ def main() -> None:
         f"send/recv, batch_size {num_envs // 2}, 2 threads: {rate:>12,.0f} seat-decisions/s"
         f" (median of {pairs})"
     )
-
+    # The linear-layer policy: step on 2 threads; send/recv with 1 and with 2 worker threads
+    # (the calling thread runs the policy meanwhile).
+    cases = [("step, 2 threads", num_envs, 2)] + [
+        (f"send/recv, batch_size {num_envs // 2}, {t} thread{'s' if t > 1 else ''}", num_envs // 2, t)
+        for t in (1, 2)
+    ]
+    runs_l: Dict[str, List[float]] = {name: [] for name, _, _ in cases}
+    for _ in range(pairs):
+        for name, batch, t in cases:
+            runs_l[name].append(run_policy(seconds, num_envs, t, batch))
+    base = statistics.median(runs_l[cases[0][0]])
+    for name, _, _ in cases:
+        rate = statistics.median(runs_l[name])
+        print(f"linear-layer policy, {name}: {rate:>12,.0f} seat-decisions/s ({rate / base:.2f}x)")
 
 if __name__ == "__main__":
     main()
