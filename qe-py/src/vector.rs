@@ -1920,7 +1920,19 @@ fn read_env_ids(py: Python<'_>, ids: &Bound<'_, PyAny>, n: usize) -> PyResult<Ve
             args::quote(ids)
         )));
     }
-    let list: Vec<i128> = arr.call_method0("tolist")?.extract()?;
+    // Read through numpy as int64 (an unsigned id past 2^63 - 1, which that would wrap, is out of
+    // range like any other: its maximum is checked first).
+    if kind == "u" && size > 0 && arr.call_method0("max")?.gt(i64::MAX)? {
+        let top = arr.call_method0("max")?;
+        return Err(PyValueError::new_err(format!(
+            "env_ids: {top} out of range 0..{n}"
+        )));
+    }
+    let arr = np
+        .getattr("ascontiguousarray")?
+        .call1((arr, np.getattr("int64")?))?;
+    let arr = arr.cast::<PyArrayDyn<i64>>()?;
+    let list = arr.readonly().as_slice().expect("contiguous").to_vec();
     let mut seen = vec![false; n];
     list.iter()
         .enumerate()
