@@ -49,7 +49,12 @@ Tuned (the loops below are written for speed; they are not the loop above):
    (auto-reset) and returns the observations and masks of the seats that act next (the other
    seats' mask rows are zero, their observation rows left as they were, as in 2); the actions
    come from the returned masks with the multiply-and-argmax random legal policy of 2b, over the
-   whole [64, 4, A] batch at once.
+   whole [64, 4, A] batch at once. `num_threads=1`: the engine steps on the calling thread.
+4. The same loop over qe.VectorEnv(1024, players=4, zero_others=False) with `num_threads=1`, then
+   with `num_threads=2` (the envs split in two halves, each stepped on its own thread with the GIL
+   released, as are the checks of the actions; the policy and the reading of the actions stay
+   on the calling thread), 3 interleaved pairs of a third of the time each, with the median of
+   each and their ratio.
 R. The reference the targets were set against, when OpenSpiel is installed: goofspiel (16 cards, 4
    players, imp_info) in a Python loop with a random legal action per player from
    `legal_actions`, without and then with, for every player at every step, its observation
@@ -171,8 +176,8 @@ def bench_obs_numpy(seconds: float) -> float:
     return _games_per_second(seconds, play)
 
 
-def bench_vector(seconds: float) -> float:
-    env = qe.VectorEnv(64, players=4, seed=0, zero_others=False)
+def bench_vector(seconds: float, num_envs: int = 64, threads: int = 1) -> float:
+    env = qe.VectorEnv(num_envs, players=4, seed=0, zero_others=False, num_threads=threads)
     _, masks = env.reset()
     keys = np.zeros(masks.shape, np.int8)
     ranks = _ranks(np.random.default_rng(0), (64, *masks.shape))
@@ -403,6 +408,12 @@ def main() -> None:
     print(f"python loop, + observations and masks: {bench_obs(seconds):>12,.0f} games/s (target 18,000)")
     print(f"  the same, numpy policy from the masks: {bench_obs_numpy(seconds):>12,.0f} games/s")
     print(f"VectorEnv(64) one core:                {bench_vector(seconds):>12,.0f} seat-decisions/s (target 1,000,000)")
+    # Interleaved pairs (the machine's load varies): the median of each.
+    pairs = [(bench_vector(seconds / 3, 1024, 1), bench_vector(seconds / 3, 1024, 2)) for _ in range(3)]
+    one = sorted(p[0] for p in pairs)[1]
+    two = sorted(p[1] for p in pairs)[1]
+    print(f"VectorEnv(1024) 1 thread:              {one:>12,.0f} seat-decisions/s")
+    print(f"VectorEnv(1024) 2 threads:             {two:>12,.0f} seat-decisions/s  ({two / one:.2f}x, target 1.6x)")
     try:
         import pyspiel  # noqa: F401
     except ImportError:

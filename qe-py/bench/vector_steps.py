@@ -2,7 +2,8 @@
 
 Usage: python qe-py/bench/vector_steps.py STEPS [zero-others]
 
-`qe.VectorEnv(64, players=4, seed=0, zero_others=False)` (with `zero-others`, the default
+`qe.VectorEnv(64, players=4, seed=0, zero_others=False, num_threads=1)` (one thread, as bench.py's
+line 3; with `zero-others`, the default
 `zero_others=True`, which zeroes the observation rows of the seats that need not act) stepped
 STEPS times with bench.py's multiply-and-argmax random legal policy; prints the seat decisions
 applied. Run it twice (say 100
@@ -23,7 +24,9 @@ def main() -> None:
     steps = int(sys.argv[1])
     if sys.argv[2:] not in ([], ["zero-others"]):
         sys.exit(__doc__)
-    env = qe.VectorEnv(64, players=4, seed=0, zero_others=sys.argv[2:] == ["zero-others"])
+    env = qe.VectorEnv(
+        64, players=4, seed=0, zero_others=sys.argv[2:] == ["zero-others"], num_threads=1
+    )
     _, masks = env.reset()
     keys = np.zeros(masks.shape, np.int8)
     rng = np.random.default_rng(0)

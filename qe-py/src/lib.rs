@@ -35,6 +35,7 @@ mod encoding;
 mod errors;
 mod game;
 mod lists;
+mod pool;
 mod records;
 mod setup;
 mod vector;

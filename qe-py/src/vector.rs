@@ -1,17 +1,23 @@
-//! [`VectorEnv`]: many games stepped in one call, with the GIL released.
+//! [`VectorEnv`]: many games stepped in one call, with the GIL released, on several threads
+//! (each env on one), synchronously (`step`) or asynchronously (`send` / `recv`).
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qe_core::bots::{by_name_with, decide, BoxedBot, NAMES};
 use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
-use qe_core::{mix_seed, Game, Match, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Game, Match, Rules, Seat, MAX_SEATS};
 
 use crate::args;
 use crate::encoding::PyBidLadder;
 use crate::errors::command_error;
+use crate::pool::Pool;
 use crate::setup::{random_seed, rules};
 
 mod exclusive {
@@ -100,93 +106,27 @@ impl EnvGame {
     }
 }
 
-/// The state of the batch, separate from the Python buffers so it can run without the GIL.
-struct Core {
+/// What every env of a batch shares, read-only while the envs step (on several threads).
+#[derive(Clone)]
+struct Config {
     rules: Rules,
     space: ActionSpace,
     seed: u64,
-    /// The games, each with the writer of its observations (exactly `observe_seat`'s floats,
-    /// faster: it keeps the slots of the turns over, PERF.md): one game per env, never two.
-    games: Vec<EnvGame>,
-    /// How many games each env has started (for seeding).
-    started: Vec<u64>,
-    /// The last game each env finished since it was made or reset, as it ended.
-    finished: Vec<Option<Game>>,
-    /// The commands of each env's current game, and of the game in `finished`: what a pickle
-    /// of the batch holds, replayed through the core when it is read.
-    logs: Vec<Vec<qe_core::Command>>,
-    finished_logs: Vec<Vec<qe_core::Command>>,
     /// The name of the bots that play the other seats (`qe_core::bots::by_name`), if any.
     opponents: Option<String>,
-    bots: Vec<[Option<Exclusive<BoxedBot>>; MAX_SEATS]>,
-    /// The commands of the step being applied, per env and seat (from [`Core::decode`]).
-    pending: Vec<[Option<qe_core::Command>; MAX_SEATS]>,
-    /// The actions of the step being applied (reused between steps).
-    actions: Vec<i64>,
+    /// Whether the games keep their history (the opponents read their bid history).
+    with_history: bool,
     learner: Seat,
     reward: Reward,
     all_seats: bool,
     /// Whether the observation rows of seats that need not act are zeroed (else left as they were).
     zero_others: bool,
-    decisions: u64,
-    episodes: u64,
+    /// Whether a finished game is replaced by the env's next game in the step that ends it (else
+    /// it stays over until the env is reset).
+    autoreset: bool,
 }
 
-/// Output buffers of one step, as plain slices.
-struct Out<'a> {
-    obs: &'a mut [f32],
-    mask: &'a mut [i8],
-    reward: &'a mut [f32],
-    done: &'a mut [bool],
-}
-
-impl Core {
-    /// `num_envs` games, not started yet ([`Core::reset_all`] starts them); `opponents` is
-    /// checked by the caller.
-    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
-    fn new(
-        rules: Rules,
-        space: ActionSpace,
-        seed: u64,
-        num_envs: usize,
-        opponents: Option<String>,
-        learner: Seat,
-        reward: Reward,
-        all_seats: bool,
-        zero_others: bool,
-    ) -> PyResult<Core> {
-        let with_history = opponents.as_deref().is_some_and(|name| {
-            by_name_with(name, 0, *rules.manifest()).is_some_and(|bot| bot.uses_history())
-        });
-        Ok(Core {
-            rules,
-            space,
-            seed,
-            games: try_vec(num_envs, EnvGame::new(Game::seeded(rules, 0), with_history))?,
-            started: try_vec(num_envs, 0)?,
-            finished: try_vec(num_envs, None)?,
-            logs: try_vec(num_envs, Vec::new())?,
-            finished_logs: try_vec(num_envs, Vec::new())?,
-            opponents,
-            bots: {
-                let mut bots = Vec::new();
-                bots.try_reserve_exact(num_envs).map_err(|_| {
-                    PyMemoryError::new_err(format!("VectorEnv({num_envs}): out of memory"))
-                })?;
-                bots.resize_with(num_envs, Default::default);
-                bots
-            },
-            pending: try_vec(num_envs, [None; MAX_SEATS])?,
-            actions: Vec::new(),
-            learner,
-            reward,
-            all_seats,
-            zero_others,
-            decisions: 0,
-            episodes: 0,
-        })
-    }
-
+impl Config {
     fn players(&self) -> usize {
         self.rules.players() as usize
     }
@@ -200,6 +140,20 @@ impl Core {
         }
     }
 
+    /// The number of actions: the game's, then the wait action of seats with nothing to do.
+    fn actions(&self) -> usize {
+        self.space.size() + 1
+    }
+
+    /// The seat of output row `r`.
+    fn seat_of_row(&self, r: usize) -> Seat {
+        if self.opponents.is_some() {
+            self.learner
+        } else {
+            Seat(r as u8)
+        }
+    }
+
     /// The seed of the `k`-th game (from 0) of env `e`.
     fn game_seed(&self, e: usize, k: u64) -> u64 {
         mix_seed(self.seed ^ mix_seed(((e as u64) << 32) ^ k))
@@ -208,106 +162,6 @@ impl Core {
     /// The seed of the bot at `seat` in the game of `game_seed`.
     fn bot_seed(game_seed: u64, seat: usize) -> u64 {
         mix_seed(game_seed ^ (seat as u64 + 1))
-    }
-
-    fn new_game(&mut self, e: usize) {
-        let k = self.started[e];
-        self.started[e] += 1;
-        let game_seed = self.game_seed(e, k);
-        self.games[e].reset(Game::seeded(self.rules, game_seed));
-        self.logs[e].clear();
-        if let Some(name) = &self.opponents {
-            let manifest = *self.rules.manifest();
-            for s in 0..self.players() {
-                self.bots[e][s] = (s != self.learner.index()).then(|| {
-                    Exclusive::new(
-                        by_name_with(name, Core::bot_seed(game_seed, s), manifest)
-                            .expect("checked by new"),
-                    )
-                });
-            }
-            self.run_bots(e);
-        }
-    }
-
-    /// Plays the opponents of env `e` until the learner must act or the game ends.
-    fn run_bots(&mut self, e: usize) {
-        let learner = self.learner;
-        let env = &mut self.games[e];
-        while !env.game().is_over() {
-            let mut others = env.game().to_act();
-            others.remove(learner);
-            let Some(seat) = others.first() else { break };
-            let bot = self.bots[e][seat.index()]
-                .as_mut()
-                .expect("every other seat has a bot")
-                .get_mut();
-            let command = match env {
-                EnvGame::History(m) => decide(&mut **bot, m, seat, true),
-                EnvGame::Plain(observed) => bot.act(&observed.game().view(seat)),
-            }
-            .expect("a bot that must act acts");
-            env.play(command).expect("bots play legal commands");
-            self.logs[e].push(command);
-        }
-    }
-
-    /// The number of actions: the game's, then the wait action of seats with nothing to do.
-    fn actions(&self) -> usize {
-        self.space.size() + 1
-    }
-
-    fn write(&mut self, e: usize, out: &mut Out<'_>) {
-        let a = self.actions();
-        let wait = self.space.size();
-        let rows = self.rows();
-        let observed = &mut self.games[e];
-        let acting = observed.game().to_act();
-        for r in 0..rows {
-            let seat = if self.opponents.is_some() {
-                self.learner
-            } else {
-                Seat(r as u8)
-            };
-            let i = e * rows + r;
-            let o = &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE];
-            let m = &mut out.mask[i * a..(i + 1) * a];
-            if !acting.contains(seat) {
-                // Nothing to do: the wait action only (ignored by `step`).
-                if self.all_seats {
-                    observed.observe(seat, o);
-                } else if self.zero_others {
-                    crate::buf::zero_row(o);
-                }
-                m.fill(0);
-                m[wait] = 1;
-                continue;
-            }
-            observed.observe(seat, o);
-            self.space
-                .mask_with(&observed.game().legal(seat), &mut m[..wait], 1, 0);
-            m[wait] = 0;
-        }
-    }
-
-    fn rewards(&self, e: usize, outcome: &Outcome, out: &mut Out<'_>) {
-        let rows = self.rows();
-        if self.opponents.is_some() {
-            out.reward[e] = self.reward.of(outcome, self.learner) as f32;
-        } else {
-            self.reward
-                .write(outcome, &mut out.reward[e * rows..(e + 1) * rows]);
-        }
-    }
-
-    fn reset_all(&mut self, out: &mut Out<'_>) {
-        for e in 0..self.games.len() {
-            self.new_game(e);
-            self.write(e, out);
-        }
-        out.reward.fill(0.0);
-        out.done.fill(false);
-        self.finished.fill(None);
     }
 
     /// The game env `e` played as its `k`-th: from its seed, `commands` replayed through the
@@ -321,79 +175,616 @@ impl Core {
         }
         Ok(m)
     }
+}
 
-    /// The commands of `self.actions` (`[num_envs, players]`, or `[num_envs]` with opponents) for
-    /// the seats that must act, into `self.pending`; on the first illegal one, `(env, seat,
-    /// error)` and no game is changed.
-    fn decode(&mut self, py: Python<'_>) -> Result<(), (usize, Seat, PyErr)> {
-        let per_env = self.rows();
-        let single = self.opponents.is_some();
-        for (e, (observed, pending)) in self.games.iter().zip(&mut self.pending).enumerate() {
-            let game = observed.game();
-            *pending = [None; MAX_SEATS];
-            for seat in game.to_act().iter() {
-                if single && seat != self.learner {
-                    continue;
-                }
-                let raw = self.actions[e * per_env + if single { 0 } else { seat.index() }];
-                let legal = game.legal(seat);
-                let a = usize::try_from(raw).ok();
-                if let Some(a) = a.filter(|&a| self.space.is_legal(&legal, a)) {
-                    pending[seat.index()] = self.space.decode(seat, &legal, a);
-                    continue;
-                }
-                let err = match a.and_then(|a| self.space.decode(seat, &legal, a)) {
-                    Some(c) => match { *game }.play(c) {
-                        Err(ce) => command_error(py, &ce),
-                        Ok(()) => PyValueError::new_err(format!(
-                            "action {raw} is not offered to seat {} (a peek is offered only \
-                             with peeks=True)",
-                            seat.0
-                        )),
-                    },
-                    None if a == Some(self.space.size()) => PyValueError::new_err(format!(
-                        "action {raw} is the wait action, but seat {} must act",
-                        seat.0
-                    )),
-                    None => PyValueError::new_err(format!(
-                        "action {raw} out of range 0..{} (seat {})",
-                        self.actions(),
-                        seat.0
-                    )),
-                };
-                return Err((e, seat, err));
-            }
-        }
-        Ok(())
-    }
+/// One env's outputs: its rows of the batch's arrays (or of its own [`EnvBuf`]).
+struct EnvOut<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    reward: &'a mut [f32],
+    done: &'a mut bool,
+}
 
-    /// Steps every env with the commands of [`Core::decode`].
-    fn step(&mut self, out: &mut Out<'_>) {
-        out.reward.fill(0.0);
-        for e in 0..self.games.len() {
-            let game = &mut self.games[e];
-            for c in self.pending[e].iter().flatten() {
-                game.play(*c).expect("validated");
-                self.logs[e].push(*c);
-                self.decisions += 1;
-            }
-            if self.opponents.is_some() {
-                self.run_bots(e);
-            }
-            let outcome = self.games[e].game().outcome();
-            out.done[e] = outcome.is_some();
-            if let Some(outcome) = outcome {
-                self.rewards(e, &outcome, out);
-                self.finished[e] = Some(*self.games[e].game());
-                core::mem::swap(&mut self.logs[e], &mut self.finished_logs[e]);
-                self.episodes += 1;
-                self.new_game(e);
-            }
-            self.write(e, out);
+/// The outputs of an env stepped by `send`, kept with it until `recv` copies them into a batch.
+struct EnvBuf {
+    obs: Vec<f32>,
+    mask: Vec<i8>,
+    reward: Vec<f32>,
+    done: bool,
+}
+
+impl EnvBuf {
+    fn out(&mut self) -> EnvOut<'_> {
+        EnvOut {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            reward: &mut self.reward,
+            done: &mut self.done,
         }
     }
 }
 
+/// Why an action of [`Env::decode`] is refused.
+enum Refusal {
+    /// The command the action stands for breaks a rule.
+    Illegal(qe_core::CommandError),
+    /// A legal command the action space does not offer (a peek without `peeks=True`).
+    NotOffered,
+    /// The wait action, for a seat that must act.
+    Wait,
+    /// Outside the action space.
+    OutOfRange,
+}
+
+/// An action refused by [`Env::decode`]: the env, the seat, the action given and why.
+struct Refused {
+    env: usize,
+    seat: Seat,
+    raw: i64,
+    why: Refusal,
+}
+
+impl Refused {
+    /// The Python error (`IllegalCommand` or `ValueError`), with `.env` and `.seat` set.
+    fn into_err(self, py: Python<'_>, actions: usize) -> PyErr {
+        let (raw, seat) = (self.raw, self.seat.0);
+        let err = match self.why {
+            Refusal::Illegal(ce) => command_error(py, &ce),
+            Refusal::NotOffered => PyValueError::new_err(format!(
+                "action {raw} is not offered to seat {seat} (a peek is offered only with \
+                 peeks=True)"
+            )),
+            Refusal::Wait => PyValueError::new_err(format!(
+                "action {raw} is the wait action, but seat {seat} must act"
+            )),
+            Refusal::OutOfRange => PyValueError::new_err(format!(
+                "action {raw} out of range 0..{actions} (seat {seat})"
+            )),
+        };
+        let _ = err.value(py).setattr("env", self.env);
+        let _ = err.value(py).setattr("seat", seat);
+        err
+    }
+}
+
+/// One env: its game and everything kept beside it. Envs are independent of one another, so
+/// a batch steps them on several threads, each env on one.
+struct Env {
+    /// Its index in the batch (for seeding).
+    index: usize,
+    /// The game, with the writer of its observations (exactly `observe_seat`'s floats, faster:
+    /// it keeps the slots of the turns over, PERF.md).
+    game: EnvGame,
+    /// How many games the env has started (for seeding).
+    started: u64,
+    /// The last game the env finished since it was made or reset, as it ended.
+    finished: Option<Game>,
+    /// The commands of the current game, and of the game in `finished`: what a pickle of the
+    /// batch holds, replayed through the core when it is read.
+    log: Vec<qe_core::Command>,
+    finished_log: Vec<qe_core::Command>,
+    /// The bots of the other seats, with opponents.
+    bots: [Option<Exclusive<BoxedBot>>; MAX_SEATS],
+    /// The commands of the step being applied, per seat (from [`Env::decode`]).
+    pending: [Option<qe_core::Command>; MAX_SEATS],
+    /// The outputs of the env's last step by `send` (made at its first).
+    buf: Option<EnvBuf>,
+}
+
+impl Env {
+    fn new(index: usize, cfg: &Config) -> Env {
+        Env {
+            index,
+            game: EnvGame::new(Game::seeded(cfg.rules, 0), cfg.with_history),
+            started: 0,
+            finished: None,
+            log: Vec::new(),
+            finished_log: Vec::new(),
+            bots: Default::default(),
+            pending: [None; MAX_SEATS],
+            buf: None,
+        }
+    }
+
+    /// Starts the env's next game (and its bots, who act until the learner must).
+    fn new_game(&mut self, cfg: &Config) {
+        let k = self.started;
+        self.started += 1;
+        let game_seed = cfg.game_seed(self.index, k);
+        self.game.reset(Game::seeded(cfg.rules, game_seed));
+        self.log.clear();
+        if let Some(name) = &cfg.opponents {
+            let manifest = *cfg.rules.manifest();
+            for s in 0..cfg.players() {
+                self.bots[s] = (s != cfg.learner.index()).then(|| {
+                    Exclusive::new(
+                        by_name_with(name, Config::bot_seed(game_seed, s), manifest)
+                            .expect("checked by new"),
+                    )
+                });
+            }
+            self.run_bots(cfg);
+        }
+    }
+
+    /// Plays the opponents until the learner must act or the game ends.
+    fn run_bots(&mut self, cfg: &Config) {
+        let learner = cfg.learner;
+        let env = &mut self.game;
+        while !env.game().is_over() {
+            let mut others = env.game().to_act();
+            others.remove(learner);
+            let Some(seat) = others.first() else { break };
+            let bot = self.bots[seat.index()]
+                .as_mut()
+                .expect("every other seat has a bot")
+                .get_mut();
+            let command = match env {
+                EnvGame::History(m) => decide(&mut **bot, m, seat, true),
+                EnvGame::Plain(observed) => bot.act(&observed.game().view(seat)),
+            }
+            .expect("a bot that must act acts");
+            env.play(command).expect("bots play legal commands");
+            self.log.push(command);
+        }
+    }
+
+    /// Writes the env's observation and mask rows (a game over, kept without autoreset, shows
+    /// every row's last observation and the wait action only).
+    fn write(&mut self, cfg: &Config, out: &mut EnvOut<'_>) {
+        let a = cfg.actions();
+        let wait = cfg.space.size();
+        let observed = &mut self.game;
+        let acting = observed.game().to_act();
+        let over = observed.game().is_over();
+        for (r, (o, m)) in out
+            .obs
+            .chunks_exact_mut(OBS_SIZE)
+            .zip(out.mask.chunks_exact_mut(a))
+            .enumerate()
+        {
+            let seat = cfg.seat_of_row(r);
+            if !acting.contains(seat) {
+                // Nothing to do: the wait action only (ignored by `step`).
+                if cfg.all_seats || over {
+                    observed.observe(seat, o);
+                } else if cfg.zero_others {
+                    crate::buf::zero_row(o);
+                }
+                m.fill(0);
+                m[wait] = 1;
+                continue;
+            }
+            observed.observe(seat, o);
+            cfg.space
+                .mask_with(&observed.game().legal(seat), &mut m[..wait], 1, 0);
+            m[wait] = 0;
+        }
+    }
+
+    /// The commands of `actions` (the env's row: one per seat, or the learner's) for the seats
+    /// that must act, into `self.pending`; the first refused one, if any (nothing is played).
+    fn decode(&mut self, cfg: &Config, actions: &[i64]) -> Result<(), Refused> {
+        let single = cfg.opponents.is_some();
+        let game = self.game.game();
+        self.pending = [None; MAX_SEATS];
+        for seat in game.to_act().iter() {
+            if single && seat != cfg.learner {
+                continue;
+            }
+            let raw = actions[if single { 0 } else { seat.index() }];
+            let legal = game.legal(seat);
+            let a = usize::try_from(raw).ok();
+            if let Some(a) = a.filter(|&a| cfg.space.is_legal(&legal, a)) {
+                self.pending[seat.index()] = cfg.space.decode(seat, &legal, a);
+                continue;
+            }
+            let why = match a.and_then(|a| cfg.space.decode(seat, &legal, a)) {
+                Some(c) => match { *game }.play(c) {
+                    Err(ce) => Refusal::Illegal(ce),
+                    Ok(()) => Refusal::NotOffered,
+                },
+                None if a == Some(cfg.space.size()) => Refusal::Wait,
+                None => Refusal::OutOfRange,
+            };
+            self.pending = [None; MAX_SEATS];
+            return Err(Refused {
+                env: self.index,
+                seat,
+                raw,
+                why,
+            });
+        }
+        Ok(())
+    }
+
+    /// Applies the commands of [`Env::decode`], then the bots', and writes the outputs; the
+    /// seat decisions applied and the games finished (0 or 1).
+    fn step(&mut self, cfg: &Config, out: &mut EnvOut<'_>) -> (u64, u64) {
+        out.reward.fill(0.0);
+        let mut decisions = 0;
+        if self.game.game().is_over() {
+            // Kept over (no autoreset) until the env is reset: nothing to apply.
+            *out.done = false;
+            self.write(cfg, out);
+            return (0, 0);
+        }
+        for c in self.pending.iter().flatten() {
+            self.game.play(*c).expect("validated");
+            self.log.push(*c);
+            decisions += 1;
+        }
+        self.pending = [None; MAX_SEATS];
+        if cfg.opponents.is_some() {
+            self.run_bots(cfg);
+        }
+        let outcome = self.game.game().outcome();
+        *out.done = outcome.is_some();
+        let mut episodes = 0;
+        if let Some(outcome) = outcome {
+            if cfg.opponents.is_some() {
+                out.reward[0] = cfg.reward.of(&outcome, cfg.learner) as f32;
+            } else {
+                cfg.reward.write(&outcome, out.reward);
+            }
+            self.finished = Some(*self.game.game());
+            episodes = 1;
+            if cfg.autoreset {
+                core::mem::swap(&mut self.log, &mut self.finished_log);
+                self.new_game(cfg);
+            } else {
+                self.finished_log.clone_from(&self.log);
+            }
+        }
+        self.write(cfg, out);
+        (decisions, episodes)
+    }
+
+    /// Starts the env's next game and writes its first outputs.
+    fn restart(&mut self, cfg: &Config, out: &mut EnvOut<'_>) {
+        self.new_game(cfg);
+        self.write(cfg, out);
+        out.reward.fill(0.0);
+        *out.done = false;
+    }
+}
+
+/// Output buffers of the whole batch, as plain slices.
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    reward: &'a mut [f32],
+    done: &'a mut [bool],
+}
+
+/// The fewest envs a thread is given: a smaller batch runs on fewer threads than asked (a
+/// thread's start costs about as much as stepping a few envs).
+const MIN_ENVS_PER_THREAD: usize = 8;
+
+/// How many threads step `n` envs when `threads` are allowed.
+fn threads_for(n: usize, threads: usize) -> usize {
+    threads.min(n.div_ceil(MIN_ENVS_PER_THREAD)).max(1)
+}
+
+/// Runs `work` on each of `chunks` on the threads of `pool` (the calling thread and the workers
+/// that come to help take the next chunk not taken yet until none is left, so a thread the
+/// machine slows down takes fewer chunks and the others more). Returns what `work` returned for
+/// each chunk, in the order of `chunks`.
+fn run_chunks<C: Send, R: Send>(
+    pool: &Pool,
+    chunks: Vec<C>,
+    work: impl Fn(C) -> R + Sync,
+) -> Vec<R> {
+    let slots: Vec<Mutex<Option<C>>> = chunks.into_iter().map(|c| Mutex::new(Some(c))).collect();
+    let results: Vec<Mutex<Option<R>>> = slots.iter().map(|_| Mutex::new(None)).collect();
+    pool.run(slots.len(), &|i| {
+        let chunk = slots[i]
+            .lock()
+            .expect("a chunk")
+            .take()
+            .expect("taken once");
+        let r = work(chunk);
+        *results[i].lock().expect("a result") = Some(r);
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().expect("a result").expect("every chunk ran"))
+        .collect()
+}
+
+/// How many envs a chunk of [`run_chunks`] holds: about 8 chunks a thread (so the threads end
+/// together), never fewer than [`MIN_ENVS_PER_THREAD`] envs.
+fn chunk_len(n: usize, threads: usize) -> usize {
+    n.div_ceil(threads_for(n, threads) * 8)
+        .max(MIN_ENVS_PER_THREAD)
+}
+
+/// Runs `f` on every env with its rows of `out`, on the threads of `pool` ([`run_chunks`] over
+/// consecutive chunks of the envs and of each output); the sum of what `f` returns.
+fn for_each_env(
+    envs: &mut [Option<Box<Env>>],
+    cfg: &Config,
+    out: &mut Out<'_>,
+    pool: &Pool,
+    f: impl Fn(&mut Env, &Config, &mut EnvOut<'_>) -> (u64, u64) + Sync,
+) -> (u64, u64) {
+    let rows = cfg.rows();
+    let a = cfg.actions();
+    let per = chunk_len(envs.len(), pool.threads());
+    let chunks: Vec<_> = envs
+        .chunks_mut(per)
+        .zip(out.obs.chunks_mut(per * rows * OBS_SIZE))
+        .zip(out.mask.chunks_mut(per * rows * a))
+        .zip(out.reward.chunks_mut(per * rows))
+        .zip(out.done.chunks_mut(per))
+        .collect();
+    let sums = run_chunks(pool, chunks, |((((envs, obs), mask), reward), done)| {
+        let mut sum = (0, 0);
+        for ((((env, obs), mask), reward), done) in envs
+            .iter_mut()
+            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+            .zip(mask.chunks_exact_mut(rows * a))
+            .zip(reward.chunks_exact_mut(rows))
+            .zip(done.iter_mut())
+        {
+            let env = env.as_mut().expect("no env is away while the batch steps");
+            let (d, e) = f(
+                env,
+                cfg,
+                &mut EnvOut {
+                    obs,
+                    mask,
+                    reward,
+                    done,
+                },
+            );
+            sum = (sum.0 + d, sum.1 + e);
+        }
+        sum
+    });
+    sums.into_iter()
+        .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e))
+}
+
+/// One chunk of [`decode_and_step`]: consecutive envs, their actions and their output rows.
+type Chunk<'a> = (
+    &'a mut [Option<Box<Env>>],
+    &'a [i64],
+    &'a mut [f32],
+    &'a mut [i8],
+    &'a mut [f32],
+    &'a mut [bool],
+);
+
+/// [`Env::decode`] of every env's row of `actions`, then, when no action is refused,
+/// [`Env::step`] of every env, each on the threads of `pool` over the same chunks of envs. The
+/// decisions and games finished, or the refusal of the lowest env refused (then no env is
+/// changed).
+fn decode_and_step(
+    envs: &mut [Option<Box<Env>>],
+    cfg: &Config,
+    actions: &[i64],
+    out: &mut Out<'_>,
+    pool: &Pool,
+) -> Result<(u64, u64), Refused> {
+    let (rows, a) = (cfg.rows(), cfg.actions());
+    let per_env = if cfg.opponents.is_some() { 1 } else { rows };
+    let n = envs.len();
+    let per = chunk_len(n, pool.threads());
+    let chunks: Vec<Mutex<Chunk<'_>>> = envs
+        .chunks_mut(per)
+        .zip(actions.chunks(per * per_env))
+        .zip(out.obs.chunks_mut(per * rows * OBS_SIZE))
+        .zip(out.mask.chunks_mut(per * rows * a))
+        .zip(out.reward.chunks_mut(per * rows))
+        .zip(out.done.chunks_mut(per))
+        .map(|(((((e, act), o), m), r), d)| Mutex::new((e, act, o, m, r, d)))
+        .collect();
+    let refused: Vec<Mutex<Option<Refused>>> = chunks.iter().map(|_| Mutex::new(None)).collect();
+    let decode = |i: usize| {
+        let mut chunk = chunks[i].lock().expect("a chunk");
+        let (envs, actions, ..) = &mut *chunk;
+        for (env, row) in envs.iter_mut().zip(actions.chunks_exact(per_env)) {
+            let env = env.as_mut().expect("no env is away while the batch steps");
+            if let Err(r) = env.decode(cfg, row) {
+                *refused[i].lock().expect("a refusal") = Some(r);
+                return;
+            }
+        }
+    };
+    let step = |i: usize| {
+        let mut chunk = chunks[i].lock().expect("a chunk");
+        let (envs, _, obs, mask, reward, done) = &mut *chunk;
+        let mut sum = (0, 0);
+        for ((((env, obs), mask), reward), done) in envs
+            .iter_mut()
+            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+            .zip(mask.chunks_exact_mut(rows * a))
+            .zip(reward.chunks_exact_mut(rows))
+            .zip(done.iter_mut())
+        {
+            let env = env.as_mut().expect("no env is away while the batch steps");
+            let (d, e) = env.step(
+                cfg,
+                &mut EnvOut {
+                    obs,
+                    mask,
+                    reward,
+                    done,
+                },
+            );
+            sum = (sum.0 + d, sum.1 + e);
+        }
+        sum
+    };
+    pool.run(chunks.len(), &decode);
+    if let Some(r) = refused
+        .iter()
+        .find_map(|r| r.lock().expect("a refusal").take())
+    {
+        return Err(r);
+    }
+    let sums: Vec<Mutex<(u64, u64)>> = chunks.iter().map(|_| Mutex::new((0, 0))).collect();
+    pool.run(chunks.len(), &|i| *sums[i].lock().expect("a sum") = step(i));
+    Ok(sums
+        .into_iter()
+        .map(|s| s.into_inner().expect("a sum"))
+        .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e)))
+}
+
+/// An env's part in the `send`/`recv` cycle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    /// Neither sent nor waiting to be received: `send` may step it.
+    Idle,
+    /// Sent and being stepped on a worker thread (away from `Core::envs`).
+    Stepping,
+    /// Stepped, its outputs waiting for `recv`.
+    Ready,
+}
+
+/// What a worker thread sends back: the env it stepped, with its decisions and games finished.
+type Stepped = (Box<Env>, u64, u64);
+
+/// The state of the batch, separate from the Python buffers so it can run without the GIL.
+struct Core {
+    cfg: Arc<Config>,
+    /// One env per slot; `None` while the env is away on a worker thread (`send`).
+    envs: Vec<Option<Box<Env>>>,
+    /// The actions of the step being applied (reused between steps).
+    actions: Vec<i64>,
+    /// The most threads a step runs on.
+    threads: usize,
+    /// The threads that help the calling one step the envs (`threads - 1` of them).
+    pool: Pool,
+    /// How many envs `recv` returns.
+    batch_size: usize,
+    stage: Vec<Stage>,
+    /// The envs stepped by `send` and not received yet, in the order they became ready.
+    ready: VecDeque<usize>,
+    /// How many envs are [`Stage::Stepping`].
+    stepping: usize,
+    /// The channel the worker threads of `send` return the envs on.
+    returns: Sender<Stepped>,
+    from_workers: Exclusive<Receiver<Stepped>>,
+    decisions: u64,
+    episodes: u64,
+}
+
+impl Core {
+    /// `num_envs` games, not started yet ([`Core::reset_all`] starts them); `opponents` is
+    /// checked by the caller.
+    fn new(cfg: Config, num_envs: usize, threads: usize, batch_size: usize) -> PyResult<Core> {
+        let mut envs = Vec::new();
+        envs.try_reserve_exact(num_envs)
+            .map_err(|_| PyMemoryError::new_err(format!("VectorEnv({num_envs}): out of memory")))?;
+        envs.extend((0..num_envs).map(|e| Some(Box::new(Env::new(e, &cfg)))));
+        let (returns, from_workers) = channel();
+        Ok(Core {
+            cfg: Arc::new(cfg),
+            envs,
+            actions: Vec::new(),
+            threads,
+            pool: Pool::new(threads),
+            batch_size,
+            stage: try_vec(num_envs, Stage::Idle)?,
+            ready: VecDeque::new(),
+            stepping: 0,
+            returns,
+            from_workers: Exclusive::new(from_workers),
+            decisions: 0,
+            episodes: 0,
+        })
+    }
+
+    fn num_envs(&self) -> usize {
+        self.envs.len()
+    }
+
+    /// Env `e` (not away on a worker: the callers check [`Core::check_settled`]).
+    fn env(&self, e: usize) -> &Env {
+        self.envs[e].as_deref().expect("the env is not away")
+    }
+
+    fn env_mut(&mut self, e: usize) -> &mut Env {
+        self.envs[e].as_deref_mut().expect("the env is not away")
+    }
+
+    /// A `RuntimeError` naming the envs sent and not received, if any: what `what` (a call
+    /// that reads or changes every env) cannot run with.
+    fn check_settled(&self, what: &str) -> PyResult<()> {
+        let away: Vec<usize> = (0..self.num_envs())
+            .filter(|&e| self.stage[e] != Stage::Idle)
+            .collect();
+        if away.is_empty() {
+            return Ok(());
+        }
+        let shown: Vec<String> = away.iter().take(8).map(ToString::to_string).collect();
+        Err(PyRuntimeError::new_err(format!(
+            "{what} with {} env(s) sent and not received ({}{}): recv() them first",
+            away.len(),
+            shown.join(", "),
+            if away.len() > 8 { ", ..." } else { "" }
+        )))
+    }
+
+    fn reset_all(&mut self, out: &mut Out<'_>) {
+        let cfg = Arc::clone(&self.cfg);
+        for_each_env(&mut self.envs, &cfg, out, &self.pool, |env, cfg, o| {
+            env.finished = None;
+            env.restart(cfg, o);
+            (0, 0)
+        });
+    }
+
+    /// Checks `self.actions` and, when every action is legal, steps every env with them
+    /// ([`decode_and_step`]); else the lowest env's refusal, and no env is changed.
+    fn decode_and_step(&mut self, out: &mut Out<'_>) -> Result<(), Refused> {
+        let cfg = Arc::clone(&self.cfg);
+        let (d, e) = decode_and_step(&mut self.envs, &cfg, &self.actions, out, &self.pool)?;
+        self.decisions += d;
+        self.episodes += e;
+        Ok(())
+    }
+
+    /// Steps every env with the commands of [`Env::decode`] (already in each env's `pending`).
+    #[cfg(test)]
+    fn step(&mut self, out: &mut Out<'_>) {
+        let cfg = Arc::clone(&self.cfg);
+        let (d, e) = for_each_env(&mut self.envs, &cfg, out, &self.pool, Env::step);
+        self.decisions += d;
+        self.episodes += e;
+    }
+
+    /// Takes back the envs the workers return until `want` are ready (run with the GIL
+    /// released); an error if the workers ended without returning them all (one panicked).
+    fn wait_ready(&mut self, want: usize) -> Result<(), &'static str> {
+        while self.ready.len() < want {
+            let rx = self.from_workers.get_mut();
+            let (env, d, e) = match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                Ok(stepped) => stepped,
+                Err(RecvTimeoutError::Timeout) => {
+                    // Each worker holds the config until it ends: when none does, whatever they
+                    // sent is in the channel already.
+                    if Arc::strong_count(&self.cfg) > 1 {
+                        continue;
+                    }
+                    rx.try_recv()
+                        .map_err(|_| "a worker thread ended without returning its envs")?
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err("the worker channel closed"),
+            };
+            let i = env.index;
+            self.envs[i] = Some(env);
+            self.stage[i] = Stage::Ready;
+            self.stepping -= 1;
+            self.ready.push_back(i);
+            self.decisions += d;
+            self.episodes += e;
+        }
+        Ok(())
+    }
+}
 /// A `ValueError` about a `VectorEnv` state being read.
 fn state_error(what: String) -> PyErr {
     PyValueError::new_err(format!("VectorEnv state: {what}"))
@@ -618,6 +1009,9 @@ pub struct VectorEnv {
     mask: Py<PyAny>,
     reward: Py<PyAny>,
     done: Py<PyAny>,
+    /// The arrays `recv` returns (observations, masks, rewards, terminations, env ids), made at
+    /// its first call and reused by the next.
+    recv_out: Option<[Py<PyAny>; 5]>,
 }
 
 impl VectorEnv {
@@ -636,12 +1030,17 @@ impl VectorEnv {
         let mut done_rw = writable(&done, "done")?;
         // The arrays are the caller's to keep and may have been resized or made non-contiguous
         // since: check them all before any game changes.
-        let rows = self.core.games.len() * self.core.rows();
+        let n = self.core.num_envs();
+        let rows = n * self.core.cfg.rows();
         let mut out = Out {
             obs: output(obs_rw.as_slice_mut(), "obs", rows * OBS_SIZE)?,
-            mask: output(mask_rw.as_slice_mut(), "mask", rows * self.core.actions())?,
+            mask: output(
+                mask_rw.as_slice_mut(),
+                "mask",
+                rows * self.core.cfg.actions(),
+            )?,
             reward: output(reward_rw.as_slice_mut(), "reward", rows)?,
-            done: output(done_rw.as_slice_mut(), "done", self.core.games.len())?,
+            done: output(done_rw.as_slice_mut(), "done", n)?,
         };
         let core = &mut self.core;
         Ok(py.detach(move || f(core, &mut out)))
@@ -654,25 +1053,30 @@ impl VectorEnv {
     /// The last game env `env` (a Python int) finished, if any; an `IndexError` naming `env`
     /// when there is no such env.
     fn finished(&self, env: &Bound<'_, PyAny>) -> PyResult<Option<&Game>> {
-        let n = self.core.games.len();
+        let n = self.core.num_envs();
         let out_of_range = |got: &dyn core::fmt::Display| {
             PyIndexError::new_err(format!("env {got} out of range 0..{n}"))
         };
         let e = args::int_or::<i128>(env, "env", |q| out_of_range(&q))?;
-        let finished = usize::try_from(e)
+        let e = usize::try_from(e)
             .ok()
-            .and_then(|e| self.core.finished.get(e))
+            .filter(|&e| e < n)
             .ok_or_else(|| out_of_range(&e))?;
-        Ok(finished.as_ref())
+        if self.core.stage[e] == Stage::Stepping {
+            return Err(PyRuntimeError::new_err(format!(
+                "env {e} is being stepped (sent, not received): recv() it first"
+            )));
+        }
+        Ok(self.core.env(e).finished.as_ref())
     }
 }
 
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=Ok(0), reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true))]
+    #[pyo3(signature = (num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=Ok(0), reward="win".to_owned(), all_seats=false, peeks=false, zero_others=true, autoreset=true, num_threads=None, batch_size=None))]
     #[pyo3(
-        text_signature = "(num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True)"
+        text_signature = "(num_envs, players=4, *, expansions=None, commodities=None, ladder=None, seed=None, opponents=None, seat=0, reward='win', all_seats=False, peeks=False, zero_others=True, autoreset=True, num_threads=None, batch_size=None)"
     )]
     // The parameters are the Python keywords, one to one.
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
@@ -690,6 +1094,9 @@ impl VectorEnv {
         #[pyo3(from_py_with = args::flag)] all_seats: bool,
         #[pyo3(from_py_with = args::flag)] peeks: bool,
         #[pyo3(from_py_with = args::flag)] zero_others: bool,
+        #[pyo3(from_py_with = args::flag)] autoreset: bool,
+        num_threads: Option<&Bound<'_, PyAny>>,
+        batch_size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let bad_count = |got: &dyn core::fmt::Display| {
             PyValueError::new_err(format!("num_envs must be from 1 to {MAX_ENVS}, got {got}"))
@@ -728,6 +1135,36 @@ impl VectorEnv {
             )));
         }
         let reward = crate::setup::reward_of(&reward)?;
+        let threads = match num_threads {
+            None => default_threads(),
+            Some(t) => {
+                let bad = |got: &dyn core::fmt::Display| {
+                    PyValueError::new_err(format!(
+                        "num_threads must be from 1 to {MAX_THREADS}, got {got}"
+                    ))
+                };
+                let t = args::int_or::<i128>(t, "num_threads", |q| bad(&q))?;
+                usize::try_from(t)
+                    .ok()
+                    .filter(|t| (1..=MAX_THREADS).contains(t))
+                    .ok_or_else(|| bad(&t))?
+            }
+        };
+        let batch_size = match batch_size {
+            None => num_envs,
+            Some(b) => {
+                let bad = |got: &dyn core::fmt::Display| {
+                    PyValueError::new_err(format!(
+                        "batch_size must be from 1 to num_envs ({num_envs}), got {got}"
+                    ))
+                };
+                let b = args::int_or::<i128>(b, "batch_size", |q| bad(&q))?;
+                usize::try_from(b)
+                    .ok()
+                    .filter(|b| (1..=num_envs).contains(b))
+                    .ok_or_else(|| bad(&b))?
+            }
+        };
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
         let a = space.size() + 1;
@@ -745,22 +1182,28 @@ impl VectorEnv {
             )
         };
         let done = zeros(py, &[num_envs], "bool_")?;
+        let with_history = opponents.as_deref().is_some_and(|name| {
+            by_name_with(name, 0, *r.manifest()).is_some_and(|bot| bot.uses_history())
+        });
+        let cfg = Config {
+            rules: r,
+            space,
+            seed: seed.unwrap_or_else(random_seed),
+            opponents,
+            with_history,
+            learner: Seat(seat),
+            reward,
+            all_seats,
+            zero_others,
+            autoreset,
+        };
         let mut env = VectorEnv {
-            core: Core::new(
-                r,
-                space,
-                seed.unwrap_or_else(random_seed),
-                num_envs,
-                opponents,
-                Seat(seat),
-                reward,
-                all_seats,
-                zero_others,
-            )?,
+            core: Core::new(cfg, num_envs, threads, batch_size)?,
             obs,
             mask,
             reward: rew,
             done,
+            recv_out: None,
         };
         env.with_out(py, Core::reset_all)?;
         Ok(env)
@@ -769,28 +1212,43 @@ impl VectorEnv {
     /// The number of games stepped together.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.core.games.len()
+        self.core.num_envs()
+    }
+    /// The most threads a step runs on (a batch of fewer than 8 envs a thread runs on fewer).
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.core.threads
+    }
+    /// How many envs `recv` returns.
+    #[getter]
+    fn batch_size(&self) -> usize {
+        self.core.batch_size
+    }
+    /// Whether a finished game is replaced by the env's next game in the step that ends it.
+    #[getter]
+    fn autoreset(&self) -> bool {
+        self.core.cfg.autoreset
     }
     /// The number of seats of each game.
     #[getter]
     fn players(&self) -> usize {
-        self.core.players()
+        self.core.cfg.players()
     }
     /// The number of actions: the game's (`Game.num_actions`), then the wait action.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.core.actions()
+        self.core.cfg.actions()
     }
     /// The wait action (`num_actions - 1`): the only legal action of a seat with nothing to do;
     /// `step` ignores the entries of such seats whatever they are.
     #[getter]
     fn wait_action(&self) -> usize {
-        self.core.space.size()
+        self.core.cfg.space.size()
     }
     /// The name of the opponents' bots, if any.
     #[getter]
     fn opponents(&self) -> Option<&str> {
-        self.core.opponents.as_deref()
+        self.core.cfg.opponents.as_deref()
     }
     /// The length of one seat's observation (`OBS_SIZE`).
     #[getter]
@@ -800,12 +1258,12 @@ impl VectorEnv {
     /// The bid ladder of the action space.
     #[getter]
     fn ladder(&self) -> PyBidLadder {
-        PyBidLadder(*self.core.space.ladder())
+        PyBidLadder(*self.core.cfg.space.ladder())
     }
     /// Whether the 16 peek actions (R-VIS-5) follow the pile actions.
     #[getter]
     fn peeks(&self) -> bool {
-        self.core.space.has_peeks()
+        self.core.cfg.space.has_peeks()
     }
     /// Seat decisions applied so far (learner decisions only, with opponents).
     #[getter]
@@ -818,16 +1276,50 @@ impl VectorEnv {
         self.core.episodes
     }
 
-    /// Starts a new game in every env (optionally re-seeding); returns `(obs, masks)`.
-    #[pyo3(signature = (seed=None))]
+    /// Starts a new game in every env (optionally re-seeding: the games are seeded from `seed`,
+    /// the env's index and its game count, which starts over); returns `(obs, masks)`. With
+    /// `mask` (`num_envs` bools), only the envs it marks start a new game (their next one: no
+    /// `seed` then), and the other envs' rows are left as they were.
+    #[pyo3(signature = (seed=None, mask=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        if let Some(s) = args::opt_int::<u64>(seed, "seed")? {
-            self.core.seed = s;
-            self.core.started.fill(0);
+        self.core.check_settled("reset()")?;
+        let seed = args::opt_int::<u64>(seed, "seed")?;
+        if let Some(mask) = mask {
+            if let Some(s) = seed {
+                return Err(PyValueError::new_err(format!(
+                    "reset(seed={s}, mask=...): a seed re-seeds every env, so it cannot go with \
+                     a mask"
+                )));
+            }
+            let which = read_mask(py, mask, self.core.num_envs())?;
+            self.with_out(py, move |core, out| {
+                let cfg = Arc::clone(&core.cfg);
+                let (rows, a) = (cfg.rows(), cfg.actions());
+                for (e, _) in which.iter().enumerate().filter(|(_, &m)| m) {
+                    let env = core.envs[e].as_deref_mut().expect("settled");
+                    env.restart(
+                        &cfg,
+                        &mut EnvOut {
+                            obs: &mut out.obs[e * rows * OBS_SIZE..(e + 1) * rows * OBS_SIZE],
+                            mask: &mut out.mask[e * rows * a..(e + 1) * rows * a],
+                            reward: &mut out.reward[e * rows..(e + 1) * rows],
+                            done: &mut out.done[e],
+                        },
+                    );
+                }
+            })?;
+            return Ok(self.outputs(py));
+        }
+        if let Some(s) = seed {
+            Arc::make_mut(&mut self.core.cfg).seed = s;
+            for env in self.core.envs.iter_mut().flatten() {
+                env.started = 0;
+            }
         }
         self.with_out(py, Core::reset_all)?;
         Ok(self.outputs(py))
@@ -840,7 +1332,7 @@ impl VectorEnv {
     fn last_returns(&self, env: &Bound<'_, PyAny>) -> PyResult<Option<Vec<f64>>> {
         Ok(self.finished(env)?.map(|game| {
             let outcome = game.outcome().expect("a finished game has an outcome");
-            self.core.reward.returns(&outcome).collect()
+            self.core.cfg.reward.returns(&outcome).collect()
         }))
     }
 
@@ -856,23 +1348,18 @@ impl VectorEnv {
         let Some(game) = self.finished(env)? else {
             return Ok(None);
         };
-        let rows = self.core.rows();
-        let shape: &[usize] = if self.core.opponents.is_some() {
+        let cfg = &self.core.cfg;
+        let shape: &[usize] = if cfg.opponents.is_some() {
             &[OBS_SIZE]
         } else {
-            &[rows, OBS_SIZE]
+            &[cfg.rows(), OBS_SIZE]
         };
         let arr = PyArrayDyn::<f32>::zeros(py, shape, false);
         {
             let mut rw = arr.readwrite();
             let obs = rw.as_slice_mut().expect("a new array is contiguous");
             for (r, row) in obs.chunks_exact_mut(OBS_SIZE).enumerate() {
-                let seat = if self.core.opponents.is_some() {
-                    self.core.learner
-                } else {
-                    Seat(r as u8)
-                };
-                observe_seat(game, seat, row);
+                observe_seat(game, cfg.seat_of_row(r), row);
             }
         }
         Ok(Some(arr))
@@ -887,45 +1374,53 @@ impl VectorEnv {
     /// state (`_set_state`): each env's game count and the commands of its current game and of
     /// the last game it finished, where the opponents' random streams are, and the counters. It
     /// is read back by `qe._vector_env`, which makes the env and replays every game through the
-    /// core, so a copy steps as the original will.
+    /// core, so a copy steps as the original will. Not while envs are sent and not received
+    /// (`RuntimeError`).
     fn __reduce__<'py>(
         &mut self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>, Bound<'py, PyDict>))> {
+        self.core.check_settled("pickling a VectorEnv")?;
         let c = &mut self.core;
-        let players = c.rules.players();
+        let cfg = Arc::clone(&c.cfg);
+        let players = cfg.rules.players();
         let kwargs = PyDict::new(py);
-        kwargs.set_item("num_envs", c.games.len())?;
+        kwargs.set_item("num_envs", c.num_envs())?;
         kwargs.set_item("players", players)?;
         kwargs.set_item(
             "expansions",
-            c.rules.expansions().names().collect::<Vec<_>>(),
+            cfg.rules.expansions().names().collect::<Vec<_>>(),
         )?;
-        kwargs.set_item("ladder", c.space.ladder().amounts().to_vec())?;
-        kwargs.set_item("seed", c.seed)?;
-        kwargs.set_item("opponents", c.opponents.as_deref())?;
-        kwargs.set_item("seat", c.learner.0)?;
-        kwargs.set_item("reward", c.reward.name())?;
-        kwargs.set_item("all_seats", c.all_seats)?;
-        kwargs.set_item("peeks", c.space.has_peeks())?;
-        kwargs.set_item("zero_others", c.zero_others)?;
+        kwargs.set_item("ladder", cfg.space.ladder().amounts().to_vec())?;
+        kwargs.set_item("seed", cfg.seed)?;
+        kwargs.set_item("opponents", cfg.opponents.as_deref())?;
+        kwargs.set_item("seat", cfg.learner.0)?;
+        kwargs.set_item("reward", cfg.reward.name())?;
+        kwargs.set_item("all_seats", cfg.all_seats)?;
+        kwargs.set_item("peeks", cfg.space.has_peeks())?;
+        kwargs.set_item("zero_others", cfg.zero_others)?;
+        kwargs.set_item("autoreset", cfg.autoreset)?;
+        kwargs.set_item("num_threads", c.threads)?;
+        kwargs.set_item("batch_size", c.batch_size)?;
+        let envs = || c.envs.iter().map(|e| e.as_deref().expect("settled"));
         let state = PyDict::new(py);
-        state.set_item("started", c.started.clone())?;
-        let games: Vec<String> = c.logs.iter().map(|l| commands_text(l, players)).collect();
+        state.set_item("started", envs().map(|e| e.started).collect::<Vec<_>>())?;
+        let games: Vec<String> = envs().map(|e| commands_text(&e.log, players)).collect();
         state.set_item("games", games)?;
-        let finished: Vec<Option<String>> = c
-            .finished
-            .iter()
-            .zip(&c.finished_logs)
-            .map(|(f, l)| f.as_ref().map(|_| commands_text(l, players)))
+        let finished: Vec<Option<String>> = envs()
+            .map(|e| {
+                e.finished
+                    .as_ref()
+                    .map(|_| commands_text(&e.finished_log, players))
+            })
             .collect();
         state.set_item("finished", finished)?;
-        let p = c.players();
+        let p = cfg.players();
         let streams: Vec<Vec<Option<Vec<u128>>>> = c
-            .bots
+            .envs
             .iter_mut()
             .map(|env| {
-                env[..p]
+                env.as_mut().expect("settled").bots[..p]
                     .iter_mut()
                     .map(|b| b.as_mut().map(|b| b.get_mut().streams().to_vec()))
                     .collect()
@@ -943,6 +1438,7 @@ impl VectorEnv {
     /// does not allow, a list of the wrong length) is a `ValueError` naming what is wrong, and
     /// the env is unchanged.
     fn _set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.check_settled("_set_state()")?;
         let state = state.cast::<PyDict>().map_err(|_| {
             state_error(format!(
                 "must be a dict, got {} {}",
@@ -950,8 +1446,8 @@ impl VectorEnv {
                 args::quote(state)
             ))
         })?;
-        let c = &self.core;
-        let n = c.games.len();
+        let c = &self.core.cfg;
+        let n = self.core.num_envs();
         let players = c.players();
         let started: Vec<u64> =
             state_value(&state_item(state, "started")?, "started", "a list of ints")?;
@@ -981,23 +1477,20 @@ impl VectorEnv {
                 )));
             }
         }
-        let mut new_games = Vec::with_capacity(n);
-        let mut new_logs = Vec::with_capacity(n);
-        let mut new_finished = Vec::with_capacity(n);
-        let mut new_finished_logs = Vec::with_capacity(n);
-        let mut new_bots = Vec::with_capacity(n);
+        let mut new_envs = Vec::with_capacity(n);
         for e in 0..n {
+            let mut env = Env::new(e, c);
+            env.started = started[e];
             let k = started[e].checked_sub(1).ok_or_else(|| {
                 state_error(format!("env {e}: `started` must be at least 1, got 0"))
             })?;
             let log = commands_of(&games[e], e)?;
             let m = c.replay(e, k, &log)?;
-            if m.game().is_over() {
+            if m.game().is_over() && c.autoreset {
                 return Err(state_error(format!(
                     "env {e}: its current game is over (a finished game is replaced at once)"
                 )));
             }
-            let mut bots: [Option<Exclusive<BoxedBot>>; MAX_SEATS] = Default::default();
             if let Some(name) = &c.opponents {
                 let mut others = m.game().to_act();
                 others.remove(c.learner);
@@ -1019,12 +1512,12 @@ impl VectorEnv {
                         (true, Some(st)) if st.len() == 2 => {
                             let mut bot = by_name_with(
                                 name,
-                                Core::bot_seed(c.game_seed(e, k), s),
+                                Config::bot_seed(c.game_seed(e, k), s),
                                 *c.rules.manifest(),
                             )
                             .expect("checked by new");
                             bot.set_streams([st[0], st[1]]);
-                            bots[s] = Some(Exclusive::new(bot));
+                            env.bots[s] = Some(Exclusive::new(bot));
                         }
                         (false, None) => {}
                         _ => {
@@ -1043,58 +1536,54 @@ impl VectorEnv {
                     }
                 }
             }
-            let fin = match &finished[e] {
-                None => None,
-                Some(text) => {
-                    let flog = commands_of(text, e)?;
-                    let k = k.checked_sub(1).ok_or_else(|| {
+            if let Some(text) = &finished[e] {
+                let flog = commands_of(text, e)?;
+                // Without autoreset a finished game may still be the current one.
+                let k = if m.game().is_over() && !c.autoreset {
+                    k
+                } else {
+                    k.checked_sub(1).ok_or_else(|| {
                         state_error(format!(
                             "env {e}: a finished game needs `started` of at least 2"
                         ))
-                    })?;
-                    let fm = c.replay(e, k, &flog)?;
-                    if !fm.game().is_over() {
-                        return Err(state_error(format!(
-                            "env {e}: its finished game is not over"
-                        )));
-                    }
-                    new_finished_logs.push(flog);
-                    Some(*fm.game())
+                    })?
+                };
+                let fm = c.replay(e, k, &flog)?;
+                if !fm.game().is_over() {
+                    return Err(state_error(format!(
+                        "env {e}: its finished game is not over"
+                    )));
                 }
-            };
-            if fin.is_none() {
-                new_finished_logs.push(Vec::new());
+                env.finished_log = flog;
+                env.finished = Some(*fm.game());
             }
-            new_finished.push(fin);
-            new_games.push(if matches!(c.games.first(), Some(EnvGame::History(_))) {
+            env.game = if c.with_history {
                 EnvGame::History(m)
             } else {
                 EnvGame::Plain(ObservedGame::new(*m.game()))
-            });
-            new_logs.push(log);
-            new_bots.push(bots);
+            };
+            env.log = log;
+            new_envs.push(Some(Box::new(env)));
         }
         let core = &mut self.core;
-        core.started = started;
-        core.games = new_games;
-        core.logs = new_logs;
-        core.finished = new_finished;
-        core.finished_logs = new_finished_logs;
-        core.bots = new_bots;
+        core.envs = new_envs;
         core.decisions = decisions;
         core.episodes = episodes;
         self.with_out(py, |core, out| {
-            for e in 0..core.games.len() {
-                core.write(e, out);
-            }
-            out.reward.fill(0.0);
-            out.done.fill(false);
+            let cfg = Arc::clone(&core.cfg);
+            for_each_env(&mut core.envs, &cfg, out, &core.pool, |env, cfg, o| {
+                env.write(cfg, o);
+                o.reward.fill(0.0);
+                *o.done = false;
+                (0, 0)
+            });
         })
     }
 
     /// Steps every env with `actions` (`[num_envs, players]` ints, or `[num_envs]` with
     /// opponents); returns `(obs, masks, rewards, terminated)`. The arrays are reused by the next
-    /// call: copy what you keep.
+    /// call: copy what you keep. The synchronous path: every env, whatever `batch_size`; not
+    /// while envs are sent and not received (`RuntimeError`).
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -1105,9 +1594,10 @@ impl VectorEnv {
         Bound<'py, PyAny>,
         Bound<'py, PyAny>,
     )> {
-        let n = self.core.games.len();
-        let rows = self.core.rows();
-        let expected: &[usize] = if self.core.opponents.is_some() {
+        self.core.check_settled("step()")?;
+        let n = self.core.num_envs();
+        let rows = self.core.cfg.rows();
+        let expected: &[usize] = if self.core.cfg.opponents.is_some() {
             &[n]
         } else {
             &[n, rows]
@@ -1116,16 +1606,13 @@ impl VectorEnv {
             py,
             actions,
             expected,
-            self.core.actions(),
+            self.core.cfg.actions(),
             &mut self.core.actions,
         )?;
-        // Validate everything first: an illegal action changes nothing.
-        if let Err((e, seat, err)) = self.core.decode(py) {
-            let _ = err.value(py).setattr("env", e);
-            let _ = err.value(py).setattr("seat", seat.0);
-            return Err(err);
-        }
-        self.with_out(py, Core::step)?;
+        // Every action is checked before any env changes: an illegal one changes nothing.
+        let actions = self.core.cfg.actions();
+        self.with_out(py, Core::decode_and_step)?
+            .map_err(|r| r.into_err(py, actions))?;
         let (o, m) = self.outputs(py);
         Ok((
             o,
@@ -1134,8 +1621,370 @@ impl VectorEnv {
             self.done.bind(py).clone(),
         ))
     }
+
+    /// Starts a new game in every env (optionally re-seeding, as `reset`) and makes them all
+    /// ready for `recv`, in env order: the asynchronous start (EnvPool's `async_reset`). Not
+    /// while envs are sent and not received (`RuntimeError`).
+    #[pyo3(signature = (seed=None))]
+    fn async_reset(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.core.check_settled("async_reset()")?;
+        self.reset(py, seed, None)?;
+        let (obs, mask) = self.outputs(py);
+        let obs = own_array::<f32>(&obs, "obs")?;
+        let mask = own_array::<i8>(&mask, "mask")?;
+        let (obs, mask) = (obs.readonly(), mask.readonly());
+        let (obs, mask) = (
+            obs.as_slice().expect("checked by reset"),
+            mask.as_slice().expect("checked by reset"),
+        );
+        let core = &mut self.core;
+        let (rows, a) = (core.cfg.rows(), core.cfg.actions());
+        for e in 0..core.num_envs() {
+            let env = core.envs[e].as_deref_mut().expect("settled");
+            let buf = env.buf.get_or_insert_with(|| new_buf(rows, a));
+            buf.obs
+                .copy_from_slice(&obs[e * rows * OBS_SIZE..(e + 1) * rows * OBS_SIZE]);
+            buf.mask
+                .copy_from_slice(&mask[e * rows * a..(e + 1) * rows * a]);
+            buf.reward.fill(0.0);
+            buf.done = false;
+            core.stage[e] = Stage::Ready;
+            core.ready.push_back(e);
+        }
+        Ok(())
+    }
+
+    /// Sends `actions` for the envs `env_ids` (EnvPool's `send`): one row of `actions` per id,
+    /// as `step` takes them (`[len(env_ids), players]`, or `[len(env_ids)]` with opponents);
+    /// `env_ids` `None` is every env. The actions are checked first, as `step` checks them (an
+    /// illegal one raises and nothing is sent); then the envs are stepped on worker threads
+    /// while the caller goes on, and `recv` returns them. An env id out of range or given twice
+    /// is a `ValueError`, one already sent and not received a `RuntimeError`, each naming it.
+    #[pyo3(signature = (actions, env_ids=None))]
+    fn send(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        env_ids: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.core.num_envs();
+        let ids = match env_ids {
+            None => (0..n).collect(),
+            Some(ids) => read_env_ids(py, ids, n)?,
+        };
+        for &e in &ids {
+            if self.core.stage[e] != Stage::Idle {
+                return Err(PyRuntimeError::new_err(format!(
+                    "env {e} was sent and its result is not received yet (it is {}): recv() it \
+                     before sending it again",
+                    if self.core.stage[e] == Stage::Ready {
+                        "ready"
+                    } else {
+                        "being stepped"
+                    }
+                )));
+            }
+        }
+        let cfg = Arc::clone(&self.core.cfg);
+        let rows = cfg.rows();
+        let expected: &[usize] = if cfg.opponents.is_some() {
+            &[ids.len()]
+        } else {
+            &[ids.len(), rows]
+        };
+        read_actions(py, actions, expected, cfg.actions(), &mut self.core.actions)?;
+        // An env's first send: its outputs start as the batch arrays hold them.
+        let a = cfg.actions();
+        if ids.iter().any(|&e| self.core.env(e).buf.is_none()) {
+            let (obs, mask) = self.outputs(py);
+            let obs = own_array::<f32>(&obs, "obs")?;
+            let mask = own_array::<i8>(&mask, "mask")?;
+            let (obs, mask) = (obs.try_readonly()?, mask.try_readonly()?);
+            let obs = output_ro(obs.as_slice(), "obs", n * rows * OBS_SIZE)?;
+            let mask = output_ro(mask.as_slice(), "mask", n * rows * a)?;
+            for &e in &ids {
+                let env = self.core.env_mut(e);
+                if env.buf.is_none() {
+                    let mut buf = new_buf(rows, a);
+                    buf.obs
+                        .copy_from_slice(&obs[e * rows * OBS_SIZE..(e + 1) * rows * OBS_SIZE]);
+                    buf.mask
+                        .copy_from_slice(&mask[e * rows * a..(e + 1) * rows * a]);
+                    env.buf = Some(buf);
+                }
+            }
+        }
+        // The actions are checked on the threads, the GIL released; on a refusal (the first
+        // in the order of `env_ids`) every env goes back as it was.
+        let mut taken: Vec<Box<Env>> = ids
+            .iter()
+            .map(|&e| self.core.envs[e].take().expect("idle"))
+            .collect();
+        let per_env = if cfg.opponents.is_some() { 1 } else { rows };
+        let per = chunk_len(taken.len(), self.core.threads);
+        let chunks: Vec<_> = taken
+            .chunks_mut(per)
+            .zip(self.core.actions.chunks(per * per_env))
+            .collect();
+        let pool = &self.core.pool;
+        let checked = py.detach(|| {
+            run_chunks(pool, chunks, |(envs, actions)| {
+                envs.iter_mut()
+                    .zip(actions.chunks_exact(per_env))
+                    .try_for_each(|(env, row)| env.decode(&cfg, row))
+            })
+        });
+        if let Some(Err(r)) = checked.into_iter().find(Result::is_err) {
+            for mut env in taken {
+                env.pending = [None; MAX_SEATS];
+                let e = env.index;
+                self.core.envs[e] = Some(env);
+            }
+            return Err(r.into_err(py, cfg.actions()));
+        }
+        for &e in &ids {
+            self.core.stage[e] = Stage::Stepping;
+        }
+        self.core.stepping += ids.len();
+        let threads = threads_for(taken.len(), self.core.threads);
+        let per = taken.len().div_ceil(threads).max(1);
+        while !taken.is_empty() {
+            let chunk: Vec<Box<Env>> = taken.drain(..per.min(taken.len())).collect();
+            let cfg = Arc::clone(&cfg);
+            let tx = self.core.returns.clone();
+            std::thread::spawn(move || {
+                for mut env in chunk {
+                    let mut buf = env.buf.take().expect("made by send");
+                    let (d, e) = env.step(&cfg, &mut buf.out());
+                    env.buf = Some(buf);
+                    // The VectorEnv may be gone: then nobody waits for the env.
+                    if tx.send((env, d, e)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Waits for `batch_size` envs sent by `send` (or made ready by `async_reset`) to be ready
+    /// and returns them (EnvPool's `recv`): `(obs, masks, rewards, terminated, env_ids)`, arrays
+    /// of `batch_size` rows (the first envs to be ready, in that order; `env_ids` int64 gives
+    /// each row's env), reused by the next `recv` as `step`'s are by the next `step`. The wait
+    /// releases the GIL. With fewer than `batch_size` envs sent and not received, it would wait
+    /// forever: a `RuntimeError` naming the counts instead (one of the arrays resized or made
+    /// non-contiguous by the caller is a `ValueError`, and no env leaves the ready queue).
+    #[allow(clippy::type_complexity)]
+    fn recv<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+    )> {
+        let core = &mut self.core;
+        let b = core.batch_size;
+        if core.ready.len() + core.stepping < b {
+            return Err(PyRuntimeError::new_err(format!(
+                "recv() returns batch_size = {b} envs, but only {} are sent and not received \
+                 ({} ready, {} being stepped): send() actions for more envs first",
+                core.ready.len() + core.stepping,
+                core.ready.len(),
+                core.stepping
+            )));
+        }
+        py.detach(|| core.wait_ready(b))
+            .map_err(PyRuntimeError::new_err)?;
+        let cfg = Arc::clone(&core.cfg);
+        let (rows, a) = (cfg.rows(), cfg.actions());
+        if self.recv_out.is_none() {
+            let single = cfg.opponents.is_some();
+            let (obs, mask, row): (&[usize], &[usize], &[usize]) = if single {
+                (&[b, OBS_SIZE], &[b, a], &[b])
+            } else {
+                (&[b, rows, OBS_SIZE], &[b, rows, a], &[b, rows])
+            };
+            self.recv_out = Some([
+                zeros(py, obs, "float32")?,
+                zeros(py, mask, "int8")?,
+                zeros(py, row, "float32")?,
+                zeros(py, &[b], "bool_")?,
+                zeros(py, &[b], "int64")?,
+            ]);
+        }
+        let [obs, mask, reward, done, ids] = self
+            .recv_out
+            .as_ref()
+            .expect("made above")
+            .each_ref()
+            .map(|x| x.bind(py));
+        let (obs_a, mask_a, reward_a, done_a, ids_a) = (
+            own_array::<f32>(obs, "recv obs")?,
+            own_array::<i8>(mask, "recv mask")?,
+            own_array::<f32>(reward, "recv reward")?,
+            own_array::<bool>(done, "recv done")?,
+            own_array::<i64>(ids, "recv env_ids")?,
+        );
+        let (mut o, mut m, mut r, mut d, mut i) = (
+            writable(&obs_a, "recv obs")?,
+            writable(&mask_a, "recv mask")?,
+            writable(&reward_a, "recv reward")?,
+            writable(&done_a, "recv done")?,
+            writable(&ids_a, "recv env_ids")?,
+        );
+        // Checked before any env leaves the ready queue: an error changes nothing.
+        let (o, m, r, d, i) = (
+            output(o.as_slice_mut(), "recv obs", b * rows * OBS_SIZE)?,
+            output(m.as_slice_mut(), "recv mask", b * rows * a)?,
+            output(r.as_slice_mut(), "recv reward", b * rows)?,
+            output(d.as_slice_mut(), "recv done", b)?,
+            output(i.as_slice_mut(), "recv env_ids", b)?,
+        );
+        let core = &mut self.core;
+        let batch: Vec<usize> = (0..b)
+            .map(|_| core.ready.pop_front().expect("waited for"))
+            .collect();
+        for (slot, &e) in i.iter_mut().zip(&batch) {
+            core.stage[e] = Stage::Idle;
+            *slot = e as i64;
+        }
+        // The rows are copied on the threads, the GIL released.
+        let envs = &core.envs;
+        let per = chunk_len(b, core.threads);
+        let chunks: Vec<_> = batch
+            .chunks(per)
+            .zip(o.chunks_mut(per * rows * OBS_SIZE))
+            .zip(m.chunks_mut(per * rows * a))
+            .zip(r.chunks_mut(per * rows))
+            .zip(d.chunks_mut(per))
+            .collect();
+        let pool = &core.pool;
+        py.detach(|| {
+            run_chunks(pool, chunks, |((((ids, o), m), r), d)| {
+                for (k, &e) in ids.iter().enumerate() {
+                    let buf = envs[e]
+                        .as_deref()
+                        .and_then(|env| env.buf.as_ref())
+                        .expect("a ready env has its outputs");
+                    o[k * rows * OBS_SIZE..(k + 1) * rows * OBS_SIZE].copy_from_slice(&buf.obs);
+                    m[k * rows * a..(k + 1) * rows * a].copy_from_slice(&buf.mask);
+                    r[k * rows..(k + 1) * rows].copy_from_slice(&buf.reward);
+                    d[k] = buf.done;
+                }
+            })
+        });
+        Ok((
+            obs.clone(),
+            mask.clone(),
+            reward.clone(),
+            done.clone(),
+            ids.clone(),
+        ))
+    }
 }
 
+/// The outputs of one env for `send`, zeroed.
+fn new_buf(rows: usize, actions: usize) -> EnvBuf {
+    EnvBuf {
+        obs: vec![0.0; rows * OBS_SIZE],
+        mask: vec![0; rows * actions],
+        reward: vec![0.0; rows],
+        done: false,
+    }
+}
+
+/// The number of threads a `VectorEnv` steps on by default: the machine's
+/// (`std::thread::available_parallelism`), 1 when it cannot be known.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The most threads a `VectorEnv` takes (`num_threads`).
+pub const MAX_THREADS: usize = 1024;
+
+/// `env_ids` as env indices: a 1-D sequence or array of ints, each in `0..n` and given once,
+/// else a `ValueError` (`TypeError` for what is not integers) naming the value.
+fn read_env_ids(py: Python<'_>, ids: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
+    let np = py.import("numpy")?;
+    let arr = np.getattr("asarray")?.call1((ids,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    let size: usize = arr.getattr("size")?.extract()?;
+    if ndim != 1 || !(kind == "i" || kind == "u" || size == 0) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "env_ids must be a 1-D sequence of ints, got {} {}",
+            args::type_name(ids),
+            args::quote(ids)
+        )));
+    }
+    // Read through numpy as int64 (an unsigned id past 2^63 - 1, which that would wrap, is out of
+    // range like any other: its maximum is checked first).
+    if kind == "u" && size > 0 && arr.call_method0("max")?.gt(i64::MAX)? {
+        let top = arr.call_method0("max")?;
+        return Err(PyValueError::new_err(format!(
+            "env_ids: {top} out of range 0..{n}"
+        )));
+    }
+    let arr = np
+        .getattr("ascontiguousarray")?
+        .call1((arr, np.getattr("int64")?))?;
+    let arr = arr.cast::<PyArrayDyn<i64>>()?;
+    let list = arr.readonly().as_slice().expect("contiguous").to_vec();
+    let mut seen = vec![false; n];
+    list.iter()
+        .enumerate()
+        .map(|(k, &e)| {
+            let i = usize::try_from(e).ok().filter(|&i| i < n).ok_or_else(|| {
+                PyValueError::new_err(format!("env_ids[{k}] = {e} out of range 0..{n}"))
+            })?;
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(PyValueError::new_err(format!(
+                    "env_ids[{k}] = {e} is given twice"
+                )));
+            }
+            Ok(i)
+        })
+        .collect()
+}
+
+/// `mask` as `n` bools (a bool array or sequence of `n` entries), else a `ValueError`
+/// (`TypeError` for what is not bools) naming it.
+fn read_mask(py: Python<'_>, mask: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<bool>> {
+    let np = py.import("numpy")?;
+    let arr = np.getattr("asarray")?.call1((mask,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "b" {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "mask must be {n} bools (one per env), got {} {}",
+            args::type_name(mask),
+            args::quote(mask)
+        )));
+    }
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape != [n] {
+        return Err(PyValueError::new_err(format!(
+            "mask must have shape [{n}] (one bool per env), not {shape:?}"
+        )));
+    }
+    arr.call_method0("tolist")?.extract()
+}
+
+/// A read-only output array as a slice of the `len` elements it must have, or why not.
+fn output_ro<'a, T, E>(slice: Result<&'a [T], E>, name: &str, len: usize) -> PyResult<&'a [T]> {
+    match slice {
+        Ok(s) if s.len() == len => Ok(s),
+        Ok(s) => Err(PyValueError::new_err(format!(
+            "the VectorEnv's {name} array was resized: it has {} elements, not {len}",
+            s.len()
+        ))),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "the VectorEnv's {name} array is no longer contiguous"
+        ))),
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1143,20 +1992,24 @@ mod tests {
 
     /// A 3-player batch of `n` envs against `opponents`, the learner at seat 1, started.
     fn started(n: usize, opponents: &str) -> (Core, [Vec<f32>; 2], Vec<i8>, Vec<bool>) {
-        let mut core = Core::new(
-            Rules::base(3).unwrap(),
-            ActionSpace::new(BidLadder::default(), false),
-            7,
-            n,
-            Some(opponents.to_owned()),
-            Seat(1),
-            Reward::Win,
-            false,
-            true,
-        )
-        .unwrap();
+        let rules = Rules::base(3).unwrap();
+        let with_history =
+            by_name_with(opponents, 0, *rules.manifest()).is_some_and(|bot| bot.uses_history());
+        let cfg = Config {
+            rules,
+            space: ActionSpace::new(BidLadder::default(), false),
+            seed: 7,
+            opponents: Some(opponents.to_owned()),
+            with_history,
+            learner: Seat(1),
+            reward: Reward::Win,
+            all_seats: false,
+            zero_others: true,
+            autoreset: true,
+        };
+        let mut core = Core::new(cfg, n, 2, n).unwrap();
         let mut bufs = [vec![0.0; n * OBS_SIZE], vec![0.0; n]];
-        let mut mask = vec![0; n * core.actions()];
+        let mut mask = vec![0; n * core.cfg.actions()];
         let mut done = vec![false; n];
         let [obs, reward] = &mut bufs;
         core.reset_all(&mut Out {
@@ -1171,17 +2024,14 @@ mod tests {
     #[test]
     fn search_opponents_decide_with_their_seats_bid_history() {
         let (mut core, mut bufs, mut mask, mut done) = started(2, "search:easy");
-        assert!(core.games.iter().all(|g| g.history().is_some()));
+        assert!((0..2).all(|e| core.env(e).game.history().is_some()));
         for _ in 0..10 {
             for e in 0..2 {
-                let learner = core.learner;
-                core.pending[e] = [None; MAX_SEATS];
-                core.pending[e][learner.index()] = decide(
-                    &mut MiserBot,
-                    core.games[e].history().unwrap(),
-                    learner,
-                    false,
-                );
+                let learner = core.cfg.learner;
+                let env = core.env_mut(e);
+                env.pending = [None; MAX_SEATS];
+                env.pending[learner.index()] =
+                    decide(&mut MiserBot, env.game.history().unwrap(), learner, false);
             }
             let [obs, reward] = &mut bufs;
             core.step(&mut Out {
@@ -1196,22 +2046,23 @@ mod tests {
         // twin test).
         let mut checked = 0;
         for e in 0..2 {
-            let m = core.games[e].history().unwrap();
-            let game_seed = core.game_seed(e, core.started[e] - 1);
-            let mut replay = Match::seeded(core.rules, game_seed);
+            let env = core.env(e);
+            let m = env.game.history().unwrap();
+            let game_seed = core.cfg.game_seed(e, env.started - 1);
+            let mut replay = Match::seeded(core.cfg.rules, game_seed);
             let mut bots: Vec<BoxedBot> = (0..3)
                 .map(|s| {
                     by_name_with(
                         "search:easy",
-                        Core::bot_seed(game_seed, s),
-                        *core.rules.manifest(),
+                        Config::bot_seed(game_seed, s),
+                        *core.cfg.rules.manifest(),
                     )
                     .unwrap()
                 })
                 .collect();
             for &c in m.commands() {
                 let seat = c.seat().unwrap();
-                if seat != core.learner {
+                if seat != core.cfg.learner {
                     assert_eq!(
                         decide(&mut *bots[seat.index()], &replay, seat, true),
                         Some(c)
@@ -1227,6 +2078,15 @@ mod tests {
     #[test]
     fn opponents_that_read_the_view_only_keep_no_history() {
         let (core, ..) = started(2, "value");
-        assert!(core.games.iter().all(|g| g.history().is_none()));
+        assert!((0..2).all(|e| core.env(e).game.history().is_none()));
+    }
+
+    #[test]
+    fn threads_for_gives_each_thread_enough_envs() {
+        assert_eq!(threads_for(1, 4), 1);
+        assert_eq!(threads_for(MIN_ENVS_PER_THREAD, 4), 1);
+        assert_eq!(threads_for(MIN_ENVS_PER_THREAD + 1, 4), 2);
+        assert_eq!(threads_for(1024, 2), 2);
+        assert_eq!(threads_for(1024, 1), 1);
     }
 }

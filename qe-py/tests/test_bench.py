@@ -24,6 +24,8 @@ def test_bench_script_runs_every_line() -> None:
         "python loop, + observations and masks",
         "the same, numpy policy from the masks",
         "VectorEnv(64) one core",
+        "VectorEnv(1024) 1 thread",
+        "VectorEnv(1024) 2 threads",
     ):
         assert rates[name] > 0, out
     # The like-for-like pairs and the reference: OpenSpiel is a test dependency, so they must run.
@@ -91,3 +93,17 @@ def test_choices_alone_replay_the_game_choices() -> None:
 
         play(choices, randrange)
         assert drawn == sizes
+
+
+def test_vector_threads_prints_both_rates_and_the_projection() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH.parent / "vector_threads.py"), "0.05", "64", "1"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    rates = re.findall(r"VectorEnv\(64\) ([12]) threads? *: +([\d,]+) seat-decisions/s", out)
+    assert [t for t, _ in rates] == ["1", "2"] and all(float(r.replace(",", "")) > 0 for _, r in rates), out
+    assert re.search(r"serial share \(Amdahl, from 2 threads\): \d+\.\d{3}", out), out
+    assert re.search(r"Amdahl.s law for 64 threads: \d+\.\dx", out), out
+    assert out.count("linear-layer policy, ") == 3, out

@@ -416,3 +416,139 @@ def test_the_maskable_ppo_example_counts_a_shared_win_as_its_share() -> None:
             return np.zeros(qe.OBS_SIZE, np.float32), 1 / 3, True, False, {}
 
     assert example.win_rate(SharedWins(), random_legal, 9, 0) == pytest.approx(1 / 3)
+
+
+def _transcripts(mode: str, n: int, steps: int) -> dict:
+    """Each env's transcript under autoreset `mode`: (observation, reward, terminated) as the
+    policy meets them, with every game's last observation and its first, each env's actions drawn
+    from (env, its decision count) only, so every mode plays the same games."""
+    from gymnasium.vector import AutoresetMode
+
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(
+        n, players=3, seat=2, opponents="random", seed=4, autoreset_mode=AutoresetMode(mode)
+    )
+    assert env.metadata["autoreset_mode"] == AutoresetMode(mode)
+    assert type(env).metadata["autoreset_mode"] == AutoresetMode.SAME_STEP  # the class's default
+    obs, infos = env.reset(seed=9)
+    out: dict = {e: [(obs[e].tobytes(), 0.0, False)] for e in range(n)}
+    decided = [0] * n
+    resetting = np.zeros(n, bool)  # NEXT_STEP: the envs whose next step starts a new game
+    for _ in range(steps):
+        actions = np.zeros(n, np.int64)
+        for e in range(n):
+            if resetting[e]:
+                actions[e] = 10**6  # ignored: the env starts its next game
+                continue
+            legal = np.flatnonzero(infos["action_mask"][e])
+            actions[e] = np.random.default_rng([e, decided[e]]).choice(legal)
+            decided[e] += 1
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        assert not truncs.any()
+        for e in range(n):
+            if mode == "SameStep" and terms[e]:
+                out[e].append((infos["final_obs"][e].tobytes(), float(rewards[e]), True))
+                out[e].append((obs[e].tobytes(), 0.0, False))
+            else:
+                out[e].append((obs[e].tobytes(), float(rewards[e]), bool(terms[e])))
+            if mode != "SameStep" and terms[e]:
+                assert _game_over(obs[e]) and not infos["action_mask"][e].any()
+                assert infos["_returns"][e] and infos["returns"][e][2] == rewards[e]
+        if mode == "NextStep":
+            resetting = terms.copy()
+        elif mode == "Disabled" and terms.any():
+            with pytest.raises(RuntimeError, match=r"env \d+'s game is over and autoreset_mode is DISABLED"):
+                env.step(actions)
+            obs, infos = env.reset(options={"reset_mask": terms.copy()})
+            for e in np.flatnonzero(terms):
+                out[e].append((obs[e].tobytes(), 0.0, False))
+    return out
+
+
+def test_vector_env_autoreset_modes_play_the_same_games() -> None:
+    """NEXT_STEP, SAME_STEP and DISABLED as gymnasium's vector envs define them: each env's
+    games are the same, and the last observation of a game (in the step that ends it for
+    NEXT_STEP and DISABLED, in ``final_obs`` for SAME_STEP) is followed by the first of the next
+    (NEXT_STEP: at the next step, reward 0 and not terminated, the action ignored; DISABLED:
+    from ``reset(options={"reset_mask": ...})``; SAME_STEP: in the same step)."""
+    n = 5
+    same = _transcripts("SameStep", n, 150)
+    assert sum(t[2] for v in same.values() for t in v) >= n  # every mode crosses game ends
+    for mode in ("NextStep", "Disabled"):
+        other = _transcripts(mode, n, 150)
+        for e in range(n):
+            k = min(len(same[e]), len(other[e]))
+            assert k > 100 and other[e][:k] == same[e][:k], (mode, e)
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "Disabled"])
+def test_vector_env_autoreset_infos_are_gymnasiums(mode: str) -> None:
+    """The info keys, masks and dtypes of a step that ends games are those of SyncVectorEnv of
+    QeEnv in the same mode."""
+    import gymnasium
+    from gymnasium.vector import AutoresetMode
+
+    import qe.gym
+
+    n = 4
+    kw = dict(players=3, seat=0, opponents="random")
+    native = qe.gym.QeVectorEnv(n, seed=0, autoreset_mode=mode, **kw)  # type: ignore[arg-type]
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: qe.gym.QeEnv(**kw)] * n, autoreset_mode=AutoresetMode(mode)  # type: ignore[arg-type]
+    )
+    assert native.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+
+    def layout(infos: dict) -> dict:
+        return {k: (v.shape, v.dtype.kind) for k, v in infos.items() if k != "returns"}
+
+    seen = {}
+    for name, env in (("native", native), ("sync", sync)):
+        _, infos = env.reset(seed=1)
+        for _ in range(200):
+            actions = np.array([np.flatnonzero(m)[-1] if m.any() else 0 for m in infos["action_mask"]])
+            _, _, terms, _, infos = env.step(actions)
+            if terms.any():
+                seen[name] = layout(infos)
+                assert set(infos) >= {"returns", "_returns", "action_mask", "_action_mask"}
+                assert np.array_equal(infos["_returns"], terms)
+                break
+    assert seen["native"] == seen["sync"]
+
+
+def test_vector_env_reset_mask_is_checked_as_gymnasiums() -> None:
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(3, opponents="random", autoreset_mode="Disabled")
+    with pytest.raises(RuntimeError, match=r"before reset\(\)"):
+        env.reset(options={"reset_mask": np.ones(3, bool)})
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match=r"reset_mask'\] must be a numpy array, got list \[True"):
+        env.reset(options={"reset_mask": [True, False, False]})
+    with pytest.raises(ValueError, match=r"must have shape \(3,\), got \(2,\)"):
+        env.reset(options={"reset_mask": np.ones(2, bool)})
+    with pytest.raises(TypeError, match=r"must have dtype bool, got int64"):
+        env.reset(options={"reset_mask": np.ones(3, np.int64)})
+    with pytest.raises(ValueError, match=r"must mark at least one env"):
+        env.reset(options={"reset_mask": np.zeros(3, bool)})
+    with pytest.raises(ValueError, match=r"a seed re-seeds every env"):
+        env.reset(seed=2, options={"reset_mask": np.ones(3, bool)})
+    with pytest.raises(ValueError, match=r"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of \['NextStep', 'SameStep', 'Disabled'\], got 'sometimes'"):
+        qe.gym.QeVectorEnv(2, autoreset_mode="sometimes")
+    # A masked reset in SAME_STEP mode starts those envs' next game too.
+    same = qe.gym.QeVectorEnv(3, opponents="random")
+    first, _ = same.reset(seed=1)
+    first = first.copy()
+    again, _ = same.reset(options={"reset_mask": np.array([False, True, False])})
+    assert np.array_equal(again[[0, 2]], first[[0, 2]]) and not np.array_equal(again[1], first[1])
+
+
+def test_vector_env_observations_go_to_dlpack_consumers_without_a_copy() -> None:
+    """The README's snippet: ``torch.from_dlpack(obs)`` / ``jax.dlpack.from_dlpack`` read numpy's
+    ``__dlpack__``; numpy's own reader shows the memory is shared (no torch needed)."""
+    import qe.gym
+
+    env = qe.gym.QeVectorEnv(2, opponents="random")
+    obs, _ = env.reset(seed=0)
+    view = np.from_dlpack(obs)
+    assert np.shares_memory(view, obs) and view.shape == obs.shape and view.dtype == np.float32

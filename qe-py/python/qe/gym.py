@@ -19,11 +19,23 @@
   returns ``(obs, infos)``, ``step(actions)`` returns ``(obs, rewards, terminations,
   truncations, infos)``; ``single_observation_space`` / ``single_action_space`` are the per-env
   spaces and ``infos["action_mask"]`` (also :meth:`QeVectorEnv.action_masks`) the ``[num_envs,
-  num_actions]`` masks. Autoreset is ``SAME_STEP``, as in gymnasium's own vector envs: an env
-  whose game ends is reset in the same step, the observation returned for it is the first of its
-  next game, and ``infos["final_obs"]`` / ``infos["final_info"]`` (with their ``_final_obs`` /
-  ``_final_info`` masks) hold the finished game's last observation and :class:`QeEnv`'s last
-  info, whose ``"returns"`` are every seat's rewards.
+  num_actions]`` masks. ``autoreset_mode`` (``metadata["autoreset_mode"]``) is one of
+  gymnasium's three, as its own vector envs define them:
+
+  - ``SAME_STEP`` (the default): an env whose game ends is reset in the same step, the
+    observation returned for it is the first of its next game, and ``infos["final_obs"]`` /
+    ``infos["final_info"]`` (with their ``_final_obs`` / ``_final_info`` masks) hold the finished
+    game's last observation and :class:`QeEnv`'s last info, whose ``"returns"`` are every seat's
+    rewards.
+  - ``NEXT_STEP``: the step that ends a game returns its last observation (and
+    ``infos["returns"]``); the env's next step ignores its action and starts its next game
+    (reward 0, not terminated).
+  - ``DISABLED``: the step that ends a game returns its last observation (and
+    ``infos["returns"]``); ``reset(options={"reset_mask": mask})`` starts the next game of the
+    envs marked, and stepping an env whose game is over before that is a ``RuntimeError``
+    naming it.
+
+  Each env plays the same sequence of games whatever the mode.
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 from . import OBS_SIZE, BidLadder, Game, _qe
 from ._env import as_seat, as_seed, check_illegal, expansions_of, legalize
@@ -159,7 +172,7 @@ first reset."""
 class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     """``num_envs`` games of one seat against bots, stepped natively (see the module docs)."""
 
-    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(
         self,
@@ -174,7 +187,19 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         peeks: bool = False,
         reward: str = "win",
         seed: Optional[int] = None,
+        autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.SAME_STEP,
+        num_threads: Optional[int] = None,
     ) -> None:
+        if not isinstance(autoreset_mode, AutoresetMode):
+            try:
+                autoreset_mode = AutoresetMode(autoreset_mode)
+            except ValueError:
+                raise ValueError(
+                    f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
+                    f"{[m.value for m in AutoresetMode]}, got {_qe.quote(autoreset_mode)}"
+                ) from None
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": autoreset_mode}
         if not isinstance(opponents, str):
             # The learner plays one seat, the same bot every other (qe.VectorEnv's opponents).
             raise TypeError(
@@ -191,6 +216,8 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             seat=seat,
             reward=reward,
             peeks=peeks,
+            autoreset=autoreset_mode == AutoresetMode.SAME_STEP,
+            num_threads=num_threads,
         )
         self.num_envs = num_envs
         n = self._env.num_actions - 1  # the learner always acts: no wait action
@@ -200,6 +227,8 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n))
         self._masks = np.zeros((num_envs, n), bool)
         self._every = np.ones(num_envs, bool)
+        # The envs whose game ended at the last step and is not reset yet (NEXT_STEP, DISABLED).
+        self._autoreset = np.zeros(num_envs, bool)
         self._started = False
 
     def _out(self, obs: np.ndarray, masks: np.ndarray) -> Tuple[np.ndarray, Dict[str, Any]]:
@@ -228,17 +257,67 @@ class QeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             seed = [as_seed(x, f"seed[{i}]") for i, x in enumerate(seed)][0]
         elif seed is not None:
             seed = as_seed(seed, "seed")
+        if options is not None and "reset_mask" in options:
+            mask = self._reset_mask(options["reset_mask"])
+            if seed is not None:
+                raise ValueError(
+                    f"reset(seed={seed}, options={{'reset_mask': ...}}): a seed re-seeds every "
+                    "env, so it cannot go with a reset_mask"
+                )
+            if not self._started:
+                raise RuntimeError("reset(options={'reset_mask': ...}) before reset(): call reset() first")
+            obs, masks = self._env.reset(None, mask)
+            self._autoreset[mask] = False
+            return self._out(obs, masks)
         obs, masks = self._env.reset(seed)
+        self._autoreset[:] = False
         self._started = True
         return self._out(obs, masks)
+
+    def _reset_mask(self, mask: Any) -> np.ndarray:
+        # Checked as gymnasium's SyncVectorEnv checks it, with the value named.
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(
+                f"options['reset_mask'] must be a numpy array, got {type(mask).__name__} "
+                f"{_qe.quote(mask)}"
+            )
+        if mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}"
+            )
+        if mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+        if not mask.any():
+            raise ValueError(
+                f"options['reset_mask'] must mark at least one env, got {_qe.quote(mask)}"
+            )
+        return mask
 
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         if not self._started:
             raise RuntimeError(_NOT_RESET)
+        mode = self.autoreset_mode
+        if mode == AutoresetMode.DISABLED and self._autoreset.any():
+            e = int(np.flatnonzero(self._autoreset)[0])
+            raise RuntimeError(
+                f"env {e}'s game is over and autoreset_mode is DISABLED: reset it with "
+                "reset(options={'reset_mask': mask}) first"
+            )
         # The native env reads any integer sequence or array, and names what is wrong with one.
+        # (A game over, kept for NEXT_STEP, ignores its action and stays as it is.)
         obs, masks, rewards, done = self._env.step(actions)
+        if mode != AutoresetMode.SAME_STEP:
+            if mode == AutoresetMode.NEXT_STEP and self._autoreset.any():
+                # The envs whose game ended at the last step start their next one (reward 0,
+                # not terminated: the native reset writes both).
+                obs, masks = self._env.reset(None, self._autoreset)
+            self._autoreset = done.copy()
+            out, info = self._out(obs, masks)
+            for e in np.flatnonzero(done).tolist():
+                info = self._add_info(info, {"returns": np.asarray(self._env.last_returns(e))}, e)
+            return out, rewards.copy(), done.copy(), np.zeros(self.num_envs, bool), info
         out, info = self._out(obs, masks)
         if done.any():
             # As gymnasium's own vector envs do in SAME_STEP mode: each finished env's last
