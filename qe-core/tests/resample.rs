@@ -127,20 +127,43 @@ proptest! {
     }
 }
 
-/// A fixed sweep over every configuration (the proptest above draws them at random).
+/// A fixed sweep over every configuration (the proptest above draws them at random), with peeks
+/// in the 5-player games (R-VIS-5).
 #[test]
 fn resamples_in_every_configuration() {
     let mut total = 0;
+    let mut peeked = 0;
     for players in 3..=5u8 {
         for commodities in [false, true] {
             for seed in 0..6u64 {
                 let (checked, fixed) = play_and_check(players, commodities, seed, 2);
                 assert!(fixed * 10 <= checked, "{players} {commodities} {seed}");
                 total += checked;
+                if players == 5 {
+                    peeked += usize::from(peeks_in(commodities, seed) > 0);
+                }
             }
         }
     }
     assert!(total > 2000, "{total}");
+    assert!(
+        peeked >= 6,
+        "only {peeked} of the 5-player games had a peek"
+    );
+}
+
+/// How many peeks the 5-player game `play_and_check` plays from `seed` has.
+fn peeks_in(commodities: bool, seed: u64) -> usize {
+    let mut m = Match::seeded(rules_of(5, commodities), seed);
+    let mut rng = Rng(seed ^ 0xABCD);
+    let mut bots: Vec<ValueBot> = (0..5)
+        .map(|s| ValueBot::new(seed.wrapping_mul(10).wrapping_add(s)))
+        .collect();
+    while !m.game().is_over() {
+        let c = next_command(&m, &mut rng, &mut bots);
+        m.apply(c).unwrap();
+    }
+    m.peek_history(None).len()
 }
 
 /// The current step's bids already made are in the resample, drawn (R-VIS-1: who has bid is

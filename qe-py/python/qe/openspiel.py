@@ -448,7 +448,8 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         The drawn state plays on as any state (the hidden future, tiles and tokens, is part of
         the draw: it has no chance nodes), and its clones are drawn states too. It is a
         determinization for search, not a history: its ``history()`` is this state's, so it
-        cannot be serialized or pickled (a ``ValueError``)."""
+        cannot be serialized or pickled (a ``ValueError``). The hidden bids it draws are amounts
+        of the core's rules, not only the ladder's rungs (the information state is the same)."""
         player = as_seat(player_id, self.get_game().num_players(), "player_id")
         drawn = self.qe.resample(player, _seed_of(probability_sampler))
         return self._with_draw(drawn, ())
