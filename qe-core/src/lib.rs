@@ -59,7 +59,7 @@
 //! | [`Match`], [`Record`] | a game with its history; `qe-record/1` records and replay |
 //! | [`Deduction`] | what a seat can prove about every seat's total spent ([`Match::deduce`], [`SeatView::deduce`]) |
 //! | [`encoding`] | bid ladders, action spaces and masks, fixed-size observations written from a [`SeatView`] (for learning agents) |
-//! | [`bots`] | policies that decide from a [`SeatView`] (the search bot also from its seat's bid history, a [`MatchView`]): the baselines `random`, `miser`, `value`, and the search bot `search:easy|medium|hard` ([`bots::SearchBot`]) |
+//! | [`bots`] | policies that decide from a [`SeatView`] (the search bot also from its seat's bid history, a [`MatchView`]): the baselines `random`, `miser`, `value`, and the search bot `search:easy|medium|hard` ([`bots::SearchBot`]); [`bots::search::resample`] ([`Match::resample`]) draws a whole match one seat cannot tell from the real one, for search over information sets |
 //!
 //! External-chance mode ([`Game::external_chance`], R-SET-3) leaves the deal, each reveal and each
 //! token drawn to the caller, for tree search with explicit chance nodes.

@@ -53,6 +53,7 @@ use crate::seen::SeenBid;
 use crate::session::MatchView;
 use crate::setup::mix_seed;
 use crate::view::SeatView;
+pub use world::resample::{resample, ResampleError, RESAMPLE_ATTEMPTS};
 use world::{Knowledge, World};
 
 /// A preset strength of the [`SearchBot`] (the `search:easy`, `search:medium` and `search:hard`

@@ -49,6 +49,14 @@ or, the same game, ``pyspiel.load_game("python_qe(expansions=commodities,ladder=
   runs a few iterations on the smallest configuration), MCTS, or learning.
 * **Bots**: :func:`qe.bots.spiel_bot` gives the core's bots as ``pyspiel.Bot``, for the game or
   its turn-based form.
+* **Resampling**: ``state.resample_from_infostate(player, sampler)`` draws a state with the same
+  information state for ``player``, everything hidden from it drawn by the core
+  (:meth:`qe.Game.resample`, R-VIS-8): a determinization for search, which plays on but keeps no
+  history of its own (it cannot be serialized). OpenSpiel's ``ISMCTSBot`` needs sequential moves:
+  run it on ``pyspiel.convert_to_turn_based`` of the game with ``bot.set_resampler(
+  ismcts_resampler(seed))`` (:func:`resample_turn_based`: the turn-based wrapper has no resampling
+  of its own, and the actions it buffers at a rolled-out simultaneous node are hidden from the
+  later players, so they are drawn too). ``examples/python/ismcts_strength.py`` measures it.
 """
 
 from __future__ import annotations
@@ -57,7 +65,8 @@ import base64
 import copy
 import json
 import pickle
-from typing import Any, Dict, List, Optional, Tuple
+import random
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import pyspiel
@@ -73,6 +82,8 @@ __all__ = [
     "QeOpenSpielState",
     "QeSpielBot",
     "deserialize_game_and_state",
+    "ismcts_resampler",
+    "resample_turn_based",
 ]
 
 _SEP = ":"
@@ -331,6 +342,46 @@ def _is_int(text: str) -> bool:
     return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
 
 
+_NOT_A_HISTORY = (
+    "a resampled python_qe state is a determinization for search: it has no history of its own "
+    "to serialize or pickle"
+)
+
+
+class _Resample(NamedTuple):
+    """What a resampled state drew: the game at the point of the draw (never changed), where that
+    point is in the state's history (entries, moves), and the drawn actions that replace those
+    the turn-based form buffered for the players before its current one."""
+
+    game: Game
+    entries: int
+    moves: int
+    pending: Tuple[int, ...]
+
+    def joint(self, actions: List[int]) -> List[int]:
+        """The joint action to apply at the point of the draw: the buffered actions replaced."""
+        return list(self.pending) + actions[len(self.pending) :]
+
+
+def _seed_of(probability_sampler: Optional[Callable[[], float]]) -> int:
+    """A 64-bit seed from a sampler of floats in [0, 1) (two draws of 32 bits), or from Python's
+    ``random`` without one."""
+    if probability_sampler is None:
+        return random.getrandbits(64)
+    if not callable(probability_sampler):
+        raise TypeError(
+            "probability_sampler must be a callable giving floats in [0, 1), got "
+            f"{type_of(probability_sampler)} {_qe.quote(probability_sampler)}"
+        )
+    bits = 0
+    for _ in range(2):
+        u = float(probability_sampler())
+        if not 0.0 <= u < 1.0:
+            raise ValueError(f"probability_sampler gave {u!r}, not a float in [0, 1)")
+        bits = (bits << 32) | int(u * 2**32)
+    return bits
+
+
 class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
     """A state of ``python_qe``: wraps a :class:`qe.Game` in external-chance mode (``.qe``).
 
@@ -339,7 +390,8 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
     state OpenSpiel's C++ side rebuilt from a string (``random_sim_test``, its own
     ``Game.deserialize_state``) or cloned replays its history through the core on first use."""
 
-    __slots__ = ("_qe", "_moves", "_pass", "_game_actions")
+    # "__dict__" holds only a resampled state's draw (`_resample`), which pyspiel's clone copies.
+    __slots__ = ("_qe", "_moves", "_pass", "_game_actions", "__dict__")
 
     def __init__(self, game: QeOpenSpielGame) -> None:
         super().__init__(game)
@@ -356,12 +408,21 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self._qe
 
     def _replay_history(self) -> None:
-        g = self.get_game()._new_qe()
         entries = [(pa.player, pa.action) for pa in self.full_history()]
-        moves = i = 0
+        drawn: Optional[_Resample] = self.__dict__.get("_resample")
+        if drawn is None:
+            g = self.get_game()._new_qe()
+            moves = i = 0
+        else:
+            # A resampled state: the drawn game, then the moves made in it since.
+            g = copy.copy(drawn.game)
+            moves, i = drawn.moves, drawn.entries
         while i < len(entries):
             size = _move_size(g, entries, i)
-            g = _play(g, self._pass, entries[i : i + size])
+            move = entries[i : i + size]
+            if drawn is not None and moves == drawn.moves and size > 1:
+                move = list(enumerate(drawn.joint([a for _, a in move])))
+            g = _play(g, self._pass, move)
             moves, i = moves + 1, i + size
         if moves != self.move_number():
             raise ValueError(f"move_number={self.move_number()} but the history has {moves} moves")
@@ -370,7 +431,38 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
     def __reduce__(self) -> Tuple[Any, Tuple[str]]:
         # pyspiel's own pickle of a state makes a second Python object beside the one the game
         # made; this one reads the serialized state back as deserialize_game_and_state does.
+        if "_resample" in self.__dict__:
+            raise ValueError(_NOT_A_HISTORY)
         return _state_of, (pyspiel.serialize_game_and_state(self.get_game(), self),)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Optional[Callable[[], float]] = None
+    ) -> "QeOpenSpielState":
+        """A state that ``player_id`` cannot tell from this one: the same information state
+        (string and tensor), everything hidden from the seat drawn by the core
+        (:meth:`qe.Game.resample`: the others' industry tokens, the deck and pile orders, the
+        bids and prices it does not see, R-VIS-8). The seed comes from ``probability_sampler``
+        (OpenSpiel passes a callable giving floats in [0, 1), such as
+        ``pyspiel.UniformProbabilitySampler(0., 1.)``), or from Python's ``random`` without one.
+
+        The drawn state plays on as any state (the hidden future, tiles and tokens, is part of
+        the draw: it has no chance nodes), and its clones are drawn states too. It is a
+        determinization for search, not a history: its ``history()`` is this state's, so it
+        cannot be serialized or pickled (a ``ValueError``). The hidden bids it draws are amounts
+        of the core's rules, not only the ladder's rungs (the information state is the same)."""
+        player = as_seat(player_id, self.get_game().num_players(), "player_id")
+        drawn = self.qe.resample(player, _seed_of(probability_sampler))
+        return self._with_draw(drawn, ())
+
+    def _with_draw(self, drawn: Game, pending: Tuple[int, ...]) -> "QeOpenSpielState":
+        """A clone of this state holding ``drawn`` in place of its game from here on; ``pending``:
+        the actions of the first joint move to come for the players before the turn-based form's
+        current one (drawn, in place of those it buffered)."""
+        c = super().clone()
+        entries, moves = len(c.full_history()), c.move_number()
+        c.__dict__["_resample"] = _Resample(copy.copy(drawn), entries, moves, pending)
+        c._qe, c._moves = drawn, moves
+        return c
 
     def clone(self) -> "QeOpenSpielState":
         c = super().clone()
@@ -446,7 +538,11 @@ class QeOpenSpielState(pyspiel.State):  # type: ignore[misc]
                 f"apply_actions({_qe.quote(actions)}) at a node that is not simultaneous "
                 f"(current player {self.current_player()}): use apply_action"
             )
-        self._qe = _play(self.qe, self._pass, list(enumerate(actions)))
+        g = self.qe
+        drawn: Optional[_Resample] = self.__dict__.get("_resample")
+        if drawn is not None and self._moves == drawn.moves:
+            actions = drawn.joint(list(actions))
+        self._qe = _play(g, self._pass, list(enumerate(actions)))
         self._moves += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -549,6 +645,64 @@ class QeSpielBot(pyspiel.Bot):  # type: ignore[misc]
                 return int(inner._pass)
             raise ValueError(f"player {self._player} has nothing to do in this state")
         return action
+
+
+def resample_turn_based(
+    state: Any,
+    player_id: int,
+    probability_sampler: Optional[Callable[[], float]] = None,
+    model: str = "value",
+) -> Any:
+    """:meth:`QeOpenSpielState.resample_from_infostate` for a state of
+    ``pyspiel.convert_to_turn_based`` of ``python_qe`` (whose C++ wrapper has no resampling),
+    for its current player ``player_id``: a state of the turn-based game with the same
+    information state for that player, everything hidden from it drawn. Where the turn-based
+    form rolls a simultaneous node out seat by seat, the actions the players before ``player_id``
+    chose there are hidden from it: they are drawn too, by the core's ``model`` bot deciding from
+    each seat's view of the drawn game (``PASS`` for a seat with nothing to do). This is the
+    resampler of OpenSpiel's ``ISMCTSBot`` for QE (:func:`ismcts_resampler`)."""
+    if not hasattr(state, "simultaneous_game_state"):
+        raise TypeError(
+            f"state must be a state of pyspiel.convert_to_turn_based of {GAME_TYPE.short_name}, "
+            f"got {type_of(state)}"
+        )
+    inner = state.simultaneous_game_state()
+    if not isinstance(inner, QeOpenSpielState):
+        raise TypeError(f"state is not a turn-based {GAME_TYPE.short_name} state")
+    player = as_seat(player_id, inner.get_game().num_players(), "player_id")
+    if state.current_player() != player:
+        raise ValueError(
+            f"player_id {player} is not the current player ({state.current_player()}): the "
+            "turn-based form is resampled for the player to move"
+        )
+    seed = _seed_of(probability_sampler)
+    drawn = inner.qe.resample(player, seed)
+    pending: List[int] = []
+    if inner.is_simultaneous_node():
+        acting = drawn.to_act
+        for s in range(player):
+            a = Bot(model, seed + 1 + s).action(drawn, s) if s in acting else None
+            pending.append(inner._pass if a is None else int(a))
+    c = state.clone()
+    mine = c.simultaneous_game_state()
+    sampled = inner._with_draw(drawn, tuple(pending))
+    mine.__dict__["_resample"] = sampled.__dict__["_resample"]
+    mine._qe, mine._moves = copy.copy(drawn), mine.move_number()
+    return c
+
+
+def ismcts_resampler(
+    seed: Optional[int] = None, model: str = "value"
+) -> Callable[[Any, int], Any]:
+    """The resampler of OpenSpiel's ``ISMCTSBot`` (``bot.set_resampler(...)``) for
+    ``pyspiel.convert_to_turn_based`` of ``python_qe``: :func:`resample_turn_based` with seeds
+    from its own generator (``seed``; a random one for ``None``)."""
+    rng = random.Random(seed)
+
+    def resample(state: Any, player: int) -> Any:
+        return resample_turn_based(state, player, rng.random, model)
+
+    return resample
 
 
 _SECTIONS = ("[Meta]", "[Game]", "[State]")

@@ -67,6 +67,22 @@ impl PyGame {
     }
 }
 
+/// `e`, a resample's failure, as the Python error: `IllegalCommand` for a seat the game lacks
+/// (R-AUC-12) or a pending chance outcome (R-SET-3), `RuntimeError` when no draw fits.
+fn resample_error(py: Python<'_>, e: &qe_core::bots::search::ResampleError) -> PyErr {
+    use qe_core::bots::search::ResampleError as E;
+    match e {
+        E::NoSuchSeat { seat, .. } => command_error(
+            py,
+            &CommandError::SeatOutOfRange {
+                seat: i64::from(*seat),
+            },
+        ),
+        E::ChancePending => command_error(py, &CommandError::ChancePending),
+        other => pyo3::exceptions::PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
 /// The action space of `ladder` (the default ladder for `None`), with the peek actions or not.
 fn space_of(ladder: Option<PyBidLadder>, peeks: bool) -> ActionSpace {
     ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks)
@@ -663,6 +679,33 @@ impl PyGame {
             None => vec![0.0; g.players() as usize],
             Some(o) => reward.returns(&o).collect(),
         })
+    }
+
+    /// A game drawn from `seed` that `seat` cannot tell from this one (`qe_core::Match::resample`,
+    /// R-VIS-8): its view, bid history and peek history are this game's; the others' industry
+    /// tokens, the deck and pile orders and every bid and price hidden from it are drawn, the
+    /// current step's bids already made included. Of the same class, with the same action space;
+    /// the same seed gives the same game. Raises `IllegalCommand` for a seat the game lacks or
+    /// while a chance outcome is pending (R-SET-3), `TypeError`/`ValueError` naming `seed` for a
+    /// seed that is not an int from 0 to 2^64 - 1, and `RuntimeError` in the rare case that no
+    /// draw within the bound reproduces the seat's information state.
+    fn resample<'py>(
+        slf: &Bound<'py, Self>,
+        seat: &Bound<'py, PyAny>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let game = {
+            let this = slf.try_borrow()?;
+            let s = seat_of(py, this.game(), seat)?;
+            let seed = args::int::<u64>(seed, "seed")?;
+            let m = this
+                .m
+                .resample(s, seed)
+                .map_err(|e| resample_error(py, &e))?;
+            PyGame::with(m, this.space)
+        };
+        instance_of(&slf.get_type(), game)
     }
 
     // ----- copy and pickle -----------------------------------------------------------------------

@@ -39,6 +39,7 @@ use crate::setup::{deal_tokens, Setup};
 use crate::view::{AuctionView, SeatInfo, SeatView};
 
 mod recipe;
+pub(super) mod resample;
 
 use recipe::{force_feasible, loosen, recipe, Asset, Outcome};
 
@@ -190,12 +191,19 @@ impl<'a> Knowledge<'a> {
         for (slot, info) in nations.iter_mut().zip(view.seats.in_play(view.players)) {
             *slot = info.nation?;
         }
-        // Industry tokens: the seat's own, the others shuffled (R-VIS-2, R-CMP-6).
-        let mine = view.seats[self.me].industry?;
+        // Industry tokens: the seat's own (and every seat's once the game is over, R-VIS-7), the
+        // others shuffled (R-VIS-2, R-CMP-6).
+        view.seats[self.me].industry?;
+        let known = |i: usize| {
+            view.seats
+                .in_play(view.players)
+                .get(i)
+                .and_then(|s| s.industry)
+        };
         let mut pool = [Industry::AGR; MAX_SEATS];
         let mut len = 0;
         for &t in deal_tokens(self.players()) {
-            if t != mine {
+            if !(0..n).any(|i| known(i) == Some(t)) {
                 pool[len] = t;
                 len += 1;
             }
@@ -204,12 +212,12 @@ impl<'a> Knowledge<'a> {
         let mut industries = [Industry::AGR; MAX_SEATS];
         let mut next = 0;
         for (i, slot) in industries.iter_mut().enumerate().take(n) {
-            if i == self.me.index() {
-                *slot = mine;
+            *slot = if let Some(t) = known(i) {
+                t
             } else {
-                *slot = pool[next];
                 next += 1;
-            }
+                *pool[..len].get(next - 1)?
+            };
         }
         // The deck: the revealed tiles in order, the rest shuffled (R-VIS-6).
         let in_play = rules.manifest().tiles_in_play(self.players());
