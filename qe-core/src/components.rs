@@ -530,10 +530,8 @@ impl TileList {
 mod tests {
     use super::*;
 
-    /// [`Manifest::token_value_at_offset`] agrees with the plain reading for every kind and number
-    /// (those past the kind's count included), under manifests of several splits.
-    #[test]
-    fn token_values_at_their_offset_agree_with_the_plain_reading() {
+    /// The default manifest and ones with other splits and values (one with an empty gold pile).
+    fn manifests() -> alloc::vec::Vec<Manifest> {
         let default = Manifest::default();
         let tiles = default.tile_values();
         let others = [
@@ -548,7 +546,16 @@ mod tests {
             Manifest::new(tiles, [&[8; 6], &[8; 4], &[3, 3, 3, 3, 3, 3, 3, 8]]),
             Manifest::new(tiles, [&[], &[1; 10], &[2, 2, 2, 2, 2, 2, 2, 8]]),
         ];
-        for manifest in core::iter::once(default).chain(others.into_iter().map(Result::unwrap)) {
+        core::iter::once(default)
+            .chain(others.into_iter().map(Result::unwrap))
+            .collect()
+    }
+
+    /// [`Manifest::token_value_at_offset`] agrees with the plain reading for every kind and number
+    /// (those past the kind's count included), under manifests of several splits.
+    #[test]
+    fn token_values_at_their_offset_agree_with_the_plain_reading() {
+        for manifest in manifests() {
             for kind in AssetKind::ALL {
                 for number in 0..=u8::MAX {
                     let token = TokenId::new(*kind, number);
@@ -566,20 +573,7 @@ mod tests {
     /// player count, under the default manifest and ones with other splits and values.
     #[test]
     fn the_piles_in_play_are_the_tokens_in_play() {
-        let default = Manifest::default();
-        let tiles = default.tile_values();
-        let others = [
-            Manifest::new(
-                tiles,
-                [
-                    &[1, 2, 3, 4, 5, 6, 7, 8],
-                    &[9, 9, 9, 9],
-                    &[8, 0, 1, 2, 3, 4],
-                ],
-            ),
-            Manifest::new(tiles, [&[8; 6], &[8; 4], &[3, 3, 3, 3, 3, 3, 3, 8]]),
-        ];
-        for manifest in core::iter::once(default).chain(others.into_iter().map(Result::unwrap)) {
+        for manifest in manifests() {
             for players in 3..=5 {
                 let (piles, pile_len) = manifest.piles_in_play(players);
                 let plain: alloc::vec::Vec<TokenId> = manifest.tokens_in_play(players).collect();
