@@ -190,16 +190,7 @@ pub(super) fn output<'a, T, E>(
     name: &str,
     len: usize,
 ) -> PyResult<&'a mut [T]> {
-    match slice {
-        Ok(s) if s.len() == len => Ok(s),
-        Ok(s) => Err(PyValueError::new_err(format!(
-            "the VectorEnv's {name} array was resized: it has {} elements, not {len}",
-            s.len()
-        ))),
-        Err(_) => Err(PyValueError::new_err(format!(
-            "the VectorEnv's {name} array is no longer contiguous"
-        ))),
-    }
+    sized(slice, |s: &&mut [T]| s.len(), name, len)
 }
 
 /// `n` copies of `value`, or `MemoryError` (never an abort) when they do not fit.
@@ -317,11 +308,21 @@ pub(super) fn output_ro<'a, T, E>(
     name: &str,
     len: usize,
 ) -> PyResult<&'a [T]> {
+    sized(slice, |s: &&[T]| s.len(), name, len)
+}
+
+/// `slice` when it has `len` elements (`len_of`), or the error naming the array `name`.
+fn sized<S, E>(
+    slice: Result<S, E>,
+    len_of: impl Fn(&S) -> usize,
+    name: &str,
+    len: usize,
+) -> PyResult<S> {
     match slice {
-        Ok(s) if s.len() == len => Ok(s),
+        Ok(s) if len_of(&s) == len => Ok(s),
         Ok(s) => Err(PyValueError::new_err(format!(
             "the VectorEnv's {name} array was resized: it has {} elements, not {len}",
-            s.len()
+            len_of(&s)
         ))),
         Err(_) => Err(PyValueError::new_err(format!(
             "the VectorEnv's {name} array is no longer contiguous"

@@ -78,28 +78,7 @@ pub(super) fn for_each_env(
         .zip(out.done.chunks_mut(per))
         .collect();
     let sums = run_chunks(pool, chunks, |((((envs, obs), mask), reward), done)| {
-        let mut sum = (0, 0);
-        for ((((env, obs), mask), reward), done) in envs
-            .iter_mut()
-            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
-            .zip(mask.chunks_exact_mut(rows * a))
-            .zip(reward.chunks_exact_mut(rows))
-            .zip(done.iter_mut())
-        {
-            let env = env.as_mut().expect("no env is away while the batch steps");
-            let (d, e) = f(
-                env,
-                cfg,
-                &mut EnvOut {
-                    obs,
-                    mask,
-                    reward,
-                    done,
-                },
-            );
-            sum = (sum.0 + d, sum.1 + e);
-        }
-        sum
+        each_env(envs, obs, mask, reward, done, cfg, &f)
     });
     sums.into_iter()
         .fold((0, 0), |s, (d, e)| (s.0 + d, s.1 + e))
@@ -114,6 +93,42 @@ pub(super) type Chunk<'a> = (
     &'a mut [f32],
     &'a mut [bool],
 );
+
+/// Runs `f` on each env of a chunk with its rows of the chunk's outputs; the sum of what it
+/// returns.
+fn each_env(
+    envs: &mut [Option<Box<Env>>],
+    obs: &mut [f32],
+    mask: &mut [i8],
+    reward: &mut [f32],
+    done: &mut [bool],
+    cfg: &Config,
+    f: &(impl Fn(&mut Env, &Config, &mut EnvOut<'_>) -> (u64, u64) + ?Sized),
+) -> (u64, u64) {
+    let (rows, a) = (cfg.rows(), cfg.actions());
+    let mut sum = (0, 0);
+    for ((((env, obs), mask), reward), done) in envs
+        .iter_mut()
+        .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
+        .zip(mask.chunks_exact_mut(rows * a))
+        .zip(reward.chunks_exact_mut(rows))
+        .zip(done.iter_mut())
+    {
+        let env = env.as_mut().expect("no env is away while the batch steps");
+        let (d, e) = f(
+            env,
+            cfg,
+            &mut EnvOut {
+                obs,
+                mask,
+                reward,
+                done,
+            },
+        );
+        sum = (sum.0 + d, sum.1 + e);
+    }
+    sum
+}
 
 /// [`Env::decode`] of every env's row of `actions`, then, when no action is refused,
 /// [`Env::step`] of every env, each on the threads of `pool` over the same chunks of envs. The
@@ -154,27 +169,7 @@ pub(super) fn decode_and_step(
     let step = |i: usize| {
         let mut chunk = chunks[i].lock().expect("a chunk");
         let (envs, _, obs, mask, reward, done) = &mut *chunk;
-        let mut sum = (0, 0);
-        for ((((env, obs), mask), reward), done) in envs
-            .iter_mut()
-            .zip(obs.chunks_exact_mut(rows * OBS_SIZE))
-            .zip(mask.chunks_exact_mut(rows * a))
-            .zip(reward.chunks_exact_mut(rows))
-            .zip(done.iter_mut())
-        {
-            let env = env.as_mut().expect("no env is away while the batch steps");
-            let (d, e) = env.step(
-                cfg,
-                &mut EnvOut {
-                    obs,
-                    mask,
-                    reward,
-                    done,
-                },
-            );
-            sum = (sum.0 + d, sum.1 + e);
-        }
-        sum
+        each_env(envs, obs, mask, reward, done, cfg, &Env::step)
     };
     pool.run(chunks.len(), &decode);
     if let Some(r) = refused
