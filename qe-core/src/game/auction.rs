@@ -280,6 +280,9 @@ impl Game {
             log.price = self.bids[w];
         }
         let second_tie = log.ties()[1];
+        if let Some(w) = winner {
+            self.keep_award(w);
+        }
         sink.event(Event::Awarded {
             turn: self.turn,
             tile: self.setup.deck[self.turn as usize],

@@ -192,6 +192,7 @@ impl Game {
             let price = self.bids[seat];
             log.set_asset(AssetFate::Taken, seat, token);
             log.asset_price = price;
+            self.keep_take(seat, token, price);
             sink.event(Event::AssetTaken {
                 turn: self.turn,
                 seat,

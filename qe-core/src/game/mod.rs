@@ -16,9 +16,11 @@ use crate::command::Command;
 use crate::components::{AssetKind, Nation, TileId, TokenId, MAX_TOKENS};
 use crate::error::CommandError;
 use crate::event::{EventSink, Events};
+use crate::ledger::Ledger;
 use crate::legal::Legal;
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
+use crate::scoring::Tally;
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::setup::Setup;
 use crate::setup_error::SetupError;
@@ -33,7 +35,7 @@ pub(crate) mod contest;
 mod holdings;
 mod peek;
 #[cfg(test)]
-mod plain;
+pub(crate) mod plain;
 
 /// "None" in the compact `u8` fields.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -90,6 +92,12 @@ pub struct Game {
     /// Per round, the seats that scored a zero-bid mark in it (R-AUC-11). Marks score only with 4
     /// or 5 players, so there are at most 4 rounds.
     zero_marks: [SeatSet; 4],
+    /// What each seat has spent, posted as the game goes (R-SCO-1, R-COM-8): the same totals as
+    /// the turn log posted to a ledger ([`Game::keep_award`], PERF.md).
+    ledger: Ledger<i128>,
+    /// Each seat's tiles and tokens as scoring reads them, totalled as the game goes
+    /// ([`Game::keep_award`], [`Game::keep_take`]).
+    tallies: PerSeat<Tally>,
     log: [TurnLog; 16],
 }
 
@@ -165,6 +173,8 @@ impl Game {
             revealed: 0,
             peeks: PerSeat::splat(NONE),
             zero_marks: [SeatSet::EMPTY; 4],
+            ledger: Ledger::new(),
+            tallies: PerSeat::splat(Tally::default()),
             log: [EMPTY_LOG; 16],
         }
     }

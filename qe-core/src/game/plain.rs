@@ -105,3 +105,25 @@ fn the_acting_seats_kept_agree_with_the_phase() {
         assert_eq!(game.to_act(), game.acting_by_phase(), "{:?}", game.phase());
     });
 }
+
+/// [`Game::keep_award`] and [`Game::keep_take`] against the turn log posted at the end: at every
+/// step the ledger kept is the log's, and each seat's tally that of its holdings rebuilt from the
+/// log; at the end [`Game::outcome`] is [`Game::outcome_from_log`].
+#[test]
+fn the_holdings_kept_agree_with_the_log() {
+    use crate::scoring::Tally;
+    random_games(300, |game| {
+        let (ledger, tallies) = game.kept();
+        assert_eq!(ledger, game.ledger_from_log(), "{:?}", game.phase());
+        let holdings = game.all_holdings();
+        for (seat, h) in holdings.seats().take(game.players() as usize) {
+            assert_eq!(
+                tallies[seat],
+                Tally::of_holdings(game.rules(), h),
+                "{seat:?}"
+            );
+            assert_eq!(game.spent(seat), h.spent);
+        }
+        assert_eq!(game.outcome(), game.outcome_from_log());
+    });
+}
