@@ -143,31 +143,40 @@ impl Game {
     /// The game at its first opening bid, from a set-up that matches `rules`.
     #[inline]
     fn dealt(rules: Rules, setup: Setup) -> Game {
-        let mut game = Game::blank(rules, setup, false);
-        game.dealt = true;
-        game.start_turn();
-        game
+        Game::blank(rules, setup, false)
     }
 
+    /// A new game: at its first opening bid (R-AUC-2), or in external-chance mode at the deal
+    /// (R-SET-3). One value written where it is returned, not a game changed after and copied
+    /// there (PERF.md).
     #[inline]
     fn blank(rules: Rules, setup: Setup, external: bool) -> Game {
+        let auct = rules.auctioneer(0).map_or(NONE, |s| s.0);
+        let (phase, pending) = if external {
+            (
+                Phase::Chance {
+                    chance: Chance::Deal,
+                },
+                SeatSet::EMPTY,
+            )
+        } else {
+            Game::opening_step(&rules, auct)
+        };
         Game {
             rules,
             setup,
             external,
-            dealt: false,
+            dealt: !external,
             turn: 0,
-            phase: Phase::Chance {
-                chance: Chance::Reveal,
-            },
+            phase,
             bids: PerSeat::splat(0),
-            pending: SeatSet::EMPTY,
+            pending,
             group: SeatSet::EMPTY,
             rebidders: SeatSet::EMPTY,
             set_aside: SeatSet::EMPTY,
             field: SeatSet::EMPTY,
             taker: NONE,
-            auct: rules.auctioneer(0).map_or(NONE, |s| s.0),
+            auct,
             opening: 0,
             drawn: [0; 3],
             revealed: 0,
