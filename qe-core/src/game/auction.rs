@@ -166,7 +166,7 @@ impl Game {
         self.bids[seat] = amount;
         self.opening = amount;
         self.log[self.turn as usize].opening = amount;
-        let mut others = SeatSet::all(self.players());
+        let mut others = self.seats;
         others.remove(seat);
         self.pending = others;
         self.phase = Phase::Bidding;
@@ -209,7 +209,7 @@ impl Game {
     /// bidder's current bid counts (the untied seats' bids stand through the rebids).
     fn settle_company(&mut self, sink: &mut impl EventSink) {
         let t = self.turn as usize;
-        let all = SeatSet::all(self.players());
+        let all = self.seats;
         let ties = self.ties();
         match contest::round_of_all(&self.bids, all, ties) {
             Round::Won(winner) => self.award(Some(winner), false, sink),
@@ -325,7 +325,7 @@ impl Game {
         for (i, &b) in self.bids.values().enumerate() {
             zero_bits |= u8::from(b == 0) << i;
         }
-        SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits())
+        SeatSet::from_bits(zero_bits & self.seats.bits())
     }
 
     pub(super) fn next_turn(&mut self, sink: &mut impl EventSink) {

@@ -64,6 +64,9 @@ pub struct Game {
     /// What the game waits for: the one phase enum, stored as the public [`Phase`] (the draw's pile
     /// is in `Chance::Draw`, a rebid's tie count in `Rebid`/`AssetRebid`).
     phase: Phase,
+    /// Every seat of the game (`SeatSet::all` of the player count, kept so that the auctions do
+    /// not compute it again; PERF.md).
+    seats: SeatSet,
     /// Current bids of this auction (replaced by rebids).
     bids: PerSeat<u64>,
     /// The seats that must act now, kept with every change of phase ([`Game::to_act`]): the seats
@@ -169,6 +172,7 @@ impl Game {
             dealt: !external,
             turn: 0,
             phase,
+            seats: SeatSet::all(rules.players()),
             bids: PerSeat::splat(0),
             pending,
             group: SeatSet::EMPTY,
@@ -505,7 +509,7 @@ impl Game {
         match self.phase {
             Phase::Bidding | Phase::Rebid { .. } | Phase::AssetRebid { .. } => {
                 let base = if matches!(self.phase, Phase::Bidding) {
-                    let mut all = SeatSet::all(self.players());
+                    let mut all = self.seats;
                     if let Some(a) = self.auctioneer() {
                         all.remove(a);
                     }
