@@ -419,10 +419,23 @@ impl Game {
                     self.opening_bid(seat, amount, sink);
                     return Ok(());
                 }
-                FastBid::No => {}
+                FastBid::No => return self.apply_other_bid(seat, amount, sink),
             }
         }
         self.apply_any(command, sink)
+    }
+
+    /// [`Game::apply_any`] for a bid the fast path does not take, the command built here: so that
+    /// the fast path's bids pass in registers and never write a [`Command`] to memory (PERF.md).
+    #[cold]
+    #[inline(never)]
+    fn apply_other_bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        self.apply_any(Command::Bid { seat, amount }, sink)
     }
 
     /// [`Game::apply_to`] for any command, every check in rule order.

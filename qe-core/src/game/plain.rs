@@ -127,3 +127,32 @@ fn the_holdings_kept_agree_with_the_log() {
         assert_eq!(game.outcome(), game.outcome_from_log());
     });
 }
+
+/// [`Game::blank`], a new game written as one value, against the plain making of it: a blank
+/// game changed into its first turn by [`Game::start_turn`]. And [`Game::seats`] is every seat of
+/// the player count.
+#[test]
+fn a_new_game_is_the_blank_game_started() {
+    use crate::seat::SeatSet;
+    use crate::setup::Setup;
+    for players in 3..=5 {
+        for commodities in [false, true] {
+            let rules = if commodities {
+                Rules::commodities(players)
+            } else {
+                Rules::base(players)
+            }
+            .unwrap();
+            for seed in 0..50 {
+                let setup = Setup::seeded(&rules, seed);
+                let mut plain = Game::blank(rules, setup, true);
+                plain.external = false;
+                plain.dealt = true;
+                plain.start_turn();
+                let game = Game::seeded(rules, seed);
+                assert_eq!(game, plain);
+                assert_eq!(game.seats, SeatSet::all(players));
+            }
+        }
+    }
+}
