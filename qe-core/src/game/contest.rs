@@ -64,14 +64,20 @@ pub(crate) fn round_of_all(bids: &PerSeat<u64>, all: SeatSet, ties_before: u8) -
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn decide(bids: &PerSeat<u64>, holders: SeatSet, ties_before: u8, third_among: SeatSet) -> Round {
-    match holders.len() {
-        0 => Round::Empty,
-        1 => Round::Won(holders.first().expect("one holder")),
-        _ if ties_before + 1 == 3 => Round::ThirdTie {
+    let Some(first) = holders.first() else {
+        return Round::Empty;
+    };
+    // One holder when the bits are a power of two: no count of the bits, which the baseline
+    // x86-64 computes with a multiply and shifts, having no POPCNT (PERF.md).
+    if holders.bits().is_power_of_two() {
+        Round::Won(first)
+    } else if ties_before + 1 == 3 {
+        Round::ThirdTie {
             tied: holders,
             winner: highest_unique(bids, third_among),
-        },
-        _ => Round::Tie(holders),
+        }
+    } else {
+        Round::Tie(holders)
     }
 }
 

@@ -121,7 +121,7 @@ impl Game {
             *f = SeatFacts {
                 nation: Some(self.setup.nations[seat.index()]),
                 industry: self.dealt.then_some(self.setup.deal[seat.index()]),
-                zero_rounds: self.zero_marks(seat).count_ones() as u8,
+                zero_rounds: self.zero_rounds(seat),
                 spent: self.ledger.spent(seat),
             };
         }
@@ -131,6 +131,16 @@ impl Game {
             scoring::score_tallied_into(&self.rules, n, &facts, &self.tallies, gold_empty, scored);
         }
         outcome
+    }
+
+    /// How many rounds gave `seat` a zero-bid mark (R-AUC-11): summed over the rounds, not
+    /// counted in a mask of them (no POPCNT on the baseline x86-64; PERF.md).
+    #[inline]
+    fn zero_rounds(&self, seat: Seat) -> u8 {
+        self.zero_marks
+            .iter()
+            .map(|m| u8::from(m.contains(seat)))
+            .sum()
     }
 
     /// The outcome from the holdings rebuilt from the turn log ([`Game::all_holdings`]) and
