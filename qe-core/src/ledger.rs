@@ -2,7 +2,8 @@
 //! company prices it paid, plus the asset prices it paid, minus the asset prices it recorded as a
 //! credit when another seat took the asset of its auction.
 //!
-//! The scoring's holdings ([`crate::Game::outcome`]), [`crate::Game::spent`], views, the
+//! The game's own ledger (kept as it goes: [`crate::Game::spent`], [`crate::Game::outcome`]), the
+//! holdings rebuilt from the turn log ([`crate::Game::holdings`]), views, the
 //! deduction aid (which totals intervals instead of amounts) and the search bot's playouts (which
 //! total floats) all post to a ledger.
 
@@ -11,7 +12,7 @@ use core::ops::{AddAssign, SubAssign};
 use crate::seat::{PerSeat, Seat};
 
 /// Per-seat totals of an amount type: exact money (`i128`) or, for the deduction aid, intervals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Ledger<T> {
     spent: PerSeat<T>,
 }

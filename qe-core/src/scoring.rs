@@ -1,7 +1,7 @@
 //! Final scoring (RULES.md section 6 and R-COM-8/9) as pure functions, and the [`Outcome`]
 //! (section 8).
 
-use crate::components::{AssetKind, Industry, Nation, TileId, TokenId};
+use crate::components::{AssetKind, Industry, Manifest, Nation, TileId, TokenId};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Seat, MAX_SEATS};
 
@@ -226,16 +226,33 @@ impl<'de> serde::Deserialize<'de> for Outcome {
 /// assert_eq!(diversification(&rules, &[2, 2, 2, 1, 1]), 25);
 /// ```
 pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
-    let distinct = counts.iter().filter(|&&c| c > 0).count();
+    let (distinct, twice) = distinct_and_twice(*counts);
     if distinct < 3 {
         return 0;
     }
-    let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
     let table = &rules.diversification;
-    if total < 6 {
-        // Room for one set only; the table never decreases, so it takes every industry.
+    if distinct + twice < 6 {
+        // Room for one set only: two sets of 3 need six items of which no two of a set share an
+        // industry, `cap(2) = distinct + twice` below. The table never decreases, so the one set
+        // takes every industry.
         return table.score(distinct);
     }
+    diversification_search(table, *counts, distinct)
+}
+
+/// How many industries `counts` holds at least once, and at least twice.
+#[inline]
+fn distinct_and_twice(counts: [u8; 5]) -> (usize, usize) {
+    let (mut once, mut twice) = (0, 0);
+    for c in counts {
+        once += usize::from(c > 0);
+        twice += usize::from(c > 1);
+    }
+    (once, twice)
+}
+
+/// The Gale–Ryser search of [`diversification`], for counts with room for two sets or more.
+fn diversification_search(table: &crate::rules::Table, counts: [u8; 5], distinct: usize) -> u32 {
     let cap = |k: u32| -> u32 { counts.iter().map(|&c| u32::from(c).min(k)).sum() };
     let (v5, v4, v3) = (table.score(5), table.score(4), table.score(3));
     let mut best = 0;
@@ -295,85 +312,229 @@ pub(crate) fn tile_points(
     industry: Option<Industry>,
     tiles: u32,
 ) -> TilePoints {
-    let manifest = rules.manifest();
-    // One pass over the tiles for R-SCO-4, R-SCO-6 and the industry counts of R-SCO-7/8.
-    let mut companies = 0u32;
-    let mut own = 0usize;
-    let mut counts = [0u8; 5];
-    let mut bits = tiles & ((1 << TileId::ALL.len()) - 1);
-    while bits != 0 {
-        let t = TileId::ALL[bits.trailing_zeros() as usize];
-        bits &= bits - 1;
-        companies += u32::from(manifest.tile_value(t));
-        own += usize::from(Some(t.nation()) == nation);
-        counts[t.industry().index()] += 1;
+    Tally::of_tiles(rules.manifest(), nation, tiles).tile_points(rules, industry)
+}
+
+/// What scoring reads of one seat's tiles and tokens, totalled a tile and a token at a time: the
+/// tiles' values (R-SCO-4), how many are of the seat's own nation (R-SCO-6), how many of each
+/// industry (R-SCO-7, R-SCO-8; the industry token not counted), and the tokens' values and oil
+/// count (R-COM-9). The game keeps one per seat as it goes ([`crate::Game::outcome`] scores from
+/// them); [`score`] totals them from [`Holdings`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Tally {
+    /// R-SCO-4: the sum of the tiles' values (21 tiles of at most 255: fits).
+    companies: u16,
+    /// R-SCO-6: the tiles of the seat's own nation.
+    own: u8,
+    /// The oil tokens held (R-COM-9 oil majority).
+    oil: u8,
+    /// R-SCO-7, R-SCO-8: the tiles of each industry, by [`Industry::index`].
+    industries: [u8; 5],
+    /// R-COM-9: the sum of the tokens' values.
+    asset_vp: u16,
+    /// R-COM-9: what a gold crash of `rules.gold_crash` takes from the gold tokens' values (each
+    /// loses the crash, down to 0).
+    gold_crash: u16,
+}
+
+impl Tally {
+    /// The seat, of `nation`, takes `tile`.
+    #[inline]
+    pub(crate) fn add_tile(&mut self, manifest: &Manifest, nation: Option<Nation>, tile: TileId) {
+        self.companies += u16::from(manifest.tile_value(tile));
+        self.own += u8::from(Some(tile.nation()) == nation);
+        self.industries[tile.industry().index()] += 1;
     }
-    // R-SCO-7 and R-SCO-8 count the industry token too.
-    if let Some(ind) = industry {
-        counts[ind.index()] += 1;
+
+    /// The seat takes `token` (R-COM-5).
+    #[inline]
+    pub(crate) fn add_token(&mut self, rules: &Rules, token: TokenId) {
+        let value = rules.manifest().token_value(token).unwrap_or(0);
+        self.asset_vp += u16::from(value);
+        match token.kind() {
+            AssetKind::Gold => self.gold_crash += u16::from(value.min(rules.gold_crash)),
+            AssetKind::Oil => self.oil += 1,
+            AssetKind::Crypto => {}
+        }
     }
-    TilePoints {
-        companies,
-        nationalization: rules.nationalization.score(own),
-        monopolization: counts
-            .iter()
-            .map(|&c| rules.monopolization.score(c as usize))
-            .sum(),
-        diversification: diversification(rules, &counts),
+
+    /// The tally of a seat of `nation` holding the tiles whose bits ([`TileId::index`]) are set in
+    /// `tiles` (bits past the 21 tiles are ignored), and no tokens.
+    pub(crate) fn of_tiles(manifest: &Manifest, nation: Option<Nation>, tiles: u32) -> Tally {
+        let mut tally = Tally::default();
+        let mut bits = tiles & ((1 << TileId::ALL.len()) - 1);
+        while bits != 0 {
+            let t = TileId::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            tally.add_tile(manifest, nation, t);
+        }
+        tally
     }
+
+    /// The tally of what `holdings` holds.
+    pub(crate) fn of_holdings(rules: &Rules, holdings: &Holdings) -> Tally {
+        let mut tally = Tally::of_tiles(rules.manifest(), holdings.nation, holdings.tiles);
+        for t in holdings.tokens() {
+            tally.add_token(rules, t);
+        }
+        tally
+    }
+
+    /// What the tiles and the seat's industry token `industry` score (R-SCO-4, R-SCO-6…8).
+    #[inline]
+    pub(crate) fn tile_points(&self, rules: &Rules, industry: Option<Industry>) -> TilePoints {
+        // R-SCO-7 and R-SCO-8 count the industry token too.
+        let mut counts = self.industries;
+        if let Some(ind) = industry {
+            counts[ind.index()] += 1;
+        }
+        TilePoints {
+            companies: u32::from(self.companies),
+            nationalization: rules.nationalization.score(usize::from(self.own)),
+            monopolization: counts
+                .iter()
+                .map(|&c| rules.monopolization.score(c as usize))
+                .sum(),
+            diversification: diversification(rules, &counts),
+        }
+    }
+
+    /// R-COM-9: the tokens' values, after the gold crash when the gold pile is empty (the oil
+    /// majority is scored across the seats).
+    #[inline]
+    fn asset_points(&self, gold_pile_empty: bool) -> u32 {
+        let crash = if gold_pile_empty { self.gold_crash } else { 0 };
+        u32::from(self.asset_vp - crash)
+    }
+}
+
+/// What scoring reads of a seat beside its [`Tally`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SeatFacts {
+    /// The seat's nation.
+    pub nation: Option<Nation>,
+    /// The seat's industry token.
+    pub industry: Option<Industry>,
+    /// How many rounds scored a zero-bid mark (R-AUC-11).
+    pub zero_rounds: u8,
+    /// Its total spent (R-SCO-1, R-COM-8).
+    pub spent: i128,
 }
 
 /// Scores every seat (section 6, R-COM-8/9). `gold_pile_empty` is whether the gold pile is empty at
 /// game end (R-COM-9 gold crash). Seats past [`MAX_SEATS`] are ignored.
 pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Outcome {
     let holdings = &holdings[..holdings.len().min(MAX_SEATS)];
-    let n = holdings.len();
-    let mut seats: PerSeat<SeatOutcome> = PerSeat::default();
+    let mut facts = PerSeat::<SeatFacts>::default();
+    let mut tallies = PerSeat::<Tally>::default();
+    for ((h, f), t) in holdings
+        .iter()
+        .zip(facts.values_mut())
+        .zip(tallies.values_mut())
+    {
+        *f = SeatFacts {
+            nation: h.nation,
+            industry: h.industry,
+            zero_rounds: h.zero_rounds,
+            spent: h.spent,
+        };
+        *t = Tally::of_holdings(rules, h);
+    }
+    let mut outcome = Outcome::UNSCORED;
+    score_tallied_into(
+        rules,
+        holdings.len() as u8,
+        &facts,
+        &tallies,
+        gold_pile_empty,
+        &mut outcome,
+    );
+    outcome
+}
+
+impl Outcome {
+    /// No seat scored yet: what [`score_tallied_into`] writes over.
+    pub(crate) const UNSCORED: Outcome = Outcome {
+        players: 0,
+        seats: PerSeat::new([SeatOutcome::UNSCORED; MAX_SEATS]),
+    };
+}
+
+impl SeatOutcome {
+    const UNSCORED: SeatOutcome = SeatOutcome {
+        seat: 0,
+        nation: None,
+        industry: None,
+        spent: 0,
+        eliminated: false,
+        winner: false,
+        companies: 0,
+        zero_bids: 0,
+        nationalization: 0,
+        monopolization: 0,
+        diversification: 0,
+        commodities: 0,
+        subtotal: 0,
+        least_spent_bonus: 0,
+        total: 0,
+    };
+}
+
+/// [`score`] from each seat's facts and [`Tally`], written into `outcome` where it lies (an
+/// [`Outcome`] is 336 bytes; PERF.md): the seats `0..players` are scored, the others left as
+/// they are ([`Outcome::UNSCORED`]).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(crate) fn score_tallied_into(
+    rules: &Rules,
+    players: u8,
+    facts: &PerSeat<SeatFacts>,
+    tallies: &PerSeat<Tally>,
+    gold_pile_empty: bool,
+    outcome: &mut Outcome,
+) {
+    let facts = facts.in_play(players);
+    let tallies = tallies.in_play(players);
+    outcome.players = players;
+    let seats = &mut outcome.seats;
     let (mut max_spent, mut min_spent) = (i128::MIN, i128::MAX);
-    for h in holdings {
-        max_spent = max_spent.max(h.spent);
-        min_spent = min_spent.min(h.spent);
+    for f in facts {
+        max_spent = max_spent.max(f.spent);
+        min_spent = min_spent.min(f.spent);
     }
     // R-COM-9 oil majority: the seats holding the most oil tokens, at least one.
-    let mut oil = [0u32; MAX_SEATS];
     let (mut most_oil, mut oil_holders) = (0, 0);
     if rules.has_commodities() {
-        for (count, h) in oil.iter_mut().zip(holdings) {
-            *count = h.tokens().filter(|t| t.kind() == AssetKind::Oil).count() as u32;
-            most_oil = most_oil.max(*count);
-        }
-        oil_holders = oil.iter().filter(|&&c| c == most_oil).count() as u32;
+        most_oil = tallies.iter().map(|t| t.oil).max().unwrap_or(0);
+        oil_holders = tallies.iter().filter(|t| t.oil == most_oil).count() as u32;
     }
-    let manifest = rules.manifest();
-    for (i, (h, o)) in holdings.iter().zip(seats.values_mut()).enumerate() {
-        let tiles = tile_points(rules, h.nation, h.industry, h.tiles);
+    for (i, ((f, t), o)) in facts
+        .iter()
+        .zip(tallies)
+        .zip(seats.values_mut())
+        .enumerate()
+    {
+        let tiles = t.tile_points(rules, f.industry);
         let mut commodities = 0;
         if rules.has_commodities() {
             // R-COM-9: asset VP after the gold crash, plus the oil majority.
-            for t in h.tokens() {
-                let v = u32::from(manifest.token_value(t).unwrap_or(0));
-                commodities += if t.kind() == AssetKind::Gold && gold_pile_empty {
-                    v.saturating_sub(u32::from(rules.gold_crash))
-                } else {
-                    v
-                };
-            }
-            if most_oil > 0 && oil[i] == most_oil {
+            commodities = t.asset_points(gold_pile_empty);
+            if most_oil > 0 && t.oil == most_oil {
                 commodities += u32::from(rules.oil_majority) / oil_holders;
             }
         }
         let mut seat = SeatOutcome {
             seat: i as u8,
-            nation: h.nation,
-            industry: h.industry,
-            spent: h.spent,
+            nation: f.nation,
+            industry: f.industry,
+            spent: f.spent,
             // R-SCO-2
-            eliminated: h.spent == max_spent,
+            eliminated: f.spent == max_spent,
             winner: false,
             // R-SCO-4
             companies: tiles.companies,
             // R-SCO-5
-            zero_bids: u32::from(h.zero_rounds) * u32::from(rules.zero_bid_vp),
+            zero_bids: u32::from(f.zero_rounds) * u32::from(rules.zero_bid_vp),
             // R-SCO-6
             nationalization: tiles.nationalization,
             // R-SCO-7
@@ -383,7 +544,7 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
             commodities,
             subtotal: 0,
             // R-SCO-3
-            least_spent_bonus: if h.spent == min_spent {
+            least_spent_bonus: if f.spent == min_spent {
                 u32::from(rules.least_spent_bonus)
             } else {
                 0
@@ -403,18 +564,44 @@ pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Out
     }
     // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
     let best = seats
-        .in_play(n as u8)
+        .in_play(players)
         .iter()
         .filter(|o| !o.eliminated)
         .map(SeatOutcome::finish_key)
         .max();
     if let Some(best) = best {
-        for o in seats.in_play_mut(n as u8) {
+        for o in seats.in_play_mut(players) {
             o.winner = !o.eliminated && o.finish_key() == best;
         }
     }
-    Outcome {
-        players: n as u8,
-        seats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Table;
+
+    /// [`diversification`]'s quick exits against the search alone, for every count of up to 4 of
+    /// each industry, with the base tables and with a table where two 4-sets beat a 5-set and a
+    /// 3-set.
+    #[test]
+    fn the_quick_exits_agree_with_the_search() {
+        let flat = crate::rules::RulesBuilder::new(5)
+            .diversification(Table::new("diversification", &[0, 0, 0, 10, 20, 21]).unwrap())
+            .build()
+            .unwrap();
+        for rules in [Rules::base(4).unwrap(), Rules::base(5).unwrap(), flat] {
+            for code in 0..5u32.pow(5) {
+                let counts: [u8; 5] =
+                    core::array::from_fn(|i| (code / 5u32.pow(i as u32) % 5) as u8);
+                let distinct = counts.iter().filter(|&&c| c > 0).count();
+                let searched = if distinct < 3 {
+                    0
+                } else {
+                    diversification_search(&rules.diversification, counts, distinct)
+                };
+                assert_eq!(diversification(&rules, &counts), searched, "{counts:?}");
+            }
+        }
     }
 }

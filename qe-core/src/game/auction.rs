@@ -8,6 +8,7 @@ use crate::error::CommandError;
 use crate::event::{BidStage, Event, EventSink};
 use crate::legal::BidRange;
 use crate::phase::{Chance, Phase};
+use crate::rules::Rules;
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::visibility;
 
@@ -165,7 +166,7 @@ impl Game {
         self.bids[seat] = amount;
         self.opening = amount;
         self.log[self.turn as usize].opening = amount;
-        let mut others = SeatSet::all(self.players());
+        let mut others = self.seats;
         others.remove(seat);
         self.pending = others;
         self.phase = Phase::Bidding;
@@ -208,9 +209,9 @@ impl Game {
     /// bidder's current bid counts (the untied seats' bids stand through the rebids).
     fn settle_company(&mut self, sink: &mut impl EventSink) {
         let t = self.turn as usize;
-        let all = SeatSet::all(self.players());
+        let all = self.seats;
         let ties = self.ties();
-        match contest::round(&self.bids, all, ties, all) {
+        match contest::round_of_all(&self.bids, all, ties) {
             Round::Won(winner) => self.award(Some(winner), false, sink),
             Round::Tie(holders) if self.auctioneer().is_none() => {
                 // R-AUC-9: a tie on the 3-player last tile discards it; no rebid, no asset
@@ -280,6 +281,9 @@ impl Game {
             log.price = self.bids[w];
         }
         let second_tie = log.ties()[1];
+        if let Some(w) = winner {
+            self.keep_award(w);
+        }
         sink.event(Event::Awarded {
             turn: self.turn,
             tile: self.setup.deck[self.turn as usize],
@@ -321,7 +325,7 @@ impl Game {
         for (i, &b) in self.bids.values().enumerate() {
             zero_bits |= u8::from(b == 0) << i;
         }
-        SeatSet::from_bits(zero_bits & SeatSet::all(self.players()).bits())
+        SeatSet::from_bits(zero_bits & self.seats.bits())
     }
 
     pub(super) fn next_turn(&mut self, sink: &mut impl EventSink) {
@@ -354,15 +358,20 @@ impl Game {
         self.field = SeatSet::EMPTY;
         self.taker = NONE;
         self.bids = PerSeat::splat(0);
-        if self.auctioneer().is_some() {
-            self.phase = Phase::OpeningBid {
-                auctioneer: Seat(self.auct),
-            };
-            self.pending = SeatSet::only(Seat(self.auct));
-        } else {
+        (self.phase, self.pending) = Game::opening_step(&self.rules, self.auct);
+    }
+
+    /// The first step of a turn whose auctioneer is `auct` ([`NONE`] for none), and the seats that
+    /// act in it: the auctioneer's opening bid (R-AUC-2), or without an auctioneer every seat's
+    /// secret bid (R-AUC-9).
+    #[inline]
+    pub(super) fn opening_step(rules: &Rules, auct: u8) -> (Phase, SeatSet) {
+        if auct == NONE {
             // R-AUC-9: everyone bids secretly, no opening bid.
-            self.phase = Phase::Bidding;
-            self.pending = SeatSet::all(self.players());
+            (Phase::Bidding, SeatSet::all(rules.players()))
+        } else {
+            let auctioneer = Seat(auct);
+            (Phase::OpeningBid { auctioneer }, SeatSet::only(auctioneer))
         }
     }
 }

@@ -36,11 +36,7 @@ impl Game {
             ],
         )?;
         setup.deal = [Industry::AGR; MAX_SEATS];
-        let mut game = Game::blank(rules, setup, true);
-        game.phase = Phase::Chance {
-            chance: Chance::Deal,
-        };
-        Ok(game)
+        Ok(Game::blank(rules, setup, true))
     }
 
     /// The events a new game has already produced: each seat's deal and the first reveal (empty in

@@ -88,7 +88,7 @@ impl Game {
     /// unique highest bid takes the asset, a tie rebids (R-COM-4: the tie for second counts as the
     /// first tie), and an empty field leaves the asset to no one (R-COM-7).
     pub(super) fn start_asset_contest(&mut self, winner: Seat, sink: &mut impl EventSink) {
-        self.field = contest::asset_field(SeatSet::all(self.players()), winner, self.set_aside);
+        self.field = contest::asset_field(self.seats, winner, self.set_aside);
         self.group = self.field;
         self.asset_round(0, sink);
     }
@@ -192,6 +192,7 @@ impl Game {
             let price = self.bids[seat];
             log.set_asset(AssetFate::Taken, seat, token);
             log.asset_price = price;
+            self.keep_take(seat, token, price);
             sink.event(Event::AssetTaken {
                 turn: self.turn,
                 seat,

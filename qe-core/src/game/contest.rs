@@ -44,14 +44,40 @@ pub(crate) fn round(
     third_among: SeatSet,
 ) -> Round {
     let (_, holders) = top_bids_branch_free(bids, among);
-    match holders.len() {
-        0 => Round::Empty,
-        1 => Round::Won(holders.first().expect("one holder")),
-        _ if ties_before + 1 == 3 => Round::ThirdTie {
+    decide(bids, holders, ties_before, third_among)
+}
+
+/// [`round`] of the company auction, where every seat bids (R-AUC-3, R-AUC-6: the untied seats'
+/// bids stand through the rebids): `all` is every seat of the game, and a seat past the player
+/// count holds 0, as the game's bids do. Its top is [`top_bids_of_all`].
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(crate) fn round_of_all(bids: &PerSeat<u64>, all: SeatSet, ties_before: u8) -> Round {
+    debug_assert!(bids
+        .seats()
+        .all(|(seat, &bid)| all.contains(seat) || bid == 0));
+    let (_, holders) = top_bids_of_all(bids, all);
+    decide(bids, holders, ties_before, all)
+}
+
+/// How a round ends once `holders` hold its highest bid (see [`round`]).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn decide(bids: &PerSeat<u64>, holders: SeatSet, ties_before: u8, third_among: SeatSet) -> Round {
+    let Some(first) = holders.first() else {
+        return Round::Empty;
+    };
+    // One holder when the bits are a power of two: no count of the bits, which the baseline
+    // x86-64 computes with a multiply and shifts, having no POPCNT (PERF.md).
+    if holders.bits().is_power_of_two() {
+        Round::Won(first)
+    } else if ties_before + 1 == 3 {
+        Round::ThirdTie {
             tied: holders,
             winner: highest_unique(bids, third_among),
-        },
-        _ => Round::Tie(holders),
+        }
+    } else {
+        Round::Tie(holders)
     }
 }
 
@@ -72,6 +98,19 @@ pub(crate) fn top_bids_branch_free(bids: &PerSeat<u64>, among: SeatSet) -> (u64,
         holders |= u8::from(bid == best) << i;
     }
     (best, SeatSet::from_bits(holders & among.bits()))
+}
+
+/// [`top_bids_branch_free`] when `all` holds every seat that may have bid and every other seat
+/// holds 0 (the company auction, [`round_of_all`]): the highest bid is the highest of all five
+/// without a membership mask (PERF.md), and only its holders are masked.
+#[inline]
+pub(crate) fn top_bids_of_all(bids: &PerSeat<u64>, all: SeatSet) -> (u64, SeatSet) {
+    let best = bids.values().fold(0, |best, &bid| best.max(bid));
+    let mut holders = 0u8;
+    for (i, &bid) in bids.values().enumerate() {
+        holders |= u8::from(bid == best) << i;
+    }
+    (best, SeatSet::from_bits(holders & all.bits()))
 }
 
 /// The plain version of [`top_bids_branch_free`], which the tests hold it to: a loop with a
@@ -236,6 +275,37 @@ mod tests {
                 top_bids_branch_free(&bids(b), among),
                 top_bids_plain(&bids(b), among),
                 "{b:?} {among:?}"
+            );
+        }
+    }
+
+    /// The top of all seats agrees with the branch-free top (and so with the plain loop) when the
+    /// seats outside hold 0.
+    #[test]
+    fn the_top_of_all_agrees_with_the_branch_free_top() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let all = SeatSet::all(3 + (x % 3) as u8);
+            let mut b = [0u64; 5];
+            for (i, v) in b.iter_mut().enumerate() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if all.contains(Seat(i as u8)) {
+                    *v = match x % 8 {
+                        0 => u64::MAX,
+                        7 => x >> 3,
+                        r => r - 1,
+                    };
+                }
+            }
+            assert_eq!(
+                top_bids_of_all(&bids(b), all),
+                top_bids_branch_free(&bids(b), all),
+                "{b:?} {all:?}"
             );
         }
     }

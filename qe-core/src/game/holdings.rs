@@ -2,20 +2,43 @@
 //! (RULES.md section 8).
 
 use super::{Game, NONE};
-use crate::components::AssetKind;
+use crate::components::{AssetKind, TokenId};
 use crate::ledger::Ledger;
-use crate::scoring::{self, Holdings, Outcome};
+use crate::scoring::{self, Holdings, Outcome, SeatFacts};
 use crate::seat::{PerSeat, Seat};
 use crate::turn_log::AssetFate;
 
 impl Game {
     /// The total spent by `seat` so far (R-SCO-1, R-COM-8): company prices + asset prices − credits.
     pub fn spent(&self, seat: Seat) -> i128 {
-        self.ledger().spent(seat)
+        self.ledger.spent(seat)
     }
 
-    /// Every turn so far, posted to a ledger.
-    pub(crate) fn ledger(&self) -> Ledger<i128> {
+    /// The winner `winner` of the current turn's tile, which pays its bid: posted to the game's
+    /// ledger (R-AUC-10) and to the winner's tally, as the game goes (PERF.md). The plain
+    /// alternative, which the tests hold these to, is the turn log posted at the end
+    /// ([`Game::ledger_from_log`], [`Game::all_holdings`]).
+    #[inline]
+    pub(super) fn keep_award(&mut self, winner: Seat) {
+        let tile = self.setup.deck[self.turn as usize];
+        let nation = self.setup.nations[winner.index()];
+        self.ledger.company(winner, i128::from(self.bids[winner]));
+        self.tallies[winner].add_tile(self.rules.manifest(), Some(nation), tile);
+    }
+
+    /// The taker `taker` of the current turn's asset, `token`, which pays `price` (R-COM-5) and
+    /// credits it to the auctioneer (R-COM-6): posted to the ledger and the taker's tally as the
+    /// game goes, as [`Game::keep_award`].
+    #[inline]
+    pub(super) fn keep_take(&mut self, taker: Seat, token: TokenId, price: u64) {
+        self.ledger
+            .asset(taker, self.auctioneer(), i128::from(price));
+        self.tallies[taker].add_token(&self.rules, token);
+    }
+
+    /// Every turn so far, posted to a ledger: the plain version of the ledger kept in the game.
+    #[cfg(test)]
+    pub(crate) fn ledger_from_log(&self) -> Ledger<i128> {
         let mut ledger = Ledger::new();
         for turn in 0..self.turns_started() {
             self.post_turn(turn, &mut ledger);
@@ -85,6 +108,48 @@ impl Game {
         if !self.is_over() {
             return None;
         }
+        self.outcome_kept()
+    }
+
+    /// The outcome scored from the ledger and the tallies kept as the game went
+    /// ([`Game::keep_award`]), without a pass over the turn log, and written where it is returned
+    /// (PERF.md).
+    fn outcome_kept(&self) -> Option<Outcome> {
+        let n = self.players();
+        let mut facts = PerSeat::splat(SeatFacts::default());
+        for (seat, f) in facts.seats_mut().take(n as usize) {
+            *f = SeatFacts {
+                nation: Some(self.setup.nations[seat.index()]),
+                industry: self.dealt.then_some(self.setup.deal[seat.index()]),
+                zero_rounds: self.zero_rounds(seat),
+                spent: self.ledger.spent(seat),
+            };
+        }
+        let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
+        let mut outcome = Some(Outcome::UNSCORED);
+        if let Some(scored) = &mut outcome {
+            scoring::score_tallied_into(&self.rules, n, &facts, &self.tallies, gold_empty, scored);
+        }
+        outcome
+    }
+
+    /// How many rounds gave `seat` a zero-bid mark (R-AUC-11): summed over the rounds, not
+    /// counted in a mask of them (no POPCNT on the baseline x86-64; PERF.md).
+    #[inline]
+    fn zero_rounds(&self, seat: Seat) -> u8 {
+        self.zero_marks
+            .iter()
+            .map(|m| u8::from(m.contains(seat)))
+            .sum()
+    }
+
+    /// The outcome from the holdings rebuilt from the turn log ([`Game::all_holdings`]) and
+    /// [`scoring::score`]: the plain version of [`Game::outcome`], which the tests hold it to.
+    #[cfg(test)]
+    pub(crate) fn outcome_from_log(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
         let holdings = self.all_holdings();
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
         Some(scoring::score(
@@ -92,5 +157,11 @@ impl Game {
             holdings.in_play(self.players()),
             gold_empty,
         ))
+    }
+
+    /// The tallies kept, for the tests to compare with those of the holdings rebuilt from the log.
+    #[cfg(test)]
+    pub(crate) fn kept(&self) -> (Ledger<i128>, PerSeat<scoring::Tally>) {
+        (self.ledger, self.tallies)
     }
 }

@@ -16,9 +16,11 @@ use crate::command::Command;
 use crate::components::{AssetKind, Nation, TileId, TokenId, MAX_TOKENS};
 use crate::error::CommandError;
 use crate::event::{EventSink, Events};
+use crate::ledger::Ledger;
 use crate::legal::Legal;
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
+use crate::scoring::Tally;
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::setup::Setup;
 use crate::setup_error::SetupError;
@@ -33,7 +35,7 @@ pub(crate) mod contest;
 mod holdings;
 mod peek;
 #[cfg(test)]
-mod plain;
+pub(crate) mod plain;
 
 /// "None" in the compact `u8` fields.
 pub(crate) const NONE: u8 = u8::MAX;
@@ -62,6 +64,9 @@ pub struct Game {
     /// What the game waits for: the one phase enum, stored as the public [`Phase`] (the draw's pile
     /// is in `Chance::Draw`, a rebid's tie count in `Rebid`/`AssetRebid`).
     phase: Phase,
+    /// Every seat of the game (`SeatSet::all` of the player count, kept so that the auctions do
+    /// not compute it again; PERF.md).
+    seats: SeatSet,
     /// Current bids of this auction (replaced by rebids).
     bids: PerSeat<u64>,
     /// The seats that must act now, kept with every change of phase ([`Game::to_act`]): the seats
@@ -90,6 +95,12 @@ pub struct Game {
     /// Per round, the seats that scored a zero-bid mark in it (R-AUC-11). Marks score only with 4
     /// or 5 players, so there are at most 4 rounds.
     zero_marks: [SeatSet; 4],
+    /// What each seat has spent, posted as the game goes (R-SCO-1, R-COM-8): the same totals as
+    /// the turn log posted to a ledger ([`Game::keep_award`], PERF.md).
+    ledger: Ledger<i128>,
+    /// Each seat's tiles and tokens as scoring reads them, totalled as the game goes
+    /// ([`Game::keep_award`], [`Game::keep_take`]).
+    tallies: PerSeat<Tally>,
     log: [TurnLog; 16],
 }
 
@@ -135,36 +146,48 @@ impl Game {
     /// The game at its first opening bid, from a set-up that matches `rules`.
     #[inline]
     fn dealt(rules: Rules, setup: Setup) -> Game {
-        let mut game = Game::blank(rules, setup, false);
-        game.dealt = true;
-        game.start_turn();
-        game
+        Game::blank(rules, setup, false)
     }
 
+    /// A new game: at its first opening bid (R-AUC-2), or in external-chance mode at the deal
+    /// (R-SET-3). One value written where it is returned, not a game changed after and copied
+    /// there (PERF.md).
     #[inline]
     fn blank(rules: Rules, setup: Setup, external: bool) -> Game {
+        let auct = rules.auctioneer(0).map_or(NONE, |s| s.0);
+        let (phase, pending) = if external {
+            (
+                Phase::Chance {
+                    chance: Chance::Deal,
+                },
+                SeatSet::EMPTY,
+            )
+        } else {
+            Game::opening_step(&rules, auct)
+        };
         Game {
             rules,
             setup,
             external,
-            dealt: false,
+            dealt: !external,
             turn: 0,
-            phase: Phase::Chance {
-                chance: Chance::Reveal,
-            },
+            phase,
+            seats: SeatSet::all(rules.players()),
             bids: PerSeat::splat(0),
-            pending: SeatSet::EMPTY,
+            pending,
             group: SeatSet::EMPTY,
             rebidders: SeatSet::EMPTY,
             set_aside: SeatSet::EMPTY,
             field: SeatSet::EMPTY,
             taker: NONE,
-            auct: rules.auctioneer(0).map_or(NONE, |s| s.0),
+            auct,
             opening: 0,
             drawn: [0; 3],
             revealed: 0,
             peeks: PerSeat::splat(NONE),
             zero_marks: [SeatSet::EMPTY; 4],
+            ledger: Ledger::new(),
+            tallies: PerSeat::splat(Tally::default()),
             log: [EMPTY_LOG; 16],
         }
     }
@@ -396,10 +419,23 @@ impl Game {
                     self.opening_bid(seat, amount, sink);
                     return Ok(());
                 }
-                FastBid::No => {}
+                FastBid::No => return self.apply_other_bid(seat, amount, sink),
             }
         }
         self.apply_any(command, sink)
+    }
+
+    /// [`Game::apply_any`] for a bid the fast path does not take, the command built here: so that
+    /// the fast path's bids pass in registers and never write a [`Command`] to memory (PERF.md).
+    #[cold]
+    #[inline(never)]
+    fn apply_other_bid(
+        &mut self,
+        seat: Seat,
+        amount: u64,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        self.apply_any(Command::Bid { seat, amount }, sink)
     }
 
     /// [`Game::apply_to`] for any command, every check in rule order.
@@ -486,7 +522,7 @@ impl Game {
         match self.phase {
             Phase::Bidding | Phase::Rebid { .. } | Phase::AssetRebid { .. } => {
                 let base = if matches!(self.phase, Phase::Bidding) {
-                    let mut all = SeatSet::all(self.players());
+                    let mut all = self.seats;
                     if let Some(a) = self.auctioneer() {
                         all.remove(a);
                     }

@@ -105,3 +105,54 @@ fn the_acting_seats_kept_agree_with_the_phase() {
         assert_eq!(game.to_act(), game.acting_by_phase(), "{:?}", game.phase());
     });
 }
+
+/// [`Game::keep_award`] and [`Game::keep_take`] against the turn log posted at the end: at every
+/// step the ledger kept is the log's, and each seat's tally that of its holdings rebuilt from the
+/// log; at the end [`Game::outcome`] is [`Game::outcome_from_log`].
+#[test]
+fn the_holdings_kept_agree_with_the_log() {
+    use crate::scoring::Tally;
+    random_games(300, |game| {
+        let (ledger, tallies) = game.kept();
+        assert_eq!(ledger, game.ledger_from_log(), "{:?}", game.phase());
+        let holdings = game.all_holdings();
+        for (seat, h) in holdings.seats().take(game.players() as usize) {
+            assert_eq!(
+                tallies[seat],
+                Tally::of_holdings(game.rules(), h),
+                "{seat:?}"
+            );
+            assert_eq!(game.spent(seat), h.spent);
+        }
+        assert_eq!(game.outcome(), game.outcome_from_log());
+    });
+}
+
+/// [`Game::blank`], a new game written as one value, against the plain making of it: a blank
+/// game changed into its first turn by [`Game::start_turn`]. And [`Game::seats`] is every seat of
+/// the player count.
+#[test]
+fn a_new_game_is_the_blank_game_started() {
+    use crate::seat::SeatSet;
+    use crate::setup::Setup;
+    for players in 3..=5 {
+        for commodities in [false, true] {
+            let rules = if commodities {
+                Rules::commodities(players)
+            } else {
+                Rules::base(players)
+            }
+            .unwrap();
+            for seed in 0..50 {
+                let setup = Setup::seeded(&rules, seed);
+                let mut plain = Game::blank(rules, setup, true);
+                plain.external = false;
+                plain.dealt = true;
+                plain.start_turn();
+                let game = Game::seeded(rules, seed);
+                assert_eq!(game, plain);
+                assert_eq!(game.seats, SeatSet::all(players));
+            }
+        }
+    }
+}
