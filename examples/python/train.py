@@ -213,7 +213,7 @@ def plot(rows: List[Dict[str, Any]], args: argparse.Namespace, out: Path) -> Non
     ax.set_ylabel(f"win rate over {args.eval_games} seeded games")
     ax.set_ylim(0, 1)
     ax.set_title("QE, 4 players, base game: one seat vs three bots")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(f"{out}.png")
     plt.close(fig)
