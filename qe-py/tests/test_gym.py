@@ -552,3 +552,44 @@ def test_vector_env_observations_go_to_dlpack_consumers_without_a_copy() -> None
     obs, _ = env.reset(seed=0)
     view = np.from_dlpack(obs)
     assert np.shares_memory(view, obs) and view.shape == obs.shape and view.dtype == np.float32
+
+
+def test_the_train_example_counts_wins_and_their_wilson_interval() -> None:
+    """``examples/python/train.py``'s evaluation (``play``: the learner's summed ``"win"``
+    returns, a shared win counting ``1/k``) and its 95% Wilson interval. Its training needs
+    torch; this part does not."""
+    import importlib.util
+    import pathlib
+
+    import qe.gym
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "train.py"
+    spec = importlib.util.spec_from_file_location("train_example", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+
+    lo, hi = example.wilson(50, 100)
+    assert (lo, hi) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    lo, hi = example.wilson(0, 200)
+    assert lo == 0.0 and hi == pytest.approx(0.0188, abs=1e-4)
+
+    rng = np.random.default_rng(0)
+
+    def random_legal(obs: object, mask: np.ndarray) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    env = example.make_env("random", "default", "win")
+    games = 100
+    wins = example.play(env, random_legal, games, 50)
+    rng = np.random.default_rng(0)  # the same choices again
+    returns = []
+    for g in range(games):
+        env.reset(seed=50 + g)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(random_legal(None, env.action_masks()))
+        returns.append(info["returns"][0])
+    assert wins == pytest.approx(sum(returns)) and 0 < wins < games
+    ladder = example.ladder_of("0,1,2,4,8")
+    assert ladder is not None and example.ladder_of("default") is None
