@@ -70,7 +70,7 @@ def play(env: qe.gym.QeEnv, act: Policy, games: int, seed: int) -> float:
         obs, _ = env.reset(seed=seed + g)
         done = False
         while not done:
-            obs, _, done, _, info = env.step(act(obs, env.action_masks()))
+            obs, _, done, _, _ = env.step(act(obs, env.action_masks()))
         wins += float(env.game.returns("win")[env.seat])
     return wins
 
