@@ -952,33 +952,26 @@ mod tests {
     fn every_field_is_written() {
         let mut seen = [false; OBS_SIZE];
         let mut out = [0.0f32; OBS_SIZE];
-        for players in 3..=5u8 {
-            for commodities in [false, true] {
-                let rules = if commodities {
-                    Rules::commodities(players)
-                } else {
-                    Rules::base(players)
-                }
-                .unwrap();
-                for seed in 0..40 {
-                    let mut game = Game::seeded(rules, seed);
-                    let mut bots: vec::Vec<RandomBot> = (0..players)
-                        .map(|s| RandomBot::new(seed * 13 + u64::from(s)))
-                        .collect();
-                    loop {
-                        for s in 0..=players {
-                            observe_seat(&game, Seat(s), &mut out);
-                            for (f, x) in seen.iter_mut().zip(out) {
-                                *f |= x != 0.0;
-                            }
+        for rules in Rules::every_variant() {
+            let players = rules.players();
+            for seed in 0..40 {
+                let mut game = Game::seeded(rules, seed);
+                let mut bots: vec::Vec<RandomBot> = (0..players)
+                    .map(|s| RandomBot::new(seed * 13 + u64::from(s)))
+                    .collect();
+                loop {
+                    for s in 0..=players {
+                        observe_seat(&game, Seat(s), &mut out);
+                        for (f, x) in seen.iter_mut().zip(out) {
+                            *f |= x != 0.0;
                         }
-                        if game.is_over() {
-                            break;
-                        }
-                        let seat = game.to_act().first().unwrap();
-                        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                        game.apply(command).unwrap();
                     }
+                    if game.is_over() {
+                        break;
+                    }
+                    let seat = game.to_act().first().unwrap();
+                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                    game.apply(command).unwrap();
                 }
             }
         }
@@ -1226,68 +1219,61 @@ mod tests {
     fn observe_seat_agrees_with_the_view_bit_for_bit() {
         let mut observer = alloc::boxed::Box::new(Observer::new());
         let (mut compared, mut peeked, mut rewound) = (0, 0, 0);
-        for players in 3..=5u8 {
-            for commodities in [false, true] {
-                let rules = if commodities {
-                    Rules::commodities(players)
-                } else {
-                    Rules::base(players)
-                }
-                .unwrap();
-                for seed in 0..12 {
-                    let mut game = Game::seeded(rules, seed);
-                    let mut bots: vec::Vec<RandomBot> = (0..players)
-                        .map(|s| RandomBot::new(seed * 11 + u64::from(s)))
-                        .collect();
-                    let mut step = 0u64;
-                    let mut earlier = game;
-                    loop {
-                        for s in 0..=players {
-                            assert_writes_like_observe_seat(
-                                &game,
-                                Seat(s),
-                                |out| observe(&game.view(Seat(s)), out),
-                                || alloc::format!("{players}p seed {seed} seat {s}"),
-                            );
-                            assert_writes_like_observe_seat(
-                                &game,
-                                Seat(s),
-                                |out| observer.observe(&game, Seat(s), out),
-                                || alloc::format!("observer: {players}p seed {seed} seat {s}"),
-                            );
-                            compared += 1;
-                        }
-                        if game.is_over() {
-                            break;
-                        }
-                        step += 1;
-                        if step % 13 == 0 {
-                            // An earlier copy: the observer must not use the turns it kept.
-                            let s = Seat((step % u64::from(players)) as u8);
-                            assert_writes_like_observe_seat(
-                                &earlier,
-                                s,
-                                |out| observer.observe(&earlier, s, out),
-                                || alloc::format!("observer: rewound {players}p"),
-                            );
-                            rewound += 1;
-                        }
-                        if step % 29 == 0 {
-                            earlier = game;
-                        }
-                        // Now and then a seat peeks at the first turn it may (5 players).
-                        let peeker = Seat((step % u64::from(players)) as u8);
-                        let peeks = game.legal(peeker).peek;
-                        if step % 7 == 0 && peeks != 0 {
-                            let turn = peeks.trailing_zeros() as u8;
-                            game.apply(Command::Peek { seat: peeker, turn }).unwrap();
-                            peeked += 1;
-                            continue;
-                        }
-                        let seat = game.to_act().first().unwrap();
-                        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                        game.apply(command).unwrap();
+        for rules in Rules::every_variant() {
+            let players = rules.players();
+            for seed in 0..12 {
+                let mut game = Game::seeded(rules, seed);
+                let mut bots: vec::Vec<RandomBot> = (0..players)
+                    .map(|s| RandomBot::new(seed * 11 + u64::from(s)))
+                    .collect();
+                let mut step = 0u64;
+                let mut earlier = game;
+                loop {
+                    for s in 0..=players {
+                        assert_writes_like_observe_seat(
+                            &game,
+                            Seat(s),
+                            |out| observe(&game.view(Seat(s)), out),
+                            || alloc::format!("{players}p seed {seed} seat {s}"),
+                        );
+                        assert_writes_like_observe_seat(
+                            &game,
+                            Seat(s),
+                            |out| observer.observe(&game, Seat(s), out),
+                            || alloc::format!("observer: {players}p seed {seed} seat {s}"),
+                        );
+                        compared += 1;
                     }
+                    if game.is_over() {
+                        break;
+                    }
+                    step += 1;
+                    if step % 13 == 0 {
+                        // An earlier copy: the observer must not use the turns it kept.
+                        let s = Seat((step % u64::from(players)) as u8);
+                        assert_writes_like_observe_seat(
+                            &earlier,
+                            s,
+                            |out| observer.observe(&earlier, s, out),
+                            || alloc::format!("observer: rewound {players}p"),
+                        );
+                        rewound += 1;
+                    }
+                    if step % 29 == 0 {
+                        earlier = game;
+                    }
+                    // Now and then a seat peeks at the first turn it may (5 players).
+                    let peeker = Seat((step % u64::from(players)) as u8);
+                    let peeks = game.legal(peeker).peek;
+                    if step % 7 == 0 && peeks != 0 {
+                        let turn = peeks.trailing_zeros() as u8;
+                        game.apply(Command::Peek { seat: peeker, turn }).unwrap();
+                        peeked += 1;
+                        continue;
+                    }
+                    let seat = game.to_act().first().unwrap();
+                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                    game.apply(command).unwrap();
                 }
             }
         }

@@ -343,6 +343,17 @@ impl RulesBuilder {
     }
 }
 
+impl Rules {
+    /// The default rules of every player count, without and with Commodities: the variants the
+    /// crate's tests play.
+    #[cfg(test)]
+    pub(crate) fn every_variant() -> impl Iterator<Item = Rules> {
+        (3..=5).flat_map(|players| {
+            [Rules::base(players), Rules::commodities(players)].map(|r| r.expect("3 to 5 players"))
+        })
+    }
+}
+
 /// The least-spent bonus (R-SCO-3): 7 VP, 6 with five players (and doubled by the toy expansion
 /// of the crate's tests, whose one rule this is).
 fn least_spent_default(five: bool, expansions: Expansions) -> u8 {

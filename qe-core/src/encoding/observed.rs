@@ -281,64 +281,55 @@ mod tests {
     fn observed_game_equals_observe_seat_over_random_games() {
         let mut observed = Box::new(ObservedGame::new(Game::seeded(Rules::base(4).unwrap(), 0)));
         let (mut compared, mut peeked, mut copies) = (0, 0, 0);
-        for players in 3..=5u8 {
-            for commodities in [false, true] {
-                let rules = if commodities {
-                    Rules::commodities(players)
-                } else {
-                    Rules::base(players)
-                }
-                .unwrap();
-                for seed in 0..16u64 {
-                    observed.reset(Game::seeded(rules, seed));
-                    let mut bots: Vec<RandomBot> = (0..players)
-                        .map(|s| RandomBot::new(seed * 17 + u64::from(s)))
-                        .collect();
-                    let mut step = 0u64;
-                    loop {
-                        for s in 0..=players {
-                            // Seat s looks after every command, or every (s + 2)th only.
-                            if seed % 2 == 0 && step % (u64::from(s) + 2) != 0 {
-                                continue;
-                            }
-                            assert_agrees(&mut observed, Seat(s), || {
-                                alloc::format!("{players}p seed {seed} seat {s}")
-                            });
-                            compared += 1;
-                        }
-                        if observed.game().is_over() {
-                            break;
-                        }
-                        step += 1;
-                        if step % 31 == 0 {
-                            // A copy plays on its own way (another seat's command or a peek).
-                            let mut copy = observed.clone();
-                            let game = *copy.game();
-                            let seat = game.to_act().iter().last().unwrap();
-                            let command = RandomBot::new(step).act(&game.view(seat)).unwrap();
-                            copy.play(command).unwrap();
-                            for s in 0..players {
-                                assert_agrees(&mut copy, Seat(s), || {
-                                    alloc::format!("copy {players}p")
-                                });
-                            }
-                            copies += 1;
-                        }
-                        let peeker = Seat((step % u64::from(players)) as u8);
-                        let peeks = observed.game().legal(peeker).peek;
-                        if step % 7 == 0 && peeks != 0 {
-                            let turn = peeks.trailing_zeros() as u8;
-                            observed
-                                .apply(Command::Peek { seat: peeker, turn })
-                                .unwrap();
-                            peeked += 1;
+        for rules in Rules::every_variant() {
+            let players = rules.players();
+            for seed in 0..16u64 {
+                observed.reset(Game::seeded(rules, seed));
+                let mut bots: Vec<RandomBot> = (0..players)
+                    .map(|s| RandomBot::new(seed * 17 + u64::from(s)))
+                    .collect();
+                let mut step = 0u64;
+                loop {
+                    for s in 0..=players {
+                        // Seat s looks after every command, or every (s + 2)th only.
+                        if seed % 2 == 0 && step % (u64::from(s) + 2) != 0 {
                             continue;
                         }
-                        let game = observed.game();
-                        let seat = game.to_act().first().unwrap();
-                        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                        observed.play(command).unwrap();
+                        assert_agrees(&mut observed, Seat(s), || {
+                            alloc::format!("{players}p seed {seed} seat {s}")
+                        });
+                        compared += 1;
                     }
+                    if observed.game().is_over() {
+                        break;
+                    }
+                    step += 1;
+                    if step % 31 == 0 {
+                        // A copy plays on its own way (another seat's command or a peek).
+                        let mut copy = observed.clone();
+                        let game = *copy.game();
+                        let seat = game.to_act().iter().last().unwrap();
+                        let command = RandomBot::new(step).act(&game.view(seat)).unwrap();
+                        copy.play(command).unwrap();
+                        for s in 0..players {
+                            assert_agrees(&mut copy, Seat(s), || alloc::format!("copy {players}p"));
+                        }
+                        copies += 1;
+                    }
+                    let peeker = Seat((step % u64::from(players)) as u8);
+                    let peeks = observed.game().legal(peeker).peek;
+                    if step % 7 == 0 && peeks != 0 {
+                        let turn = peeks.trailing_zeros() as u8;
+                        observed
+                            .apply(Command::Peek { seat: peeker, turn })
+                            .unwrap();
+                        peeked += 1;
+                        continue;
+                    }
+                    let game = observed.game();
+                    let seat = game.to_act().first().unwrap();
+                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+                    observed.play(command).unwrap();
                 }
             }
         }

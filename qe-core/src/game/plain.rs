@@ -72,27 +72,19 @@ pub(crate) fn random_command(game: &Game, rng: &mut TestRng) -> Command {
 /// Every kind of game the tests play: each player count, with and without Commodities, seeded or
 /// in external-chance mode; `games` of each.
 pub(crate) fn random_games(games: u64, mut check: impl FnMut(&Game)) {
-    for players in 3..=5 {
-        for commodities in [false, true] {
-            let rules = if commodities {
-                Rules::commodities(players)
+    for rules in Rules::every_variant() {
+        for seed in 0..games {
+            let mut rng = TestRng(crate::mix_seed(seed) | 1);
+            let mut game = if seed % 4 == 3 {
+                Game::external_chance(rules, None).unwrap()
             } else {
-                Rules::base(players)
-            }
-            .unwrap();
-            for seed in 0..games {
-                let mut rng = TestRng(crate::mix_seed(seed) | 1);
-                let mut game = if seed % 4 == 3 {
-                    Game::external_chance(rules, None).unwrap()
-                } else {
-                    Game::seeded(rules, seed)
-                };
+                Game::seeded(rules, seed)
+            };
+            check(&game);
+            while !game.is_over() {
+                let command = random_command(&game, &mut rng);
+                game.play(command).expect("legal");
                 check(&game);
-                while !game.is_over() {
-                    let command = random_command(&game, &mut rng);
-                    game.play(command).expect("legal");
-                    check(&game);
-                }
             }
         }
     }
@@ -135,24 +127,17 @@ fn the_holdings_kept_agree_with_the_log() {
 fn a_new_game_is_the_blank_game_started() {
     use crate::seat::SeatSet;
     use crate::setup::Setup;
-    for players in 3..=5 {
-        for commodities in [false, true] {
-            let rules = if commodities {
-                Rules::commodities(players)
-            } else {
-                Rules::base(players)
-            }
-            .unwrap();
-            for seed in 0..50 {
-                let setup = Setup::seeded(&rules, seed);
-                let mut plain = Game::blank(rules, setup, true);
-                plain.external = false;
-                plain.dealt = true;
-                plain.start_turn();
-                let game = Game::seeded(rules, seed);
-                assert_eq!(game, plain);
-                assert_eq!(game.seats, SeatSet::all(players));
-            }
+    for rules in Rules::every_variant() {
+        let players = rules.players();
+        for seed in 0..50 {
+            let setup = Setup::seeded(&rules, seed);
+            let mut plain = Game::blank(rules, setup, true);
+            plain.external = false;
+            plain.dealt = true;
+            plain.start_turn();
+            let game = Game::seeded(rules, seed);
+            assert_eq!(game, plain);
+            assert_eq!(game.seats, SeatSet::all(players));
         }
     }
 }
