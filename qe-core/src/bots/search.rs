@@ -94,31 +94,164 @@ impl Level {
                 budget: 12_000,
                 candidates: 5,
                 probe_worlds: 12,
+                playouts_per_world: 1,
+                mixed: false,
+                sharp_rivals: false,
+                millis: 0,
             },
             Level::Medium => SearchConfig {
                 budget: 60_000,
                 candidates: 7,
                 probe_worlds: 24,
+                playouts_per_world: 1,
+                mixed: false,
+                sharp_rivals: false,
+                millis: 0,
             },
             Level::Hard => SearchConfig {
                 budget: 240_000,
                 candidates: 9,
                 probe_worlds: 40,
+                playouts_per_world: 1,
+                mixed: false,
+                sharp_rivals: false,
+                millis: 0,
             },
         }
     }
 }
 
-/// How much the [`SearchBot`] searches.
+/// How much the [`SearchBot`] searches, and how it chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchConfig {
-    /// Simulated commands per decision, over every playout (the deterministic budget).
+    /// Simulated commands per decision, over every playout (the deterministic budget). With
+    /// [`SearchConfig::millis`] set, the first decision's budget; later ones are sized from the
+    /// commands per millisecond measured so far.
     pub budget: u64,
     /// The most candidate bids compared in one decision (at least 2).
     pub candidates: u8,
     /// The worlds sampled before the candidates are chosen (their modelled rival bids set the
     /// candidates).
     pub probe_worlds: u16,
+    /// Playouts of each candidate in each sampled world, each with fresh model noise (at least 1).
+    pub playouts_per_world: u8,
+    /// Sealed bids drawn from a mixed strategy: regret matching over the candidate bids across
+    /// the sampled worlds (every candidate played in every world), the bid drawn from the
+    /// average strategy with the bot's seeded generator. Otherwise the bid with the best mean
+    /// after sequential halving. Asset piles are chosen by sequential halving either way.
+    pub mixed: bool,
+    /// The other seats' sealed bids of the current auction modelled as a searcher's (all or
+    /// nothing: often the smallest bid, else above the `value` bot's amount) instead of the
+    /// `value` bot's.
+    pub sharp_rivals: bool,
+    /// A wall-clock budget per decision in milliseconds (0: none, the budget is counted in
+    /// commands only). Not deterministic: the decision depends on the machine's speed and load.
+    /// Only where a clock is available ([`SearchConfig::timed`]); elsewhere it is ignored.
+    pub millis: u32,
+}
+
+impl SearchConfig {
+    /// The configuration of `search:ms=MS`: the hard preset's search shape, as many playouts as
+    /// fit in `millis` milliseconds a decision (measured by the wall clock: not deterministic).
+    /// `None` without a clock (without the `std` feature, or on `wasm32-unknown-unknown`) or for
+    /// 0 ms.
+    pub fn timed(millis: u32) -> Option<SearchConfig> {
+        (clock::AVAILABLE && millis > 0).then(|| SearchConfig {
+            budget: 4_000 * u64::from(millis),
+            millis,
+            ..Level::Hard.config()
+        })
+    }
+}
+
+/// The wall clock of `search:ms=MS` (std, not on `wasm32-unknown-unknown`, where
+/// `std::time::Instant` panics).
+#[cfg(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+))]
+mod clock {
+    pub const AVAILABLE: bool = true;
+    pub type Instant = std::time::Instant;
+    #[allow(clippy::unnecessary_wraps)] // `None` where there is no clock
+    pub fn now() -> Option<Instant> {
+        Some(Instant::now())
+    }
+    pub fn elapsed_ms(start: Instant) -> f64 {
+        start.elapsed().as_secs_f64() * 1e3
+    }
+}
+
+/// No clock: `search:ms=MS` is not available.
+#[cfg(not(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+)))]
+mod clock {
+    pub const AVAILABLE: bool = false;
+    #[derive(Clone, Copy)]
+    pub struct Instant;
+    pub fn now() -> Option<Instant> {
+        None
+    }
+    pub fn elapsed_ms(_: Instant) -> f64 {
+        0.0
+    }
+}
+
+/// The clock that times a decision with [`SearchConfig::millis`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Clock {
+    /// The wall clock, where there is one.
+    Wall,
+    /// Advances this many microseconds at each reading.
+    Simulated(u64),
+}
+
+/// The time of a timed decision.
+#[derive(Clone, Copy)]
+struct Deadline {
+    start: Option<clock::Instant>,
+    readings: u64,
+    step_us: u64,
+    millis: f64,
+}
+
+impl Deadline {
+    /// The deadline of a decision of `millis` ms starting now; `None` without a clock.
+    fn start(clock: Clock, millis: u32) -> Option<Deadline> {
+        let (start, step_us) = match clock {
+            Clock::Wall => (Some(clock::now()?), 0),
+            Clock::Simulated(step) => (None, step),
+        };
+        Some(Deadline {
+            start,
+            readings: 0,
+            step_us,
+            millis: f64::from(millis),
+        })
+    }
+
+    /// Milliseconds since the start (a reading: it advances a simulated clock).
+    fn elapsed_ms(&mut self) -> f64 {
+        if let Some(start) = self.start {
+            clock::elapsed_ms(start)
+        } else {
+            self.readings += 1;
+            (self.readings * self.step_us) as f64 / 1e3
+        }
+    }
+
+    fn passed(&mut self) -> bool {
+        self.elapsed_ms() >= self.millis
+    }
+}
+
+impl Default for SearchConfig {
+    /// The `search:medium` preset.
+    fn default() -> SearchConfig {
+        Level::Medium.config()
+    }
 }
 
 /// What the last decision of a [`SearchBot`] did.
@@ -136,6 +269,8 @@ pub struct SearchStats {
     pub candidates: u8,
     /// The decision fell back to the `value` bot (no world could be built, or only one choice).
     pub fallback: bool,
+    /// A timed decision ([`SearchConfig::millis`]) stopped at its deadline.
+    pub timed_out: bool,
 }
 
 /// The search bot: determinized Monte Carlo search (see the [module docs](self)).
@@ -149,6 +284,11 @@ pub struct SearchBot {
     /// Suggests a candidate and decides when the search cannot.
     value: ValueBot,
     stats: SearchStats,
+    /// Timed decisions: simulated commands per millisecond measured so far (0: none yet).
+    rate: f64,
+    clock: Clock,
+    /// The mixed strategy of the last decision, if it drew its bid.
+    strategy: Vec<(u64, f64)>,
 }
 
 /// One choice of the searching seat.
@@ -182,7 +322,26 @@ impl SearchBot {
             rng: Mix(mix_seed(seed ^ 0x5EA7_C4B0_75EA_7C4B)),
             value: ValueBot::with_manifest(mix_seed(seed), manifest),
             stats: SearchStats::default(),
+            rate: 0.0,
+            clock: Clock::Wall,
+            strategy: Vec::new(),
         }
+    }
+
+    /// This bot with its timed decisions ([`SearchConfig::millis`]) timed by a simulated clock
+    /// that advances `step_us` microseconds at each reading (once per sampled world played, and
+    /// once at the end) instead of the wall clock: a timed bot that decides alike on every
+    /// machine, whatever the load, and needs no clock (for tests and reproducible experiments).
+    #[must_use]
+    pub fn with_simulated_clock(mut self, step_us: u64) -> SearchBot {
+        self.clock = Clock::Simulated(step_us.max(1));
+        self
+    }
+
+    /// The mixed strategy the last decision drew its bid from ([`SearchConfig::mixed`]): each
+    /// candidate bid with its probability, ascending; empty if the last decision drew nothing.
+    pub fn last_strategy(&self) -> &[(u64, f64)] {
+        &self.strategy
     }
 
     /// The configuration.
@@ -206,6 +365,7 @@ impl SearchBot {
     /// the seat's own past bids prove).
     pub fn decide_with(&mut self, view: &SeatView, history: &[SeenBid]) -> Option<Command> {
         self.stats = SearchStats::default();
+        self.strategy.clear();
         if !view.is_well_formed() {
             return None;
         }
@@ -233,10 +393,11 @@ impl SearchBot {
             piles.extend(legal.discard.iter().map(Choice::Discard));
             (fallback, piles)
         };
-        let Some(know) = Knowledge::new(view, history, rules) else {
+        let Some(mut know) = Knowledge::new(view, history, rules) else {
             self.stats.fallback = true;
             return Some(suggestion.command(me));
         };
+        know.sharp = self.config.sharp_rivals;
         if legal.bid.is_none() && choices.len() < 2 {
             self.stats.fallback = true;
             return Some(suggestion.command(me));
@@ -246,12 +407,25 @@ impl SearchBot {
             Choice::Bid(b) => b.max(1),
             _ => 1,
         };
+        let config = self.config;
+        let deadline = if config.millis > 0 {
+            Deadline::start(self.clock, config.millis)
+        } else {
+            None
+        };
+        let budget = match deadline {
+            // Aim at 85% of the time from the speed measured so far; the deadline stops the rest.
+            Some(_) if self.rate > 0.0 => (self.rate * f64::from(config.millis) * 0.85) as u64,
+            _ => config.budget,
+        };
         let mut search = Search {
             know: &know,
             rng: &mut rng,
             provisional,
             worlds: Vec::new(),
             stats: &mut self.stats,
+            deadline,
+            playouts_per_world: config.playouts_per_world.max(1),
         };
         // The probe worlds: the model's rival bids set the candidate bids.
         let probe = usize::from(self.config.probe_worlds.max(1));
@@ -278,9 +452,47 @@ impl SearchBot {
         if candidates.len() == 1 {
             return Some(candidates[0].command(me));
         }
-        let best = search.halving(&candidates, self.config.budget);
+        let best = if config.mixed && legal.bid.is_some() {
+            search.regret_matching(&candidates, budget).map(|p| {
+                for (c, &q) in candidates.iter().zip(&p) {
+                    if let Choice::Bid(amount) = *c {
+                        self.strategy.push((amount, q));
+                    }
+                }
+                candidates[draw(&p, self.rng.unit())]
+            })
+        } else {
+            search.halving(&candidates, budget)
+        };
+        if let Some(mut d) = search.deadline {
+            let ms = d.elapsed_ms();
+            let done = self.stats.commands + u64::from(self.stats.worlds) * world_cost(view.turn);
+            if ms > 0.05 {
+                let measured = done as f64 / ms;
+                self.rate = if self.rate > 0.0 {
+                    0.7 * self.rate + 0.3 * measured
+                } else {
+                    measured
+                };
+            }
+        }
         Some(best.unwrap_or(suggestion).command(me))
     }
+}
+
+/// The index drawn from the distribution `p` (summing to about 1) by `u` in `[0, 1)`.
+fn draw(p: &[f64], u: f64) -> usize {
+    let total: f64 = p.iter().sum();
+    let mut left = u * total;
+    for (i, &x) in p.iter().enumerate() {
+        if left < x {
+            return i;
+        }
+        left -= x;
+    }
+    p.iter()
+        .rposition(|&x| x > 0.0)
+        .unwrap_or(p.len().saturating_sub(1))
 }
 
 impl Bot for SearchBot {
@@ -324,6 +536,8 @@ struct Search<'k, 'r> {
     provisional: u64,
     worlds: Vec<World>,
     stats: &'r mut SearchStats,
+    deadline: Option<Deadline>,
+    playouts_per_world: u8,
 }
 
 impl Search<'_, '_> {
@@ -347,15 +561,47 @@ impl Search<'_, '_> {
         self.worlds.get(i)
     }
 
+    /// Whether a timed decision must stop now (and record that it did).
+    fn out_of_time(&mut self) -> bool {
+        let passed = self.deadline.as_mut().is_some_and(Deadline::passed);
+        self.stats.timed_out |= passed;
+        passed
+    }
+
+    /// The simulated commands one playout costs from here, and the cost of a world.
+    fn costs(&self) -> (f64, u64) {
+        let view = self.know.view;
+        let left = u64::from(view.turns.saturating_sub(view.turn));
+        let per_playout = (left * (u64::from(view.players) + 1)).max(4) as f64;
+        (per_playout, world_cost(view.turn))
+    }
+
+    /// The mean outcome of `choice` over the playouts of world `i` (one per
+    /// `playouts_per_world`, each with its own model noise, the same for every choice).
+    fn value(&mut self, i: usize, choice: Choice) -> f64 {
+        let world = &self.worlds[i];
+        let n = self.playouts_per_world;
+        if n <= 1 {
+            return playout(self.know, world, choice, self.stats);
+        }
+        let mut sum = 0.0;
+        for j in 0..n {
+            let mut w = *world;
+            if j > 0 {
+                w.sim = w.sim.reseeded(mix_seed(i as u64 ^ (u64::from(j) << 32)));
+            }
+            sum += playout(self.know, &w, choice, self.stats);
+        }
+        sum / f64::from(n)
+    }
+
     /// Sequential halving over `candidates` within `budget` simulated commands; the best
     /// candidate, or `None` if no world could be built.
     fn halving(&mut self, candidates: &[Choice], budget: u64) -> Option<Choice> {
-        let know = self.know;
-        let view = know.view;
         let c = candidates.len();
         self.stats.candidates = c as u8;
-        let left = u64::from(view.turns.saturating_sub(view.turn));
-        let per_playout = (left * (u64::from(view.players) + 1)).max(4) as f64;
+        let (per_playout, world) = self.costs();
+        let ppw = u64::from(self.playouts_per_world);
         let rounds = usize::BITS - (c - 1).leading_zeros();
         // Each round shares its worlds among the candidates still in: worlds per playout.
         let mut share = 0.0;
@@ -364,31 +610,82 @@ impl Search<'_, '_> {
             share += 1.0 / (f64::from(rounds) * alive_count as f64);
             alive_count = alive_count.div_ceil(2);
         }
-        let world = world_cost(view.turn);
         let budget = budget.saturating_sub(self.worlds.len() as u64 * world) as f64;
-        let playouts = ((budget / (per_playout + share * world as f64)) as u64).max(2 * c as u64);
+        let playouts = ((budget / (per_playout + share * world as f64 / ppw as f64)) as u64)
+            .max(2 * c as u64 * ppw)
+            / ppw;
         let mut alive: Vec<usize> = (0..c).collect();
         let mut sum = alloc::vec![0.0f64; c];
+        let mut count = alloc::vec![0u32; c];
         let mut next = 0usize;
-        for round in 0..rounds {
+        'rounds: for round in 0..rounds {
             let per = (playouts / (u64::from(rounds) * alive.len() as u64)).max(1);
             for _ in 0..per {
+                if self.out_of_time() {
+                    break 'rounds;
+                }
                 if self.world(next).is_none() {
                     break;
                 }
-                let world = &self.worlds[next];
-                next += 1;
                 for &k in &alive {
-                    sum[k] += playout(know, world, candidates[k], self.stats);
+                    sum[k] += self.value(next, candidates[k]);
+                    count[k] += 1;
                 }
+                next += 1;
             }
-            // Ties go to the earlier candidate (the cheaper bid).
-            alive.sort_by(|&x, &y| sum[y].total_cmp(&sum[x]).then(x.cmp(&y)));
             if round + 1 < rounds {
+                // Ties go to the earlier candidate (the cheaper bid).
+                alive.sort_by(|&x, &y| sum[y].total_cmp(&sum[x]).then(x.cmp(&y)));
                 alive.truncate(alive.len().div_ceil(2));
             }
         }
+        // The best mean (the candidates still in have played the same worlds, unless the clock
+        // stopped a round); ties to the earlier candidate.
+        let mean = |k: usize| sum[k] / f64::from(count[k].max(1));
+        alive.sort_by(|&x, &y| mean(y).total_cmp(&mean(x)).then(x.cmp(&y)));
         alive.first().map(|&k| candidates[k])
+    }
+
+    /// Regret matching over `candidates` across the sampled worlds, within `budget` simulated
+    /// commands: every candidate is played in every world (full information), each world is a
+    /// round, and the strategy of a round puts weight on each candidate in proportion to its
+    /// positive regret so far (uniform when none is positive). The average strategy over the
+    /// rounds, or `None` if no world could be built.
+    fn regret_matching(&mut self, candidates: &[Choice], budget: u64) -> Option<Vec<f64>> {
+        let c = candidates.len();
+        self.stats.candidates = c as u8;
+        let (per_playout, world) = self.costs();
+        let ppw = f64::from(self.playouts_per_world);
+        let budget = budget.saturating_sub(self.worlds.len() as u64 * world) as f64;
+        let rounds = ((budget / (c as f64 * ppw * per_playout + world as f64)) as usize).max(2);
+        let mut regret = alloc::vec![0.0f64; c];
+        let mut average = alloc::vec![0.0f64; c];
+        let mut strategy = alloc::vec![1.0 / c as f64; c];
+        let mut u = alloc::vec![0.0f64; c];
+        let mut played = 0;
+        for t in 0..rounds {
+            if self.out_of_time() || self.world(t).is_none() {
+                break;
+            }
+            let positive: f64 = regret.iter().map(|r| r.max(0.0)).sum();
+            for (s, r) in strategy.iter_mut().zip(&regret) {
+                *s = if positive > 0.0 {
+                    r.max(0.0) / positive
+                } else {
+                    1.0 / c as f64
+                };
+            }
+            for (k, &choice) in candidates.iter().enumerate() {
+                u[k] = self.value(t, choice);
+            }
+            let expected: f64 = strategy.iter().zip(&u).map(|(s, x)| s * x).sum();
+            for k in 0..c {
+                regret[k] += u[k] - expected;
+                average[k] += strategy[k];
+            }
+            played += 1;
+        }
+        (played > 0).then(|| average.iter().map(|a| a / f64::from(played)).collect())
     }
 }
 
