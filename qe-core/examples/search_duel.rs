@@ -3,8 +3,8 @@
 //! that have no preset name. Prints each side's share of the wins with its 95% Wilson interval.
 //!
 //! `cargo run --release -p qe-core --example search_duel -- GAMES SEED A B [THREADS]`, where a
-//! configuration is `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP` (the last
-//! three 0 or 1 where flags), a level name (`easy`, `medium`, `hard`) or `value`.
+//! configuration is `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS`
+//! (MIXED and SHARP 0 or 1), a level name (`easy`, `medium`, `hard`) or `value`.
 
 use qe_core::bots::{decide, BoxedBot, Level, SearchBot, SearchConfig, ValueBot};
 use qe_core::{Manifest, Match, Rules, Seat};
@@ -24,6 +24,8 @@ fn config(s: &str) -> Option<SearchConfig> {
         playouts_per_world: v.get(3).copied().unwrap_or(1) as u8,
         mixed: v.get(4).copied().unwrap_or(0) == 1,
         sharp_rivals: v.get(5).copied().unwrap_or(0) == 1,
+        rival_search: v.get(6).copied().unwrap_or(0) as u32,
+        rival_worlds: v.get(7).copied().unwrap_or(0) as u8,
         millis: 0,
     })
 }

@@ -3,7 +3,7 @@
 //! - No cheat (R-VIS-8): for every preset, in twin games that differ only in what its seat may not
 //!   see (the construction of the no-leak test, `common/twins.rs`), the bot makes exactly the same
 //!   decisions, with its state carried from decision to decision.
-//!   The options alike: mixed bids, sharp rivals, several playouts a world, and the timed bot
+//!   The options alike: mixed bids, sharp rivals, rival search, several playouts a world, and the timed bot
 //!   of `search:ms=MS` (its clock simulated, so that it is reproducible).
 //! - It plays only legal commands, in every configuration (3, 4, 5 players, with and without
 //!   Commodities), and is deterministic for a seed.
@@ -165,6 +165,29 @@ fn sharp_rivals_and_several_playouts_a_world_decide_the_same_in_twin_games() {
         );
     }
     assert!(compared >= 20, "{compared}");
+}
+
+/// The rival search of `search:hard` (a small search from each other seat's view of sampled
+/// worlds), on a small scale, over whole games.
+#[test]
+fn rival_search_decides_the_same_in_twin_games() {
+    let config = SearchConfig {
+        rival_search: 1_000,
+        rival_worlds: 2,
+        ..Level::Easy.config()
+    };
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(4, false), (5, true)].into_iter().enumerate() {
+        compared += twin_check_with(
+            "rival search",
+            configured(config),
+            players,
+            commodities,
+            700 + k as u64,
+            80,
+        );
+    }
+    assert!(compared >= 12, "{compared}");
 }
 
 /// `search:ms=MS`'s configuration, its clock simulated: the time budget, the deadline and the

@@ -7,7 +7,10 @@
 //!    industry tokens, the deck order, the pile orders and every price it does not see are drawn,
 //!    the prices within the bounds the deduction aid proves ([`crate::deduction`]);
 //! 2. **models the other seats' sealed bids** in each world with the `value` bot ([`ValueBot`])
-//!    reading that seat's view of the world, with fresh noise per world;
+//!    reading that seat's view of the world, with fresh noise per world; with a rival search
+//!    ([`SearchConfig::rival_search`], `search:hard`), one level deeper: a small search from each
+//!    other seat's view of a few worlds says how a searcher in its place would bid, and every
+//!    world's modelled bid of that seat is moved by the difference;
 //! 3. **chooses candidates**: the smallest bid, the `value` bot's own bid, and bids just above
 //!    the modelled highest (and, with Commodities, second-highest) rival bid at several quantiles
 //!    over the worlds; or the legal piles for a take or a discard;
@@ -16,10 +19,13 @@
 //!    outcome: 1 for a win, shared wins split, 0 otherwise — so an elimination (R-SCO-2) is a
 //!    loss whatever the score;
 //! 5. **keeps the best half** of the candidates after each round of worlds (sequential halving)
-//!    and plays the best mean.
+//!    and plays the best mean; or, with [`SearchConfig::mixed`], plays every candidate bid in
+//!    every world, runs regret matching over the worlds as rounds and draws the sealed bid from
+//!    the average strategy (`qe-core/src/bots/README.md` gives the measurements behind both).
 //!
 //! The budget is counted in simulated commands, so a decision is deterministic for a seed (and the
-//! same on every platform); [`SearchConfig::budget`] sets it, [`Level`] holds the presets. The 5-player
+//! same on every platform); [`SearchConfig::budget`] sets it, [`Level`] holds the presets; the timed
+//! bot ([`SearchConfig::millis`], `search:ms=MS`) trades that for a wall-clock budget. The 5-player
 //! peek (R-VIS-5) is taken once a third of the game has passed, at the auction whose hidden price
 //! says most about the biggest spender.
 //!
@@ -47,6 +53,7 @@ use super::{nearest_legal, Bot, ValueBot};
 use crate::command::Command;
 use crate::components::{AssetKind, Manifest};
 use crate::game::Game;
+use crate::phase::Phase;
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Seat, MAX_SEATS};
 use crate::seen::SeenBid;
@@ -65,7 +72,9 @@ pub enum Level {
     /// The default (`search`): a few milliseconds a decision on one core, release build, short
     /// enough for a frame budget (PERF.md).
     Medium,
-    /// Four times the medium budget: about four times as long a decision.
+    /// About four times as long a decision as medium, spent partly on a deeper model of the
+    /// other seats: a small search from each one's view of eight sampled worlds
+    /// ([`SearchConfig::rival_search`]); then its own search of 160,000 commands.
     Hard,
 }
 
@@ -97,6 +106,8 @@ impl Level {
                 playouts_per_world: 1,
                 mixed: false,
                 sharp_rivals: false,
+                rival_search: 0,
+                rival_worlds: 0,
                 millis: 0,
             },
             Level::Medium => SearchConfig {
@@ -106,15 +117,19 @@ impl Level {
                 playouts_per_world: 1,
                 mixed: false,
                 sharp_rivals: false,
+                rival_search: 0,
+                rival_worlds: 0,
                 millis: 0,
             },
             Level::Hard => SearchConfig {
-                budget: 240_000,
+                budget: 160_000,
                 candidates: 9,
                 probe_worlds: 40,
                 playouts_per_world: 1,
                 mixed: false,
                 sharp_rivals: false,
+                rival_search: 4_000,
+                rival_worlds: 8,
                 millis: 0,
             },
         }
@@ -144,6 +159,14 @@ pub struct SearchConfig {
     /// nothing: often the smallest bid, else above the `value` bot's amount) instead of the
     /// `value` bot's.
     pub sharp_rivals: bool,
+    /// Rival search: the budget (simulated commands) of a small search run for each other seat
+    /// from its own view of a few sampled worlds (0: none). The other seats' sealed bids are
+    /// then modelled as that search bids: in those worlds its bid, in the others the `value`
+    /// bot's bid moved by the difference the search made (one level deeper than modelling them
+    /// by the `value` bot, which is what the searcher itself answers).
+    pub rival_search: u32,
+    /// The worlds in which each other seat's search is run (with [`SearchConfig::rival_search`]).
+    pub rival_worlds: u8,
     /// A wall-clock budget per decision in milliseconds (0: none, the budget is counted in
     /// commands only). Not deterministic: the decision depends on the machine's speed and load.
     /// Only where a clock is available ([`SearchConfig::timed`]); elsewhere it is ignored.
@@ -426,6 +449,7 @@ impl SearchBot {
             stats: &mut self.stats,
             deadline,
             playouts_per_world: config.playouts_per_world.max(1),
+            shifts: PerSeat::new(core::array::from_fn(|_| Vec::new())),
         };
         // The probe worlds: the model's rival bids set the candidate bids.
         let probe = usize::from(self.config.probe_worlds.max(1));
@@ -437,6 +461,9 @@ impl SearchBot {
         if search.worlds.is_empty() {
             self.stats.fallback = true;
             return Some(suggestion.command(me));
+        }
+        if config.rival_search > 0 && view.phase == Phase::Bidding {
+            search.model_rivals(config.rival_search, config.rival_worlds);
         }
         let candidates = match legal.bid {
             Some(range) => bid_candidates(
@@ -538,6 +565,9 @@ struct Search<'k, 'r> {
     stats: &'r mut SearchStats,
     deadline: Option<Deadline>,
     playouts_per_world: u8,
+    /// Per other seat, how much its modelled search bid differed from its `value` bid in the
+    /// worlds where its search was run ([`SearchConfig::rival_search`]); applied to every world.
+    shifts: PerSeat<Vec<i64>>,
 }
 
 impl Search<'_, '_> {
@@ -546,7 +576,9 @@ impl Search<'_, '_> {
         while self.worlds.len() <= i {
             let mut tries = 0;
             loop {
-                if let Ok(w) = self.know.sample(self.rng, self.provisional) {
+                if let Ok(mut w) = self.know.sample(self.rng, self.provisional) {
+                    let i = self.worlds.len();
+                    shift(&mut w, &self.shifts, i);
                     self.worlds.push(w);
                     self.stats.worlds += 1;
                     break;
@@ -559,6 +591,44 @@ impl Search<'_, '_> {
             }
         }
         self.worlds.get(i)
+    }
+
+    /// Runs a small search (`budget` simulated commands) for each other seat that has a sealed
+    /// bid pending, from its own view of each of the first `worlds` sampled worlds (a view of a
+    /// world built from this seat's knowledge only), records how far its bid is from the
+    /// `value` bot's there, and moves every world's modelled bids by those differences.
+    fn model_rivals(&mut self, budget: u32, worlds: u8) {
+        let me = self.know.me;
+        let rules = self.know.rules;
+        let inner = SearchConfig {
+            budget: u64::from(budget),
+            candidates: 5,
+            probe_worlds: 8,
+            ..Level::Easy.config()
+        };
+        let k = usize::from(worlds.max(1)).min(self.worlds.len());
+        for i in 0..k {
+            let w = self.worlds[i];
+            for (s, pending) in w.pending.seats() {
+                let Some(v) = *pending else { continue };
+                if s == me {
+                    continue;
+                }
+                let view = w.game.view(s);
+                if view.legal.bid.is_none() {
+                    continue;
+                }
+                let mut bot = SearchBot::with_config(inner, self.rng.next(), *rules.manifest());
+                if let Some(Command::Bid { amount, .. }) = bot.decide_with(&view, &[]) {
+                    self.shifts[s].push(amount as i64 - v as i64);
+                }
+                self.stats.commands += bot.stats.commands;
+                self.stats.playouts += bot.stats.playouts;
+            }
+        }
+        for (i, w) in self.worlds.iter_mut().enumerate() {
+            shift(w, &self.shifts, i);
+        }
     }
 
     /// Whether a timed decision must stop now (and record that it did).
@@ -686,6 +756,22 @@ impl Search<'_, '_> {
             played += 1;
         }
         (played > 0).then(|| average.iter().map(|a| a / f64::from(played)).collect())
+    }
+}
+
+/// World `i`'s modelled sealed bids moved by the other seats' search differences (`shifts`,
+/// taken in turn), within what each seat may bid.
+fn shift(w: &mut World, shifts: &PerSeat<Vec<i64>>, i: usize) {
+    for (s, d) in shifts.seats() {
+        if d.is_empty() {
+            continue;
+        }
+        if let (Some(v), Some(range)) = (w.pending[s], w.game.bid_range(s)) {
+            let moved = (v as i64).saturating_add(d[i % d.len()]).max(0) as u64;
+            let moved = nearest_legal(&range, moved);
+            w.pending[s] = Some(moved);
+            w.standing[s] = Some(moved);
+        }
     }
 }
 
