@@ -620,7 +620,7 @@ impl Search<'_, '_> {
                 }
                 let mut bot = SearchBot::with_config(inner, self.rng.next(), *rules.manifest());
                 if let Some(Command::Bid { amount, .. }) = bot.decide_with(&view, &[]) {
-                    self.shifts[s].push(amount as i64 - v as i64);
+                    self.shifts[s].push(signed(amount).saturating_sub(signed(v)));
                 }
                 self.stats.commands += bot.stats.commands;
                 self.stats.playouts += bot.stats.playouts;
@@ -759,6 +759,11 @@ impl Search<'_, '_> {
     }
 }
 
+/// A money amount as a signed number (saturating).
+fn signed(x: u64) -> i64 {
+    i64::try_from(x).unwrap_or(i64::MAX)
+}
+
 /// World `i`'s modelled sealed bids moved by the other seats' search differences (`shifts`,
 /// taken in turn), within what each seat may bid.
 fn shift(w: &mut World, shifts: &PerSeat<Vec<i64>>, i: usize) {
@@ -767,7 +772,7 @@ fn shift(w: &mut World, shifts: &PerSeat<Vec<i64>>, i: usize) {
             continue;
         }
         if let (Some(v), Some(range)) = (w.pending[s], w.game.bid_range(s)) {
-            let moved = (v as i64).saturating_add(d[i % d.len()]).max(0) as u64;
+            let moved = signed(v).saturating_add(d[i % d.len()]).max(0) as u64;
             let moved = nearest_legal(&range, moved);
             w.pending[s] = Some(moved);
             w.standing[s] = Some(moved);
