@@ -4,6 +4,10 @@
 //! budget. Low agreement of a budget with itself (two seeds) means its estimate is noise-limited;
 //! agreement with the reference says how close it is to what the model's best answer is.
 //!
+//! With `BIDS=1` in the environment it prints instead, at every sealed bid of those games, the
+//! bid of a search bot of the first configuration, the `value` bot's bid in the same view and the
+//! smallest legal bid (`BID search value min phase`).
+//!
 //! `cargo run --release -p qe-core --example search_scaling -- [GAMES] [REF_BUDGET] [BUDGET,CANDIDATES,PROBE ...]`
 
 use qe_core::bots::{by_name, BoxedBot, SearchBot, SearchConfig};
