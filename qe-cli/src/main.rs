@@ -262,11 +262,12 @@ fn exit_from_clap(e: &clap::Error) -> ! {
 pub fn parse_bots(text: &str) -> Result<Vec<String>, String> {
     let names: Vec<String> = text.split(',').map(|s| s.trim().to_owned()).collect();
     for name in &names {
-        if !qe_core::bots::NAMES.contains(&name.as_str()) {
+        if !qe_core::bots::is_name(name) {
             return Err(format!(
-                "unknown bot `{}` (bots: {})",
+                "unknown bot `{}` (bots: {}, {})",
                 qe_core::shown(name),
-                qe_core::bots::NAMES.join(", ")
+                qe_core::bots::NAMES.join(", "),
+                qe_core::bots::TIMED_NAME
             ));
         }
     }

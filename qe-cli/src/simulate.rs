@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use qe_core::bots::{by_name_with, BoxedBot, ValueBot, NAMES};
+use qe_core::bots::{by_name_with, is_name, BoxedBot, ValueBot, NAMES, TIMED_NAME};
 use qe_core::{Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
 use serde_json::json;
 
@@ -36,7 +36,8 @@ use crate::{manifest, Common, Failure};
 pub const HELP: &str = "\
 Agents: the built-in bots value (bids a tile's marginal VP for its seat, scaled by the prices it
 has seen), random (uniform over a small bid ladder), miser (bids zero or the minimum), search
-(= search:medium), search:easy, search:medium, search:hard (Monte Carlo search over sampled games),
+(= search:medium), search:easy, search:medium, search:hard (Monte Carlo search over sampled games;
+search:ms=MS searches about MS milliseconds a decision, 1 to 60000: not reproducible by --seed),
 and exec:COMMAND, a program in any language speaking the line-based JSON protocol qe-agent/1
 (spec/AGENT-PROTOCOL.md; COMMAND is split on spaces, e.g. `exec:python3 agent.py`, so quote the
 list for the shell: --bots 'value,exec:python3 agent.py').
@@ -110,11 +111,11 @@ fn parse_agent_list(text: &str) -> Result<AgentList, String> {
                 spec: name.to_owned(),
                 argv: agent::parse_exec(command)?,
             });
-        } else if NAMES.contains(&name) {
+        } else if is_name(name) {
             out.push(AgentSpec::Bot(name.to_owned()));
         } else {
             return Err(format!(
-                "unknown agent `{name}` (agents: {}, or exec:COMMAND)",
+                "unknown agent `{name}` (agents: {}, {TIMED_NAME}, or exec:COMMAND)",
                 NAMES.join(", ")
             ));
         }

@@ -1932,6 +1932,31 @@ fn simulate_times_each_decision() {
     );
 }
 
+/// The timed search bot is an agent of `qe simulate` by its name `search:ms=MS`.
+#[test]
+fn simulate_takes_the_timed_search_bot() {
+    let o = run(
+        &[
+            "simulate",
+            "--bots",
+            "search:ms=2,value",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--seed",
+            "4",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(agents[0]["agent"], "search:ms=2");
+    assert_eq!(agents[0]["seats_played"], 4);
+}
+
 #[test]
 fn simulate_rejects_bad_agents_and_zero_games() {
     for (args, message) in [
@@ -1941,6 +1966,14 @@ fn simulate_rejects_bad_agents_and_zero_games() {
             "unknown agent `oracle`",
         ),
         (&["simulate", "--bots", "value,exec:"], "needs a command"),
+        (
+            &["simulate", "--bots", "value,search:ms=0"],
+            "unknown agent `search:ms=0`",
+        ),
+        (
+            &["play", "--bots", "value,search:ms=60001"],
+            "unknown bot `search:ms=60001`",
+        ),
         (
             &["simulate", "--bots", "value,value,value,value,value,value"],
             "6 agents for 4",

@@ -214,7 +214,8 @@ impl Bot for MiserBot {
 
 /// The names [`by_name`] accepts, in the order they are documented: the one list of bot names
 /// (the `qe` command, the C ABI and the Python package take theirs from here). `search` is
-/// `search:medium`.
+/// `search:medium`. Besides these, [`by_name`] takes the timed search bot `search:ms=MS`
+/// ([`TIMED_NAME`], [`is_name`]).
 pub const NAMES: [&str; 7] = [
     "random",
     "miser",
@@ -225,10 +226,46 @@ pub const NAMES: [&str; 7] = [
     "search:hard",
 ];
 
+/// The pattern of the timed search bot's names: `search:ms=MS`, a search bot that spends about
+/// `MS` milliseconds of wall-clock time on a decision (1 to [`MAX_MILLIS`], decimal digits, no
+/// leading zero; [`SearchConfig::timed`]). Not deterministic: what it decides depends on the
+/// machine's speed and load. Only where a clock is available (with the `std` feature, not on
+/// `wasm32-unknown-unknown`); elsewhere [`by_name`] refuses the name.
+pub const TIMED_NAME: &str = "search:ms=MS";
+
+/// The longest time per decision of `search:ms=MS`: a minute.
+pub const MAX_MILLIS: u32 = 60_000;
+
+/// The search configuration a search bot's name stands for (`search`, `search:LEVEL`,
+/// `search:ms=MS`); `None` for any other name, and for `search:ms=MS` where no clock is
+/// available.
+pub fn search_config(name: &str) -> Option<SearchConfig> {
+    let rest = name.strip_prefix("search")?;
+    if rest.is_empty() {
+        return Some(Level::Medium.config());
+    }
+    let rest = rest.strip_prefix(':')?;
+    if let Some(ms) = rest.strip_prefix("ms=") {
+        let digits_only = !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit());
+        if !digits_only || ms.starts_with('0') || ms.len() > 5 {
+            return None;
+        }
+        let millis: u32 = ms.parse().ok()?;
+        return SearchConfig::timed(millis).filter(|_| millis <= MAX_MILLIS);
+    }
+    Level::from_name(rest).map(Level::config)
+}
+
+/// Whether [`by_name`] builds a bot of this name: one of [`NAMES`], or a timed search bot
+/// (`search:ms=MS`, [`TIMED_NAME`]) where a clock is available.
+pub fn is_name(name: &str) -> bool {
+    NAMES.contains(&name) || search_config(name).is_some()
+}
+
 /// A boxed bot, as built by [`by_name`].
 pub type BoxedBot = Box<dyn Bot + Send>;
 
-/// Builds a bot from its name (see [`NAMES`]) and seed, with the default manifest; `None` for an
+/// Builds a bot from its name (see [`NAMES`]; also `search:ms=MS`, [`TIMED_NAME`]) and seed, with the default manifest; `None` for an
 /// unknown name.
 ///
 /// ```
@@ -258,18 +295,11 @@ pub fn by_name_with(name: &str, seed: u64, manifest: Manifest) -> Option<BoxedBo
         "random" => Some(Box::new(RandomBot::new(seed))),
         "miser" => Some(Box::new(MiserBot)),
         "value" => Some(Box::new(ValueBot::with_manifest(seed, manifest))),
-        _ => {
-            let level = match name.strip_prefix("search") {
-                Some("") => Level::Medium,
-                Some(rest) => Level::from_name(rest.strip_prefix(':')?)?,
-                None => return None,
-            };
-            Some(Box::new(SearchBot::with_config(
-                level.config(),
-                seed,
-                manifest,
-            )))
-        }
+        _ => Some(Box::new(SearchBot::with_config(
+            search_config(name)?,
+            seed,
+            manifest,
+        ))),
     }
 }
 

@@ -3,23 +3,44 @@
 //! - No cheat (R-VIS-8): for every preset, in twin games that differ only in what its seat may not
 //!   see (the construction of the no-leak test, `common/twins.rs`), the bot makes exactly the same
 //!   decisions, with its state carried from decision to decision.
+//!   The options alike: mixed bids, sharp rivals, rival search, several playouts a world, and the timed bot
+//!   of `search:ms=MS` (its clock simulated, so that it is reproducible).
 //! - It plays only legal commands, in every configuration (3, 4, 5 players, with and without
 //!   Commodities), and is deterministic for a seed.
 
 mod common;
 
 use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng};
-use qe_core::bots::{by_name, Level, SearchBot, NAMES};
-use qe_core::{Command, Match, Seat, Setup};
+use qe_core::bots::{by_name, Level, SearchBot, SearchConfig, NAMES};
+use qe_core::{Command, Manifest, Match, Seat, Setup};
 
 /// Plays game A (seat `s` by the search bot, the others at random, as the no-leak test plays),
 /// builds its twin B, and checks that a second bot with the same seed, fed B's views, decides
 /// exactly what the first decided in A. Returns the number of decisions compared.
 fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usize) -> usize {
+    twin_check_with(
+        &format!("{level:?}"),
+        |seed| SearchBot::new(level, seed),
+        players,
+        commodities,
+        seed,
+        cut,
+    )
+}
+
+/// As [`twin_check`], for the bot `make(seed)` (named `level` in messages).
+fn twin_check_with(
+    level: &str,
+    make: impl Fn(u64) -> SearchBot,
+    players: u8,
+    commodities: bool,
+    seed: u64,
+    cut: usize,
+) -> usize {
     let rules = rules_of(players, commodities);
     let s = Seat((seed % u64::from(players)) as u8);
     let mut a = Match::seeded(rules, seed);
-    let mut bot_a = SearchBot::new(level, seed ^ 0xB07);
+    let mut bot_a = make(seed ^ 0xB07);
     let mut rng = Rng(seed.wrapping_mul(31));
     // Which commands of A were the bot's.
     let mut by_bot = Vec::new();
@@ -38,7 +59,7 @@ fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usiz
         };
         by_bot.push(c.seat() == Some(s));
         a.apply(c)
-            .unwrap_or_else(|e| panic!("{level:?} played an illegal {c:?}: {e}"));
+            .unwrap_or_else(|e| panic!("{level} played an illegal {c:?}: {e}"));
     }
     let setup_b = twin_setup(&a, rules, seed, s, seed ^ 0x5EED);
     let commands_b = twin_commands(&a, rules, seed, s);
@@ -49,7 +70,7 @@ fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usiz
     );
     let mut b = Match::with_setup(rules, setup_b).unwrap();
     let mut replay = Match::seeded(rules, seed);
-    let mut bot_b = SearchBot::new(level, seed ^ 0xB07);
+    let mut bot_b = make(seed ^ 0xB07);
     let mut compared = 0;
     for (i, (&ca, &cb)) in a.commands().iter().zip(&commands_b).enumerate() {
         let over = replay.game().is_over();
@@ -62,7 +83,7 @@ fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usiz
             let decided = bot_b.decide(&b.view(Some(s))).unwrap();
             assert_eq!(
                 decided, ca,
-                "{level:?}, {players} players, commodities {commodities}, seed {seed}: decision {i} differs in the twin game"
+                "{level}, {players} players, commodities {commodities}, seed {seed}: decision {i} differs in the twin game"
             );
             compared += 1;
         }
@@ -98,6 +119,202 @@ fn medium_decides_the_same_in_twin_games() {
 fn hard_decides_the_same_in_twin_games() {
     let compared = twin_check(Level::Hard, 4, true, 300, 10);
     assert!(compared >= 2, "{compared}");
+}
+
+/// A bot of `config`, its timed decisions timed by a simulated clock (so they are reproducible).
+fn configured(config: SearchConfig) -> impl Fn(u64) -> SearchBot {
+    move |seed| SearchBot::with_config(config, seed, Manifest::default()).with_simulated_clock(40)
+}
+
+#[test]
+fn mixed_bids_decide_the_same_in_twin_games() {
+    let config = SearchConfig {
+        mixed: true,
+        ..Level::Easy.config()
+    };
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(4, false), (5, true)].into_iter().enumerate() {
+        compared += twin_check_with(
+            "mixed",
+            configured(config),
+            players,
+            commodities,
+            400 + k as u64,
+            120,
+        );
+    }
+    assert!(compared >= 20, "{compared}");
+}
+
+#[test]
+fn sharp_rivals_and_several_playouts_a_world_decide_the_same_in_twin_games() {
+    let config = SearchConfig {
+        sharp_rivals: true,
+        playouts_per_world: 2,
+        ..Level::Easy.config()
+    };
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(3, true), (4, false)].into_iter().enumerate() {
+        compared += twin_check_with(
+            "sharp",
+            configured(config),
+            players,
+            commodities,
+            500 + k as u64,
+            120,
+        );
+    }
+    assert!(compared >= 20, "{compared}");
+}
+
+/// The rival search of `search:hard` (a small search from each other seat's view of sampled
+/// worlds), on a small scale, over whole games.
+#[test]
+fn rival_search_decides_the_same_in_twin_games() {
+    let config = SearchConfig {
+        rival_search: 1_000,
+        rival_worlds: 2,
+        ..Level::Easy.config()
+    };
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(4, false), (5, true)].into_iter().enumerate() {
+        compared += twin_check_with(
+            "rival search",
+            configured(config),
+            players,
+            commodities,
+            700 + k as u64,
+            80,
+        );
+    }
+    assert!(compared >= 12, "{compared}");
+}
+
+/// `search:ms=MS`'s configuration, its clock simulated: the time budget, the deadline and the
+/// speed it learns from decision to decision read nothing hidden.
+#[test]
+fn timed_decisions_decide_the_same_in_twin_games() {
+    let config = qe_core::bots::search_config("search:ms=3").expect("a clock in tests");
+    assert_eq!(config.millis, 3);
+    let mut compared = 0;
+    for (k, (players, commodities)) in [(4, true), (3, false)].into_iter().enumerate() {
+        compared += twin_check_with(
+            "search:ms=3",
+            configured(config),
+            players,
+            commodities,
+            600 + k as u64,
+            60,
+        );
+    }
+    assert!(compared >= 10, "{compared}");
+}
+
+/// A timed bot stops at its deadline: with a simulated clock of 1 ms a reading, a 2 ms budget
+/// plays at most two worlds' playouts, and says so.
+#[test]
+fn a_timed_decision_stops_at_its_deadline() {
+    let config = SearchConfig::timed(2).expect("a clock in tests");
+    let m = Match::seeded(rules_of(4, false), 3);
+    let seat = m.game().to_act().first().unwrap();
+    let mut bot = SearchBot::with_config(config, 1, Manifest::default()).with_simulated_clock(1000);
+    let c = bot.decide(&m.view(Some(seat))).unwrap();
+    assert!(m.game().legal(seat).bid.unwrap().allows(match c {
+        Command::Bid { amount, .. } => amount,
+        _ => panic!("{c:?}"),
+    }));
+    let stats = bot.last_stats();
+    assert!(stats.timed_out, "{stats:?}");
+    assert!(
+        u64::from(stats.playouts) <= 2 * u64::from(stats.candidates),
+        "{stats:?}"
+    );
+    // Without the clock's pressure the same bot plays its whole budget.
+    let mut untimed = SearchBot::new(Level::Hard, 1);
+    untimed.decide(&m.view(Some(seat))).unwrap();
+    assert!(!untimed.last_stats().timed_out);
+    assert!(untimed.last_stats().playouts > 10 * stats.playouts);
+}
+
+/// The names of the timed bot: `search:ms=` and a whole number of milliseconds from 1 to a
+/// minute, written plainly.
+#[test]
+fn timed_names_are_exact() {
+    use qe_core::bots::{is_name, search_config};
+    for (name, ms) in [
+        ("search:ms=1", 1),
+        ("search:ms=50", 50),
+        ("search:ms=60000", 60_000),
+    ] {
+        assert!(is_name(name), "{name}");
+        assert!(by_name(name, 1).is_some(), "{name}");
+        assert_eq!(search_config(name).map(|c| c.millis), Some(ms), "{name}");
+    }
+    for name in [
+        "search:ms=",
+        "search:ms=0",
+        "search:ms=050",
+        "search:ms=+5",
+        "search:ms=-5",
+        "search:ms=5 ",
+        "search:ms=60001",
+        "search:ms=99999999999",
+        "search:ms=5.0",
+        "search:MS=5",
+        "search:ms5",
+        "search::ms=5",
+    ] {
+        assert!(!is_name(name), "{name:?}");
+        assert!(by_name(name, 1).is_none(), "{name:?}");
+    }
+    for name in NAMES {
+        assert!(is_name(name), "{name}");
+    }
+    assert!(!is_name("oracle"));
+}
+
+/// A mixed bot draws its sealed bids from a distribution over its candidates: along a game, each
+/// drawn bid is in the distribution's support, the probabilities sum to 1, some decisions mix
+/// (two bids of at least 5% each), and the draws are fixed by the seed. A pure bot draws nothing.
+#[test]
+fn a_mixed_bot_draws_its_bids_from_the_strategy_it_computed() {
+    let config = SearchConfig {
+        mixed: true,
+        ..Level::Easy.config()
+    };
+    let play = |mixed: bool| {
+        let c = SearchConfig { mixed, ..config };
+        let mut m = Match::seeded(rules_of(4, false), 21);
+        let mut bots: Vec<SearchBot> = (0..4)
+            .map(|s| SearchBot::with_config(c, 30 + s, Manifest::default()))
+            .collect();
+        let (mut mixing, mut drawn) = (0, 0);
+        while !m.game().is_over() {
+            let seat = m.game().to_act().first().unwrap();
+            let bot = &mut bots[seat.index()];
+            let command = bot.decide(&m.view(Some(seat))).unwrap();
+            let strategy = bot.last_strategy();
+            if !strategy.is_empty() {
+                drawn += 1;
+                let total: f64 = strategy.iter().map(|(_, p)| p).sum();
+                assert!((total - 1.0).abs() < 1e-9, "{strategy:?}");
+                let Command::Bid { amount, .. } = command else {
+                    panic!("{command:?} drawn from {strategy:?}")
+                };
+                assert!(
+                    strategy.iter().any(|&(b, p)| b == amount && p > 0.0),
+                    "{amount} from {strategy:?}"
+                );
+                mixing += usize::from(strategy.iter().filter(|(_, p)| *p >= 0.05).count() >= 2);
+            }
+            m.apply(command).unwrap();
+        }
+        (m.commands().to_vec(), mixing, drawn)
+    };
+    let (first, mixing, drawn) = play(true);
+    assert!(drawn > 20 && mixing > 5, "{mixing} of {drawn}");
+    assert_eq!(play(true).0, first);
+    assert_eq!(play(false).2, 0);
 }
 
 /// Every preset name builds a search bot; `search` is `search:medium`.

@@ -63,8 +63,8 @@ pub unsafe extern "C" fn qe_bot_new(
     entry::call(no_args, out!(out_bot), |()| {
         // SAFETY: caller contract.
         let kind = unsafe { str_arg(kind, "kind")? };
-        let names = qe_core::bots::NAMES.join(", ");
-        if !qe_core::bots::NAMES.contains(&kind) {
+        let names = qe_core::bots::NAMES.join(", ") + ", " + qe_core::bots::TIMED_NAME;
+        if !qe_core::bots::is_name(kind) {
             return Err(Error::invalid(format!(
                 "unknown bot `{}` (bots: {names})",
                 qe_core::shown(kind)

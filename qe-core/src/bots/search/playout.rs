@@ -74,11 +74,7 @@ impl Sim {
             tile: game.current_tile(),
             opening: None,
             worth: [None; MAX_SEATS],
-            rng: core::array::from_fn(|s| {
-                Mix(crate::setup::mix_seed(
-                    seed ^ (s as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
-                ))
-            }),
+            rng: noise(seed),
         };
         for s in 0..n {
             let view = game.view(Seat(s as u8));
@@ -102,6 +98,13 @@ impl Sim {
                 .carry(Seat(s as u8), mine.spent.map_or(0.0, |x| x as f64));
         }
         sim
+    }
+
+    /// The same state with each seat's noise drawn from `seed` instead (another playout of the
+    /// same world).
+    pub fn reseeded(mut self, seed: u64) -> Sim {
+        self.rng = noise(seed);
+        self
     }
 
     /// Seat `s`'s learned sums from its view (as `learn` reads a view).
@@ -263,6 +266,15 @@ impl Sim {
         }
         best.map_or(AssetKind::Gold, |(k, _)| k)
     }
+}
+
+/// Each seat's noise generator for a playout seeded with `seed`.
+fn noise(seed: u64) -> [Mix; MAX_SEATS] {
+    core::array::from_fn(|s| {
+        Mix(crate::setup::mix_seed(
+            seed ^ (s as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93),
+        ))
+    })
 }
 
 /// The non-empty piles (R-COM-5, R-COM-7).
