@@ -21,7 +21,7 @@
 //! 5. **keeps the best half** of the candidates after each round of worlds (sequential halving)
 //!    and plays the best mean; or, with [`SearchConfig::mixed`], plays every candidate bid in
 //!    every world, runs regret matching over the worlds as rounds and draws the sealed bid from
-//!    the average strategy (`qe-core/src/bots/README.md` gives the measurements behind both).
+//!    its final strategy (`qe-core/src/bots/README.md` gives the measurements behind both).
 //!
 //! The budget is counted in simulated commands, so a decision is deterministic for a seed (and the
 //! same on every platform); [`SearchConfig::budget`] sets it, [`Level`] holds the presets; the timed
@@ -153,7 +153,7 @@ pub struct SearchConfig {
     pub playouts_per_world: u8,
     /// Sealed bids drawn from a mixed strategy: regret matching over the candidate bids across
     /// the sampled worlds (every candidate played in every world), the bid drawn from the
-    /// average strategy with the bot's seeded generator. Otherwise the bid with the best mean
+    /// final strategy (the positive regrets) with the bot's seeded generator. Otherwise the bid with the best mean
     /// after sequential halving. Asset piles are chosen by sequential halving either way.
     pub mixed: bool,
     /// The other seats' sealed bids of the current auction modelled as a searcher's (all or
@@ -720,8 +720,8 @@ impl Search<'_, '_> {
     /// Regret matching over `candidates` across the sampled worlds, within `budget` simulated
     /// commands: every candidate is played in every world (full information), each world is a
     /// round, and the strategy of a round puts weight on each candidate in proportion to its
-    /// positive regret so far (uniform when none is positive). The average strategy over the
-    /// rounds, or `None` if no world could be built.
+    /// positive regret so far (uniform when none is positive). The strategy after the last
+    /// round, or `None` if no world could be built.
     fn regret_matching(&mut self, candidates: &[Choice], budget: u64) -> Option<Vec<f64>> {
         let c = candidates.len();
         self.stats.candidates = c as u8;
@@ -730,7 +730,6 @@ impl Search<'_, '_> {
         let budget = budget.saturating_sub(self.worlds.len() as u64 * world) as f64;
         let rounds = ((budget / (c as f64 * ppw * per_playout + world as f64)) as usize).max(2);
         let mut regret = alloc::vec![0.0f64; c];
-        let mut average = alloc::vec![0.0f64; c];
         let mut strategy = alloc::vec![1.0 / c as f64; c];
         let mut u = alloc::vec![0.0f64; c];
         let mut played = 0;
@@ -752,11 +751,24 @@ impl Search<'_, '_> {
             let expected: f64 = strategy.iter().zip(&u).map(|(s, x)| s * x).sum();
             for k in 0..c {
                 regret[k] += u[k] - expected;
-                average[k] += strategy[k];
             }
             played += 1;
         }
-        (played > 0).then(|| average.iter().map(|a| a / f64::from(played)).collect())
+        // The final strategy: the average one keeps the first rounds' weight on candidates the
+        // later worlds show to be worse, and that cost much strength (qe-core/src/bots/README.md).
+        let positive: f64 = regret.iter().map(|r| r.max(0.0)).sum();
+        (played > 0).then(|| {
+            regret
+                .iter()
+                .map(|r| {
+                    if positive > 0.0 {
+                        r.max(0.0) / positive
+                    } else {
+                        1.0 / c as f64
+                    }
+                })
+                .collect()
+        })
     }
 }
 
