@@ -39,7 +39,7 @@
 use core::ops::{AddAssign, SubAssign};
 
 use crate::event::{BidStage, Event};
-use crate::game::contest::set_aside_by_third_tie;
+use crate::game::contest;
 use crate::ledger::Ledger;
 use crate::seat::{PerSeat, Seat};
 use crate::view::{AuctionView, SeatView};
@@ -195,11 +195,8 @@ fn company_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
     if let Some(p) = a.price {
         return Span::exact(p);
     }
-    let mut lo: i128 = a.opening.map_or(0, |o| o as i128 + 1);
     let viewer_lost = view.seat.is_some() && view.seat != a.winner;
-    if let (Some(b), true, Some(false)) = (my_bid, viewer_lost, a.third_tie) {
-        lo = lo.max(b as i128 + 1);
-    }
+    let lo = contest::winning_bid_floor(a.opening, my_bid.filter(|_| viewer_lost), a.third_tie);
     Span { lo, hi: MAX }
 }
 
@@ -219,23 +216,22 @@ fn asset_span(view: &SeatView, a: &AuctionView, my_bid: Option<u64>) -> Span {
     }
     let mut lo: i128 = 0;
     let mut hi: i128 = MAX;
-    if a.auctioneer.is_some() && a.auctioneer != a.winner && a.auctioneer != Some(taker) {
-        // The auctioneer's unique bid is in the field and lost to the taker.
-        lo = lo.max(a.opening.map_or(0, |o| o as i128 + 1));
+    if let (Some(_), Some(o)) = (a.auctioneer, a.opening) {
+        if a.auctioneer != a.winner && a.auctioneer != Some(taker) {
+            // The auctioneer's unique bid is in the field and lost to the taker.
+            lo = lo.max(contest::taking_bid_floor(o));
+        }
     }
     if let (Some(me), Some(b)) = (view.seat, my_bid) {
         // The viewer's bid was in the field unless a third tie set it aside, which happens exactly
         // when it was above the winner's (R-AUC-7); a third tie the viewer may not see may have.
-        let in_field = a.third_tie == Some(false)
-            || a.price
-                .is_some_and(|p| b != p && !set_aside_by_third_tie(b, p));
-        if Some(me) != a.winner && me != taker && in_field {
-            lo = lo.max(b as i128 + 1);
+        if Some(me) != a.winner && me != taker && contest::stays_in_field(b, a.price, a.third_tie) {
+            lo = lo.max(contest::taking_bid_floor(b));
         }
     }
     if let Some(p) = a.price {
         // Every bid left in the field is below the company price (R-COM-3, R-AUC-7).
-        hi = hi.min(p as i128 - 1);
+        hi = hi.min(contest::field_bid_ceiling(p));
     }
     Span { lo, hi }
 }

@@ -1,7 +1,7 @@
 //! [`Rules`]: the player count, the expansion, the manifest and every scoring table, as data
 //! (R-SCO, R-COM).
 
-use crate::components::Manifest;
+use crate::components::{AssetKind, Manifest, TokenId, MAX_TOKENS};
 use crate::expansion::{Expansion, Expansions};
 use crate::setup_error::SetupError;
 
@@ -203,6 +203,44 @@ impl Rules {
     #[inline]
     pub fn reveals_zero_bids(&self) -> bool {
         self.players >= 4
+    }
+
+    // What the expansion set switches on, one question per rule: the rules code asks these, never
+    // which expansion is in play, so an expansion's rules are switched here alone.
+
+    /// Whether the game has the commodity piles (R-COM-1): with Commodities.
+    #[inline]
+    pub fn has_piles(&self) -> bool {
+        self.has_commodities()
+    }
+
+    /// Whether an asset contest follows each company award (R-COM-3): with Commodities.
+    #[inline]
+    pub fn contests_assets(&self) -> bool {
+        self.has_commodities()
+    }
+
+    /// Whether assets score at the end (R-COM-9): with Commodities.
+    #[inline]
+    pub fn scores_assets(&self) -> bool {
+        self.has_commodities()
+    }
+
+    /// The commodity tokens in play (R-CMP-7), gold, then oil, then crypto, each by number: the
+    /// manifest's for the player count in a game with piles ([`Rules::has_piles`]), none without.
+    pub fn tokens_in_play(&self) -> impl Iterator<Item = TokenId> + '_ {
+        let count = if self.has_piles() { usize::MAX } else { 0 };
+        self.manifest.tokens_in_play(self.players).take(count)
+    }
+
+    /// The piles in play, unshuffled, and each kind's size: [`Rules::tokens_in_play`] as
+    /// [`Manifest::piles_in_play`] lays them out, or empty piles in a game without them.
+    pub(crate) fn piles_in_play(&self) -> ([TokenId; MAX_TOKENS], [u8; 3]) {
+        if self.has_piles() {
+            self.manifest.piles_in_play(self.players)
+        } else {
+            ([TokenId::new(AssetKind::Gold, 1); MAX_TOKENS], [0; 3])
+        }
     }
 }
 

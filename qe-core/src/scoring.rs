@@ -504,7 +504,7 @@ pub(crate) fn score_tallied_into(
     }
     // R-COM-9 oil majority: the seats holding the most oil tokens, at least one.
     let (mut most_oil, mut oil_holders) = (0, 0);
-    if rules.has_commodities() {
+    if rules.scores_assets() {
         most_oil = tallies.iter().map(|t| t.oil).max().unwrap_or(0);
         oil_holders = tallies.iter().filter(|t| t.oil == most_oil).count() as u32;
     }
@@ -516,7 +516,7 @@ pub(crate) fn score_tallied_into(
     {
         let tiles = t.tile_points(rules, f.industry);
         let mut commodities = 0;
-        if rules.has_commodities() {
+        if rules.scores_assets() {
             // R-COM-9: asset VP after the gold crash, plus the oil majority.
             commodities = t.asset_points(gold_pile_empty);
             if most_oil > 0 && t.oil == most_oil {

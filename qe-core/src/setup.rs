@@ -136,11 +136,7 @@ impl Setup {
                 deck_len += 1;
             }
         }
-        let (piles, pile_len) = if rules.has_commodities() {
-            manifest.piles_in_play(players)
-        } else {
-            ([TokenId::new(AssetKind::Gold, 1); MAX_TOKENS], [0; 3])
-        };
+        let (piles, pile_len) = rules.piles_in_play();
         Setup {
             players,
             nations,
@@ -199,17 +195,13 @@ impl Setup {
             "R-CMP-5",
         )?;
         setup.deck[..deck.len()].copy_from_slice(deck);
-        if rules.has_commodities() {
+        if rules.has_piles() {
             let mut at = 0;
             for kind in AssetKind::ALL {
                 let pile = piles[kind.index()];
                 let mut expected = [TokenId::new(*kind, 1); MAX_TOKENS];
                 let mut len = 0;
-                for t in rules
-                    .manifest()
-                    .tokens_in_play(players)
-                    .filter(|t| t.kind() == *kind)
-                {
+                for t in rules.tokens_in_play().filter(|t| t.kind() == *kind) {
                     expected[len] = t;
                     len += 1;
                 }

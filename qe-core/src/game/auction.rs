@@ -267,7 +267,7 @@ impl Game {
             self.reveal_zero_bids(sink);
         }
         match winner {
-            Some(w) if self.rules.has_commodities() => self.start_asset_contest(w, sink),
+            Some(w) if self.rules.contests_assets() => self.start_asset_contest(w, sink),
             _ => self.next_turn(sink),
         }
     }

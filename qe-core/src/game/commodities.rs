@@ -62,7 +62,7 @@ impl Game {
     /// The rule a take or discard out of turn breaks: its own (`rule`) with Commodities; in a game
     /// without, R-COM-1, which gives piles to the expansion only.
     fn pile_rule(&self, rule: &'static str) -> &'static str {
-        if self.rules.has_commodities() {
+        if self.rules.has_piles() {
             rule
         } else {
             "R-COM-1"

@@ -178,6 +178,53 @@ pub(crate) fn asset_field(all: SeatSet, winner: Seat, set_aside: SeatSet) -> Sea
     SeatSet::from_bits(field.bits() & !set_aside.bits())
 }
 
+// What a decided round proves about bids nobody showed: the kernel read backwards, for the models
+// that see a result but not every bid (the deduction aid, the search bot's worlds and playouts).
+// The tests below hold each fact to `round` on every small set of bids.
+
+/// The least a company auction's winner can have bid, from two bids it is known to have faced
+/// (R-AUC-5, R-AUC-7), as an `i128` so that beating `u64::MAX` stays representable:
+///
+/// - the auctioneer's opening bid, which no other seat may equal (R-AUC-3), so it is a unique bid
+///   and the winner beat it even after a third tie, when the highest unique bid wins (unless the
+///   winner is the auctioneer, which the caller rules out);
+/// - a losing bid `other` that may be tied, which the winner beat only if there was no third tie:
+///   after one, a tied bid above the winner's is set aside.
+///
+/// `third_tie` is `None` when the caller does not know whether there was a third tie.
+pub(crate) fn winning_bid_floor(
+    opening: Option<u64>,
+    other: Option<u64>,
+    third_tie: Option<bool>,
+) -> i128 {
+    let mut floor = opening.map_or(0, |o| i128::from(o) + 1);
+    if let (Some(b), Some(false)) = (other, third_tie) {
+        floor = floor.max(i128::from(b) + 1);
+    }
+    floor
+}
+
+/// Whether a losing company bid `bid` is known to stay in the asset field (R-COM-3): with no third
+/// tie every losing bid does; after one, exactly the bids at or below the winning bid `price` do
+/// (R-AUC-7, [`set_aside_by_third_tie`]), and a loser cannot hold the winning bid itself. With the
+/// tie or the price unknown, nothing is known.
+pub(crate) fn stays_in_field(bid: u64, price: Option<u64>, third_tie: Option<bool>) -> bool {
+    third_tie == Some(false) || price.is_some_and(|p| bid != p && !set_aside_by_third_tie(bid, p))
+}
+
+/// The most a bid left in the asset field can be: below the company's winning bid `price`, since
+/// without a third tie the winner's bid was the highest (R-AUC-5) and after one the bids above it
+/// were set aside (R-AUC-7, R-COM-3).
+pub(crate) fn field_bid_ceiling(price: u64) -> i128 {
+    i128::from(price) - 1
+}
+
+/// The least the asset's taker can have bid without asset rebids, from one bid `beaten` of the field
+/// it took the asset from: its final company bid was the field's unique highest (R-COM-3).
+pub(crate) fn taking_bid_floor(beaten: u64) -> i128 {
+    i128::from(beaten) + 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +378,70 @@ mod tests {
                 "{bits:05b}"
             );
         }
+    }
+    /// Every company round of 3 or 4 seats with bids 0..=4 (the auctioneer, seat 0, holding a
+    /// unique bid, R-AUC-3), with and without a third tie: what the inverse facts claim holds.
+    #[test]
+    fn the_inverse_facts_hold_on_every_small_round_r_auc_5_7_r_com_3() {
+        let mut rounds = 0;
+        for players in 3u8..=4 {
+            let all = SeatSet::all(players);
+            let n = usize::from(players);
+            for code in 0..5u32.pow(u32::from(players)) {
+                let mut b = [0u64; 5];
+                for (i, v) in b[..n].iter_mut().enumerate() {
+                    *v = u64::from(code / 5u32.pow(i as u32) % 5);
+                }
+                if b[1..n].contains(&b[0]) {
+                    continue;
+                }
+                let b = bids(b);
+                for ties_before in [0u8, 2] {
+                    let (winner, third) = match round_of_all(&b, all, ties_before) {
+                        Round::Won(w) => (w, false),
+                        Round::ThirdTie {
+                            winner: Some(w), ..
+                        } => (w, true),
+                        _ => continue,
+                    };
+                    rounds += 1;
+                    let price = b[winner];
+                    let aside = if third {
+                        set_aside(&b, all, Some(winner))
+                    } else {
+                        SeatSet::EMPTY
+                    };
+                    let field = asset_field(all, winner, aside);
+                    for s in all.iter().filter(|&s| s != winner) {
+                        let bid = b[s];
+                        if winner != Seat(0) {
+                            for known in [None, Some(third)] {
+                                let floor = winning_bid_floor(Some(b[Seat(0)]), Some(bid), known);
+                                assert!(i128::from(price) >= floor, "{b:?} third {third}");
+                            }
+                        }
+                        for (p, known) in [
+                            (None, Some(third)),
+                            (Some(price), None),
+                            (Some(price), Some(third)),
+                        ] {
+                            if stays_in_field(bid, p, known) {
+                                assert!(field.contains(s), "{b:?} seat {s:?} third {third}");
+                            }
+                        }
+                        if field.contains(s) {
+                            assert!(i128::from(bid) <= field_bid_ceiling(price), "{b:?}");
+                        }
+                    }
+                    // Without rebids the taker holds the field's unique highest bid.
+                    if let Round::Won(taker) = round(&b, field, 0, field) {
+                        for s in field.iter().filter(|&s| s != taker) {
+                            assert!(i128::from(b[taker]) >= taking_bid_floor(b[s]), "{b:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rounds > 500, "{rounds} rounds checked");
     }
 }

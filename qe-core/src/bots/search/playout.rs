@@ -13,6 +13,7 @@ use crate::bots::{marginal_vp, mean_token, nearest_legal, to_bid};
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, Nation, TileId};
 use crate::event::{Event, EventSink};
+use crate::game::contest;
 use crate::game::Game;
 use crate::ledger::Ledger;
 use crate::legal::PileSet;
@@ -132,7 +133,8 @@ impl Sim {
                     l.known[w.index()] += p as f64;
                 } else {
                     l.hidden[w.index()] += 1;
-                    l.hidden_low[w.index()] += a.opening.map_or(0.0, |o| o as f64 + 1.0);
+                    l.hidden_low[w.index()] +=
+                        contest::winning_bid_floor(a.opening, None, None) as f64;
                 }
             }
         }
@@ -318,7 +320,7 @@ impl EventSink for Sim {
                 let w = w.index();
                 self.tiles[w] |= 1 << tile.index();
                 let worth = f64::from(self.rules.manifest().tile_value(tile)) + 2.0;
-                let low = self.opening.map_or(0.0, |o| o as f64 + 1.0);
+                let low = contest::winning_bid_floor(self.opening, None, None) as f64;
                 for (s, l) in self.learned[..n].iter_mut().enumerate() {
                     if seen_by.contains(Seat(s as u8)) {
                         l.money += 2.0 * p as f64;

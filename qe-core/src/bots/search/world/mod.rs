@@ -29,7 +29,7 @@ use crate::bots::{learn, marginal_vp, nearest_legal, Bot};
 use crate::command::Command;
 use crate::components::{AssetKind, Industry, TileId, TokenId, MAX_TOKENS};
 use crate::event::BidStage;
-use crate::game::contest::set_aside_by_third_tie;
+use crate::game::contest::{self, set_aside_by_third_tie};
 use crate::game::Game;
 use crate::phase::Phase;
 use crate::rules::Rules;
@@ -266,16 +266,12 @@ impl<'a> Knowledge<'a> {
         // shuffled.
         let mut piles = [[TokenId::new(AssetKind::Gold, 1); MAX_TOKENS]; 3];
         let mut pile_len = [0usize; 3];
-        if rules.has_commodities() {
+        if rules.has_piles() {
             for kind in AssetKind::ALL {
                 let k = kind.index();
                 let mut all = [TokenId::new(*kind, 1); MAX_TOKENS];
                 let mut count = 0;
-                for t in rules
-                    .manifest()
-                    .tokens_in_play(self.players())
-                    .filter(|t| t.kind() == *kind)
-                {
+                for t in rules.tokens_in_play().filter(|t| t.kind() == *kind) {
                     all[count] = t;
                     count += 1;
                 }
@@ -449,12 +445,9 @@ impl<'a> Knowledge<'a> {
         let price = if let Some(p) = a.price {
             p
         } else {
-            let mut lo: u64 = opening.map_or(0, |o| o.saturating_add(1));
-            if let (Some(b), false) = (my_bid, third) {
-                if winner != me {
-                    lo = lo.max(b.saturating_add(1));
-                }
-            }
+            let floor =
+                contest::winning_bid_floor(opening, my_bid.filter(|_| winner != me), Some(third));
+            let mut lo = u64::try_from(floor).unwrap_or(u64::MAX);
             if let Asset::Taken { seat, .. } = asset {
                 // The taker's price lies below the company price without asset rebids.
                 if Some(seat) != auctioneer {

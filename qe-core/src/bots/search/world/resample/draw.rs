@@ -3,6 +3,8 @@
 
 use alloc::vec::Vec;
 
+use crate::game::contest::set_aside_by_third_tie;
+
 use super::{
     model_bid, to_amount, AuctionView, BidStage, Command, Game, Industry, Knowledge, Mix, PerSeat,
     Phase, Seat, SeatSet, Stage, Target, MAX_SEATS,
@@ -388,13 +390,15 @@ impl Draw<'_, '_> {
                 }
                 let aside = SeatSet::from_bits(
                     all.iter()
-                        .filter(|&s| s != w && val[s].is_some_and(|v| v > price))
+                        .filter(|&s| {
+                            s != w && val[s].is_some_and(|v| set_aside_by_third_tie(v, price))
+                        })
                         .fold(0, |bits, s| bits | (1 << s.0)),
                 );
                 let others = SeatSet::from_bits(all.bits() & !aside.bits() & !(1 << w.0));
                 *field = others;
                 let mut top = price;
-                if know.rules.has_commodities() {
+                if know.rules.contests_assets() {
                     let taker = match (target, g.phase()) {
                         (Target::AssetTieAfterCompany(t), _) => Some(t),
                         _ => self.taker(),
