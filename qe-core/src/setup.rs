@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::components::{AssetKind, Industry, Nation, TileId, TokenId, MAX_TOKENS};
 use crate::rules::Rules;
-use crate::seat::MAX_SEATS;
+use crate::seat::{PerSeat, MAX_SEATS};
 use crate::setup_error::SetupError;
 
 /// The error of piles in a game without Commodities (R-COM-1): tokens in a set-up, or a
@@ -62,7 +62,7 @@ pub fn nations_in_play(players: u8) -> &'static [Nation] {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
     pub(crate) players: u8,
-    pub(crate) nations: [Nation; MAX_SEATS],
+    pub(crate) nations: PerSeat<Nation>,
     /// Seat `i` gets `deal[i]`; with 3 players `deal[3]` is the token set aside.
     pub(crate) deal: [Industry; MAX_SEATS],
     pub(crate) deck: [TileId; 16],
@@ -123,8 +123,10 @@ impl Setup {
     /// [`TileId::ALL`] order, piles by number.
     fn blank(rules: &Rules) -> Setup {
         let players = rules.players();
-        let mut nations = [Nation::US; MAX_SEATS];
-        nations.copy_from_slice(Nation::ALL);
+        let mut nations = PerSeat::splat(Nation::US);
+        nations
+            .in_play_mut(Nation::ALL.len() as u8)
+            .copy_from_slice(Nation::ALL);
         let mut deal = [Industry::AGR; MAX_SEATS];
         deal.copy_from_slice(Industry::ALL);
         let manifest = rules.manifest();
@@ -165,7 +167,7 @@ impl Setup {
         let mut setup = Setup::blank(rules);
         if let Some(nations) = nations {
             check_list("nations", nations, n, nations_in_play(players), "R-SET-1")?;
-            setup.nations[..n].copy_from_slice(nations);
+            setup.nations.in_play_mut(players).copy_from_slice(nations);
         }
         check_list(
             "industry_tokens",
@@ -227,12 +229,21 @@ impl Setup {
 
     /// The nation of each seat.
     pub fn nations(&self) -> &[Nation] {
-        &self.nations[..self.players as usize]
+        self.nations.in_play(self.players)
     }
 
     /// The industry token of each seat.
     pub fn industries(&self) -> &[Industry] {
         &self.deal[..self.players as usize]
+    }
+
+    /// The industry token of each seat as per-seat data ([`Industry::AGR`] past the player count).
+    pub(crate) fn seat_industries(&self) -> PerSeat<Industry> {
+        let mut seats = PerSeat::splat(Industry::AGR);
+        seats
+            .in_play_mut(self.players)
+            .copy_from_slice(self.industries());
+        seats
     }
 
     /// The industry token set aside unseen (3 players only, R-CMP-6).

@@ -21,7 +21,7 @@ impl Game {
     #[inline]
     pub(super) fn keep_award(&mut self, winner: Seat) {
         let tile = self.setup.deck[self.turn as usize];
-        let nation = self.setup.nations[winner.index()];
+        let nation = self.setup.nations[winner];
         self.ledger.company(winner, i128::from(self.bids[winner]));
         self.tallies[winner].add_tile(self.rules.manifest(), Some(nation), tile);
     }
@@ -79,7 +79,7 @@ impl Game {
         let n = self.players() as usize;
         let mut holdings = PerSeat::splat(Holdings::default());
         for (seat, h) in holdings.seats_mut().take(n) {
-            h.nation = Some(self.setup.nations[seat.index()]);
+            h.nation = Some(self.setup.nations[seat]);
             h.industry = self.dealt.then_some(self.setup.deal[seat.index()]);
             h.zero_rounds = self.zero_marks(seat).count_ones() as u8;
         }
@@ -119,7 +119,7 @@ impl Game {
         let mut facts = PerSeat::splat(SeatFacts::default());
         for (seat, f) in facts.seats_mut().take(n as usize) {
             *f = SeatFacts {
-                nation: Some(self.setup.nations[seat.index()]),
+                nation: Some(self.setup.nations[seat]),
                 industry: self.dealt.then_some(self.setup.deal[seat.index()]),
                 zero_rounds: self.zero_rounds(seat),
                 spent: self.ledger.spent(seat),

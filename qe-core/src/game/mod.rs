@@ -556,7 +556,7 @@ impl Game {
     /// # Panics
     /// If `seat` is not below [`MAX_SEATS`](crate::MAX_SEATS) (like indexing a slice out of range).
     pub fn nation(&self, seat: Seat) -> Nation {
-        self.setup.nations[seat.index()]
+        self.setup.nations[seat]
     }
 
     /// The tile revealed on `turn`, if that turn has started.

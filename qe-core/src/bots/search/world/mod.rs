@@ -70,7 +70,7 @@ struct Stage {
     standing: PerSeat<Option<u64>>,
     seed: u64,
     /// The industry tokens of this world.
-    industries: [Industry; MAX_SEATS],
+    industries: PerSeat<Industry>,
 }
 
 /// One sampled world at the decision point.
@@ -171,8 +171,7 @@ impl<'a> Knowledge<'a> {
     /// again).
     pub fn sample(&self, rng: &mut Mix, provisional_opening: u64) -> Result<World, &'static str> {
         let setup = self.sample_setup(rng).why("set-up")?;
-        let mut industries = [Industry::AGR; MAX_SEATS];
-        industries[..setup.industries().len()].copy_from_slice(setup.industries());
+        let industries = setup.seat_industries();
         // `sample_setup` made the set-up with `Setup::new` for these rules.
         let mut game = Game::with_checked_setup(self.rules, setup);
         let mut buf = Vec::with_capacity(24);
@@ -233,9 +232,9 @@ impl<'a> Knowledge<'a> {
             }
         }
         rng.shuffle(&mut pool[..len]);
-        let mut industries = [Industry::AGR; MAX_SEATS];
+        let mut industries = PerSeat::splat(Industry::AGR);
         let mut next = 0;
-        for (i, slot) in industries.iter_mut().enumerate().take(n) {
+        for (i, slot) in industries.in_play_mut(n as u8).iter_mut().enumerate() {
             *slot = if let Some(t) = known(i) {
                 t
             } else {
@@ -308,7 +307,7 @@ impl<'a> Knowledge<'a> {
         Setup::new(
             rules,
             Some(&nations[..n]),
-            &industries[..n],
+            industries.in_play(n as u8),
             &deck[..deck_len],
             [
                 &piles[0][..pile_len[0]],
@@ -354,7 +353,7 @@ impl<'a> Knowledge<'a> {
         &self,
         game: &mut Game,
         a: &AuctionView,
-        industries: [Industry; MAX_SEATS],
+        industries: PerSeat<Industry>,
         rng: &mut Mix,
         buf: &mut Vec<Command>,
     ) -> Option<()> {
@@ -388,7 +387,7 @@ impl<'a> Knowledge<'a> {
         &self,
         a: &AuctionView,
         winner: Seat,
-        industries: [Industry; MAX_SEATS],
+        industries: PerSeat<Industry>,
         rng: &mut Mix,
     ) -> u64 {
         let Some(tile) = a.tile else {
@@ -404,7 +403,7 @@ impl<'a> Knowledge<'a> {
         }
         let info = SeatInfo {
             nation: self.view.seats[winner].nation,
-            industry: Some(industries[winner.index()]),
+            industry: Some(industries[winner]),
             tiles,
             ..SeatInfo::default()
         };
@@ -416,7 +415,7 @@ impl<'a> Knowledge<'a> {
     fn draw_outcome(
         &self,
         a: &AuctionView,
-        industries: [Industry; MAX_SEATS],
+        industries: PerSeat<Industry>,
         rng: &mut Mix,
     ) -> Option<Outcome> {
         let winner = a.winner?;
@@ -769,7 +768,7 @@ impl<'a> Knowledge<'a> {
     fn draw_outcome_current(
         &self,
         a: &AuctionView,
-        industries: [Industry; MAX_SEATS],
+        industries: PerSeat<Industry>,
         rng: &mut Mix,
     ) -> Option<Outcome> {
         let mut copy = *a;

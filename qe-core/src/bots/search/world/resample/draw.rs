@@ -14,7 +14,7 @@ use super::{
 pub(super) struct Draw<'k, 'a> {
     pub(super) know: &'k Knowledge<'a>,
     pub(super) turn: u8,
-    pub(super) industries: [Industry; MAX_SEATS],
+    pub(super) industries: PerSeat<Industry>,
     /// Draw the hidden amounts from a few small values, whatever the target (a last resort that
     /// reaches the rare ends the targeted draws do not aim at).
     pub(super) wild: bool,

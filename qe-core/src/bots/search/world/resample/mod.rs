@@ -251,8 +251,7 @@ fn attempt(
     rng: &mut Mix,
 ) -> Option<Match> {
     let setup = know.sample_setup(rng)?;
-    let mut industries = [Industry::AGR; MAX_SEATS];
-    industries[..setup.industries().len()].copy_from_slice(setup.industries());
+    let industries = setup.seat_industries();
     let mut m = Match::with_setup(know.rules, setup).ok()?;
     let mut peeks = peeks.iter().peekable();
     let mut play_peeks = |m: &mut Match| -> Option<()> {
@@ -292,7 +291,7 @@ fn auction(
     game: &Game,
     turn: u8,
     stages: &[Stage],
-    industries: [Industry; MAX_SEATS],
+    industries: PerSeat<Industry>,
     rng: &mut Mix,
 ) -> Option<Vec<Command>> {
     let hidden = stages
