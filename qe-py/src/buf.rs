@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
-use qe_core::{Seat, SeatSet, MAX_SEATS};
+use qe_core::{PerSeat, Seat, SeatSet};
 
 use crate::args;
 
@@ -160,7 +160,7 @@ pub(crate) fn seat_ints(
     seats: usize,
     wanted: SeatSet,
     out_of_range: impl Fn(String, usize) -> PyErr,
-) -> PyResult<[Option<i64>; MAX_SEATS]> {
+) -> PyResult<PerSeat<Option<i64>>> {
     let entry = |item: &Bound<'_, PyAny>, name: &str, i: usize| {
         args::entry_or::<i64>(item, name, i, |q| out_of_range(q, i))
     };
@@ -171,7 +171,7 @@ pub(crate) fn seat_ints(
     let Ok(arr) = actions.cast::<PyArray1<i64>>() else {
         return per_seat(actions, seats, wanted, "actions", entry);
     };
-    let mut out = [None; MAX_SEATS];
+    let mut out = PerSeat::splat(None);
     let n = arr.len();
     if n > seats {
         return Err(too_many("actions", n, seats));
@@ -186,7 +186,7 @@ pub(crate) fn seat_ints(
         if i < n {
             // SAFETY: `i < len`, so `data + i * stride` lies inside the array and holds an i64
             // (dtype checked by the cast); the read needs no alignment and happens under the GIL.
-            out[i] = Some(unsafe {
+            out[s] = Some(unsafe {
                 data.offset(i as isize * stride)
                     .cast::<i64>()
                     .read_unaligned()
@@ -204,8 +204,8 @@ pub(crate) fn per_seat<T: Copy>(
     wanted: SeatSet,
     name: &str,
     extract: impl Fn(&Bound<'_, PyAny>, &str, usize) -> PyResult<T>,
-) -> PyResult<[Option<T>; MAX_SEATS]> {
-    let mut out = [None; MAX_SEATS];
+) -> PyResult<PerSeat<Option<T>>> {
+    let mut out = PerSeat::splat(None);
     let entry = |s: Seat, item: PyResult<Bound<'_, PyAny>>| -> PyResult<T> {
         extract(&item?, name, s.index())
     };
@@ -215,7 +215,7 @@ pub(crate) fn per_seat<T: Copy>(
             return Err(too_many(name, n, seats));
         }
         for s in wanted.iter().filter(|s| s.index() < n) {
-            out[s.index()] = Some(entry(s, list.get_item(s.index()))?);
+            out[s] = Some(entry(s, list.get_item(s.index()))?);
         }
     } else if let Ok(tuple) = values.cast::<PyTuple>() {
         let n = tuple.len();
@@ -223,7 +223,7 @@ pub(crate) fn per_seat<T: Copy>(
             return Err(too_many(name, n, seats));
         }
         for s in wanted.iter().filter(|s| s.index() < n) {
-            out[s.index()] = Some(entry(s, tuple.get_item(s.index()))?);
+            out[s] = Some(entry(s, tuple.get_item(s.index()))?);
         }
     } else {
         let not_sequence = || {
@@ -245,7 +245,7 @@ pub(crate) fn per_seat<T: Copy>(
             return Err(too_many(name, n, seats));
         }
         for s in wanted.iter().filter(|s| s.index() < n) {
-            out[s.index()] = Some(entry(s, values.get_item(s.index()))?);
+            out[s] = Some(entry(s, values.get_item(s.index()))?);
         }
     }
     Ok(out)

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use qe_core::encoding::OBS_SIZE;
-use qe_core::{Command, Game, Seat, SeatSet, MAX_SEATS};
+use qe_core::{Command, Game, PerSeat, Seat, SeatSet};
 
 use super::PyGame;
 use crate::buf;
@@ -40,10 +40,10 @@ impl PyGame {
     pub(super) fn first_error(
         &self,
         py: Python<'_>,
-        commands: &[Option<Command>; MAX_SEATS],
+        commands: &PerSeat<Option<Command>>,
     ) -> PyResult<()> {
         let mut copy = *self.game();
-        for c in commands.iter().flatten() {
+        for c in commands.values().flatten() {
             copy.play(*c).map_err(|e| command_error(py, &e))?;
         }
         Ok(())
@@ -55,21 +55,21 @@ impl PyGame {
         &self,
         py: Python<'_>,
         actions: &Bound<'_, PyAny>,
-    ) -> PyResult<[Option<Command>; MAX_SEATS]> {
+    ) -> PyResult<PerSeat<Option<Command>>> {
         let (acting, seats) = self.acting(py)?;
         let ints = buf::seat_ints(actions, seats, acting, |q, s| {
             self.out_of_range(q, Seat(s as u8))
         })?;
-        let mut commands = [None; MAX_SEATS];
+        let mut commands = PerSeat::splat(None);
         let mut ok = true;
         for s in acting.iter() {
-            let a = ints[s.index()].ok_or_else(|| no_entry("actions", s, "act"))?;
+            let a = ints[s].ok_or_else(|| no_entry("actions", s, "act"))?;
             let legal = self.legal_of(s);
             let out_of_range = || self.out_of_range(a, s);
             let a = usize::try_from(a).map_err(|_| out_of_range())?;
             let c = self.space.decode(s, &legal, a).ok_or_else(out_of_range)?;
             ok &= self.space.is_legal(&legal, a);
-            commands[s.index()] = Some(c);
+            commands[s] = Some(c);
         }
         if !ok {
             self.first_error(py, &commands)?;
@@ -127,9 +127,9 @@ impl PyGame {
     pub(super) fn apply_all(
         &mut self,
         py: Python<'_>,
-        commands: [Option<Command>; MAX_SEATS],
+        commands: PerSeat<Option<Command>>,
     ) -> PyResult<()> {
-        for c in commands.into_iter().flatten() {
+        for c in commands.into_array().into_iter().flatten() {
             self.play_cmd(py, c)?;
         }
         Ok(())

@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use qe_core::encoding::{
     observe_bounds, ActionSpace, BidLadder, BOUNDS_SIZE, INFO_STATE_SIZE, OBS_SIZE,
 };
-use qe_core::{Command, CommandError, Game, Match, MAX_SEATS};
+use qe_core::{Command, CommandError, Game, Match, PerSeat};
 
 use crate::args::{self, seat_of};
 use crate::encoding::{ladder_arg, PyBidLadder, PyBidRange};
@@ -254,12 +254,12 @@ impl PyGame {
             })
         })?;
         let g = self.game();
-        let mut commands = [None; MAX_SEATS];
+        let mut commands = PerSeat::splat(None);
         let mut ok = true;
         for seat in acting.iter() {
-            let amount = amounts[seat.index()].ok_or_else(|| no_entry("amounts", seat, "bid"))?;
+            let amount = amounts[seat].ok_or_else(|| no_entry("amounts", seat, "bid"))?;
             ok &= g.bid_range(seat).is_some_and(|r| r.allows(amount));
-            commands[seat.index()] = Some(Command::Bid { seat, amount });
+            commands[seat] = Some(Command::Bid { seat, amount });
         }
         if !ok {
             self.first_error(py, &commands)?;

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::{
     by_name_with, command_error, decide, mix_seed, state_error, ActionSpace, BoxedBot, Game, Match,
-    ObservedGame, PyValueError, Reward, Rules, Seat, MAX_SEATS, OBS_SIZE,
+    ObservedGame, PerSeat, PyValueError, Reward, Rules, Seat, OBS_SIZE,
 };
 
 mod exclusive {
@@ -257,9 +257,9 @@ pub(super) struct Env {
     pub(super) log: Vec<qe_core::Command>,
     pub(super) finished_log: Vec<qe_core::Command>,
     /// The bots of the other seats, with opponents.
-    pub(super) bots: [Option<Exclusive<BoxedBot>>; MAX_SEATS],
+    pub(super) bots: PerSeat<Option<Exclusive<BoxedBot>>>,
     /// The commands of the step being applied, per seat (from [`Env::decode`]).
-    pub(super) pending: [Option<qe_core::Command>; MAX_SEATS],
+    pub(super) pending: PerSeat<Option<qe_core::Command>>,
     /// The outputs of the env's last step by `send` (made at its first).
     pub(super) buf: Option<EnvBuf>,
 }
@@ -274,9 +274,14 @@ impl Env {
             log: Vec::new(),
             finished_log: Vec::new(),
             bots: Default::default(),
-            pending: [None; MAX_SEATS],
+            pending: PerSeat::default(),
             buf: None,
         }
+    }
+
+    /// Forgets the commands of a step that will not be applied.
+    pub(super) fn clear_pending(&mut self) {
+        self.pending = PerSeat::default();
     }
 
     /// Starts the env's next game (and its bots, who act until the learner must).
@@ -288,10 +293,10 @@ impl Env {
         self.log.clear();
         if let Some(name) = &cfg.opponents {
             let manifest = *cfg.rules.manifest();
-            for s in 0..cfg.players() {
-                self.bots[s] = (s != cfg.learner.index()).then(|| {
+            for (seat, bot) in self.bots.seats_mut().take(cfg.players()) {
+                *bot = (seat != cfg.learner).then(|| {
                     Exclusive::new(
-                        by_name_with(name, Config::bot_seed(game_seed, s), manifest)
+                        by_name_with(name, Config::bot_seed(game_seed, seat.index()), manifest)
                             .expect("checked by new"),
                     )
                 });
@@ -308,7 +313,7 @@ impl Env {
             let mut others = env.game().to_act();
             others.remove(learner);
             let Some(seat) = others.first() else { break };
-            let bot = self.bots[seat.index()]
+            let bot = self.bots[seat]
                 .as_mut()
                 .expect("every other seat has a bot")
                 .get_mut();
@@ -359,8 +364,8 @@ impl Env {
     /// that must act, into `self.pending`; the first refused one, if any (nothing is played).
     pub(super) fn decode(&mut self, cfg: &Config, actions: &[i64]) -> Result<(), Refused> {
         let single = cfg.opponents.is_some();
+        self.clear_pending();
         let game = self.game.game();
-        self.pending = [None; MAX_SEATS];
         for seat in game.to_act().iter() {
             if single && seat != cfg.learner {
                 continue;
@@ -369,7 +374,7 @@ impl Env {
             let legal = game.legal(seat);
             let a = usize::try_from(raw).ok();
             if let Some(a) = a.filter(|&a| cfg.space.is_legal(&legal, a)) {
-                self.pending[seat.index()] = cfg.space.decode(seat, &legal, a);
+                self.pending[seat] = cfg.space.decode(seat, &legal, a);
                 continue;
             }
             let why = match a.and_then(|a| cfg.space.decode(seat, &legal, a)) {
@@ -380,7 +385,7 @@ impl Env {
                 None if a == Some(cfg.space.size()) => Refusal::Wait,
                 None => Refusal::OutOfRange,
             };
-            self.pending = [None; MAX_SEATS];
+            self.clear_pending();
             return Err(Refused {
                 env: self.index,
                 seat,
@@ -402,12 +407,12 @@ impl Env {
             self.write(cfg, out);
             return (0, 0);
         }
-        for c in self.pending.iter().flatten() {
+        for c in self.pending.values().flatten() {
             self.game.play(*c).expect("validated");
             self.log.push(*c);
             decisions += 1;
         }
-        self.pending = [None; MAX_SEATS];
+        self.clear_pending();
         if cfg.opponents.is_some() {
             self.run_bots(cfg);
         }

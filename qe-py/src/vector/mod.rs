@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 use qe_core::bots::{by_name_with, decide, BoxedBot, NAMES};
 use qe_core::encoding::{observe_seat, ActionSpace, BidLadder, ObservedGame, OBS_SIZE};
 use qe_core::reward::Reward;
-use qe_core::{mix_seed, Game, Match, Rules, Seat, MAX_SEATS};
+use qe_core::{mix_seed, Game, Match, PerSeat, Rules, Seat};
 
 use crate::args;
 use crate::encoding::PyBidLadder;
@@ -458,8 +458,11 @@ impl VectorEnv {
             .envs
             .iter_mut()
             .map(|env| {
-                env.as_mut().expect("settled").bots[..p]
-                    .iter_mut()
+                env.as_mut()
+                    .expect("settled")
+                    .bots
+                    .values_mut()
+                    .take(p)
                     .map(|b| b.as_mut().map(|b| b.get_mut().streams().to_vec()))
                     .collect()
             })
@@ -555,7 +558,7 @@ impl VectorEnv {
                             )
                             .expect("checked by new");
                             bot.set_streams([st[0], st[1]]);
-                            env.bots[s] = Some(Exclusive::new(bot));
+                            env.bots[Seat(s as u8)] = Some(Exclusive::new(bot));
                         }
                         (false, None) => {}
                         _ => {
@@ -774,7 +777,7 @@ impl VectorEnv {
         });
         if let Some(Err(r)) = checked.into_iter().find(Result::is_err) {
             for mut env in taken {
-                env.pending = [None; MAX_SEATS];
+                env.clear_pending();
                 let e = env.index;
                 self.core.envs[e] = Some(env);
             }
@@ -968,8 +971,8 @@ mod tests {
             for e in 0..2 {
                 let learner = core.cfg.learner;
                 let env = core.env_mut(e);
-                env.pending = [None; MAX_SEATS];
-                env.pending[learner.index()] =
+                env.clear_pending();
+                env.pending[learner] =
                     decide(&mut MiserBot, env.game.history().unwrap(), learner, false);
             }
             let [obs, reward] = &mut bufs;
