@@ -6,43 +6,17 @@
 //! configuration is `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS`
 //! (MIXED and SHARP 0 or 1), a level name (`easy`, `medium`, `hard`) or `value`.
 
-use qe_core::bots::{decide, BoxedBot, Level, SearchBot, SearchConfig, ValueBot};
+mod common;
+
+use common::{search_config, wilson};
+use qe_core::bots::{decide, BoxedBot, SearchBot, ValueBot};
 use qe_core::{Manifest, Match, Rules, Seat};
 
-fn config(s: &str) -> Option<SearchConfig> {
-    if let Some(level) = Level::from_name(s) {
-        return Some(level.config());
-    }
-    let v: Vec<u64> = s
-        .split(',')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()?;
-    Some(SearchConfig {
-        budget: v[0],
-        candidates: v.get(1).copied().unwrap_or(7) as u8,
-        probe_worlds: v.get(2).copied().unwrap_or(24) as u16,
-        playouts_per_world: v.get(3).copied().unwrap_or(1) as u8,
-        mixed: v.get(4).copied().unwrap_or(0) == 1,
-        sharp_rivals: v.get(5).copied().unwrap_or(0) == 1,
-        rival_search: v.get(6).copied().unwrap_or(0) as u32,
-        rival_worlds: v.get(7).copied().unwrap_or(0) as u8,
-        millis: 0,
-    })
-}
-
 fn bot(spec: &str, seed: u64) -> BoxedBot {
-    match config(spec) {
+    match search_config(spec) {
         Some(c) => Box::new(SearchBot::with_config(c, seed, Manifest::default())),
         None => Box::new(ValueBot::new(seed)),
     }
-}
-
-fn wilson(wins: f64, n: f64) -> (f64, f64) {
-    let z = 1.96f64;
-    let p = wins / n;
-    let c = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    (c - h, c + h)
 }
 
 fn main() {

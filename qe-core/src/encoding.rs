@@ -952,27 +952,18 @@ mod tests {
     fn every_field_is_written() {
         let mut seen = [false; OBS_SIZE];
         let mut out = [0.0f32; OBS_SIZE];
-        for rules in Rules::every_variant() {
-            let players = rules.players();
-            for seed in 0..40 {
-                let mut game = Game::seeded(rules, seed);
-                let mut bots: vec::Vec<RandomBot> = (0..players)
-                    .map(|s| RandomBot::new(seed * 13 + u64::from(s)))
-                    .collect();
-                loop {
-                    for s in 0..=players {
-                        observe_seat(&game, Seat(s), &mut out);
-                        for (f, x) in seen.iter_mut().zip(out) {
-                            *f |= x != 0.0;
-                        }
+        for (players, _, mut game, mut bots) in random_games(40, 13) {
+            loop {
+                for s in 0..=players {
+                    observe_seat(&game, Seat(s), &mut out);
+                    for (f, x) in seen.iter_mut().zip(out) {
+                        *f |= x != 0.0;
                     }
-                    if game.is_over() {
-                        break;
-                    }
-                    let seat = game.to_act().first().unwrap();
-                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                    game.apply(command).unwrap();
                 }
+                if game.is_over() {
+                    break;
+                }
+                random_step(&mut game, &mut bots);
             }
         }
         for b in &LAYOUT {
@@ -1120,10 +1111,7 @@ mod tests {
             };
             let space = ActionSpace::new(BidLadder::linear(2, 6).unwrap(), peeks);
             for seed in 0..20 {
-                let mut game = Game::seeded(rules, seed);
-                let mut bots: vec::Vec<RandomBot> = (0..players)
-                    .map(|s| RandomBot::new(seed * 7 + s as u64))
-                    .collect();
+                let (mut game, mut bots) = random_game(rules, seed, 7);
                 let mut mask = vec![false; space.size()];
                 while !game.is_over() {
                     for s in 0..players {
@@ -1141,9 +1129,7 @@ mod tests {
                         }
                         assert_eq!(space.decode(seat, &view.legal, space.size()), None);
                     }
-                    let seat = game.to_act().first().unwrap();
-                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                    game.apply(command).unwrap();
+                    random_step(&mut game, &mut bots);
                 }
             }
         }
@@ -1197,6 +1183,36 @@ mod tests {
     /// `observe_seat` writes, bit for bit (`what` names the case on failure). Every other writer
     /// (`observe` from the view, an [`Observer`], an `ObservedGame`) is checked through it.
     #[track_caller]
+    /// A game of `rules` from `seed`, and a random bot a seat: seat `s`'s seeded
+    /// `seed * spread + s`.
+    fn random_game(rules: Rules, seed: u64, spread: u64) -> (Game, Vec<RandomBot>) {
+        let bots = (0..rules.players())
+            .map(|s| RandomBot::new(seed * spread + u64::from(s)))
+            .collect();
+        (Game::seeded(rules, seed), bots)
+    }
+
+    /// The games of every variant from the seeds `0..seeds`, with their random bots (as
+    /// [`random_game`]): `(players, seed, game, bots)`.
+    fn random_games(
+        seeds: u64,
+        spread: u64,
+    ) -> impl Iterator<Item = (u8, u64, Game, Vec<RandomBot>)> {
+        Rules::every_variant().flat_map(move |rules| {
+            (0..seeds).map(move |seed| {
+                let (game, bots) = random_game(rules, seed, spread);
+                (rules.players(), seed, game, bots)
+            })
+        })
+    }
+
+    /// The seat to act plays its random bot's command.
+    fn random_step(game: &mut Game, bots: &mut [RandomBot]) {
+        let seat = game.to_act().first().unwrap();
+        let command = bots[seat.index()].act(&game.view(seat)).unwrap();
+        game.apply(command).unwrap();
+    }
+
     pub(super) fn assert_writes_like_observe_seat(
         game: &Game,
         seat: Seat,
@@ -1210,6 +1226,22 @@ mod tests {
         assert_eq!(bits(&written), bits(&direct), "{}", what());
     }
 
+    /// `observer` writes for `seat` of `game` exactly what `observe_seat` writes (`what` names the
+    /// case in the message, after "observer: ").
+    fn assert_observer_agrees(
+        observer: &mut Observer,
+        game: &Game,
+        seat: Seat,
+        what: impl FnOnce() -> alloc::string::String,
+    ) {
+        assert_writes_like_observe_seat(
+            game,
+            seat,
+            |out| observer.observe(game, seat, out),
+            || alloc::format!("observer: {}", what()),
+        );
+    }
+
     /// `observe_seat` writes exactly what `observe` writes from the view, bit for bit, for every
     /// seat (and a seat outside the game: the spectator) after every command, in every variant,
     /// with 5-player peeks (R-VIS-5) taken along the way.
@@ -1219,62 +1251,47 @@ mod tests {
     fn observe_seat_agrees_with_the_view_bit_for_bit() {
         let mut observer = alloc::boxed::Box::new(Observer::new());
         let (mut compared, mut peeked, mut rewound) = (0, 0, 0);
-        for rules in Rules::every_variant() {
-            let players = rules.players();
-            for seed in 0..12 {
-                let mut game = Game::seeded(rules, seed);
-                let mut bots: vec::Vec<RandomBot> = (0..players)
-                    .map(|s| RandomBot::new(seed * 11 + u64::from(s)))
-                    .collect();
-                let mut step = 0u64;
-                let mut earlier = game;
-                loop {
-                    for s in 0..=players {
-                        assert_writes_like_observe_seat(
-                            &game,
-                            Seat(s),
-                            |out| observe(&game.view(Seat(s)), out),
-                            || alloc::format!("{players}p seed {seed} seat {s}"),
-                        );
-                        assert_writes_like_observe_seat(
-                            &game,
-                            Seat(s),
-                            |out| observer.observe(&game, Seat(s), out),
-                            || alloc::format!("observer: {players}p seed {seed} seat {s}"),
-                        );
-                        compared += 1;
-                    }
-                    if game.is_over() {
-                        break;
-                    }
-                    step += 1;
-                    if step % 13 == 0 {
-                        // An earlier copy: the observer must not use the turns it kept.
-                        let s = Seat((step % u64::from(players)) as u8);
-                        assert_writes_like_observe_seat(
-                            &earlier,
-                            s,
-                            |out| observer.observe(&earlier, s, out),
-                            || alloc::format!("observer: rewound {players}p"),
-                        );
-                        rewound += 1;
-                    }
-                    if step % 29 == 0 {
-                        earlier = game;
-                    }
-                    // Now and then a seat peeks at the first turn it may (5 players).
-                    let peeker = Seat((step % u64::from(players)) as u8);
-                    let peeks = game.legal(peeker).peek;
-                    if step % 7 == 0 && peeks != 0 {
-                        let turn = peeks.trailing_zeros() as u8;
-                        game.apply(Command::Peek { seat: peeker, turn }).unwrap();
-                        peeked += 1;
-                        continue;
-                    }
-                    let seat = game.to_act().first().unwrap();
-                    let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                    game.apply(command).unwrap();
+        for (players, seed, mut game, mut bots) in random_games(12, 11) {
+            let mut step = 0u64;
+            let mut earlier = game;
+            loop {
+                for s in 0..=players {
+                    assert_writes_like_observe_seat(
+                        &game,
+                        Seat(s),
+                        |out| observe(&game.view(Seat(s)), out),
+                        || alloc::format!("{players}p seed {seed} seat {s}"),
+                    );
+                    assert_observer_agrees(&mut observer, &game, Seat(s), || {
+                        alloc::format!("{players}p seed {seed} seat {s}")
+                    });
+                    compared += 1;
                 }
+                if game.is_over() {
+                    break;
+                }
+                step += 1;
+                if step % 13 == 0 {
+                    // An earlier copy: the observer must not use the turns it kept.
+                    let s = Seat((step % u64::from(players)) as u8);
+                    assert_observer_agrees(&mut observer, &earlier, s, || {
+                        alloc::format!("rewound {players}p")
+                    });
+                    rewound += 1;
+                }
+                if step % 29 == 0 {
+                    earlier = game;
+                }
+                // Now and then a seat peeks at the first turn it may (5 players).
+                let peeker = Seat((step % u64::from(players)) as u8);
+                let peeks = game.legal(peeker).peek;
+                if step % 7 == 0 && peeks != 0 {
+                    let turn = peeks.trailing_zeros() as u8;
+                    game.apply(Command::Peek { seat: peeker, turn }).unwrap();
+                    peeked += 1;
+                    continue;
+                }
+                random_step(&mut game, &mut bots);
             }
         }
         assert!(
@@ -1299,12 +1316,9 @@ mod tests {
                 let mut step = 0usize;
                 while !game.is_over() {
                     for s in 0..players {
-                        assert_writes_like_observe_seat(
-                            &game,
-                            Seat(s),
-                            |out| observer.observe(&game, Seat(s), out),
-                            || alloc::format!("observer: {players}p seed {seed} seat {s}"),
-                        );
+                        assert_observer_agrees(&mut observer, &game, Seat(s), || {
+                            alloc::format!("{players}p seed {seed} seat {s}")
+                        });
                         compared += 1;
                     }
                     step += 1;
@@ -1327,8 +1341,7 @@ mod tests {
         let rules = Rules::commodities(5).unwrap();
         let mut obs = vec![0.0; OBS_SIZE];
         for seed in 0..10 {
-            let mut game = Game::seeded(rules, seed);
-            let mut bots: vec::Vec<RandomBot> = (0..5).map(|s| RandomBot::new(seed + s)).collect();
+            let (mut game, mut bots) = random_game(rules, seed, 1);
             loop {
                 for s in 0..5 {
                     observe(&game.view(Seat(s)), &mut obs);
@@ -1341,9 +1354,7 @@ mod tests {
                     assert_eq!(obs[go.offset], 1.0);
                     break;
                 }
-                let seat = game.to_act().first().unwrap();
-                let command = bots[seat.index()].act(&game.view(seat)).unwrap();
-                game.apply(command).unwrap();
+                random_step(&mut game, &mut bots);
             }
         }
     }

@@ -14,21 +14,10 @@ use common::twins::{random_command_of, rules_of, twin_commands, twin_setup, Rng}
 use qe_core::bots::{by_name, Level, SearchBot, SearchConfig, NAMES};
 use qe_core::{Command, Manifest, Match, Seat, Setup};
 
-/// Plays game A (seat `s` by the search bot, the others at random, as the no-leak test plays),
-/// builds its twin B, and checks that a second bot with the same seed, fed B's views, decides
-/// exactly what the first decided in A. Returns the number of decisions compared.
-fn twin_check(level: Level, players: u8, commodities: bool, seed: u64, cut: usize) -> usize {
-    twin_check_with(
-        &format!("{level:?}"),
-        |seed| SearchBot::new(level, seed),
-        players,
-        commodities,
-        seed,
-        cut,
-    )
-}
-
-/// As [`twin_check`], for the bot `make(seed)` (named `level` in messages).
+/// Plays game A (seat `s` by the search bot `make(seed)`, named `level` in messages; the others at
+/// random, as the no-leak test plays), builds its twin B, and checks that a second bot with the
+/// same seed, fed B's views, decides exactly what the first decided in A. Returns the number of
+/// decisions compared.
 fn twin_check_with(
     level: &str,
     make: impl Fn(u64) -> SearchBot,
@@ -83,7 +72,7 @@ fn twin_check_with(
             let decided = bot_b.decide(&b.view(Some(s))).unwrap();
             assert_eq!(
                 decided, ca,
-                "{level}, {players} players, commodities {commodities}, seed {seed}: decision {i} differs in the twin game"
+                "R-VIS-8, {level}, {players} players, commodities {commodities}, seed {seed}: decision {i} differs in the twin game"
             );
             compared += 1;
         }
@@ -94,31 +83,49 @@ fn twin_check_with(
     compared
 }
 
+/// [`twin_check_with`] for the bot `make` (named `name` in messages) in one game of each
+/// `(players, commodities)` of `games`, seeded `first_seed`, `first_seed + 1`, …, each cut after
+/// `cut` commands; at least `at_least` decisions must be compared in all.
+fn twin_games(
+    name: &str,
+    make: impl Fn(u64) -> SearchBot,
+    games: &[(u8, bool)],
+    first_seed: u64,
+    cut: usize,
+    at_least: usize,
+) {
+    let compared: usize = (first_seed..)
+        .zip(games)
+        .map(|(seed, &(players, commodities))| {
+            twin_check_with(name, &make, players, commodities, seed, cut)
+        })
+        .sum();
+    assert!(
+        compared >= at_least,
+        "R-VIS-8, {name}: {compared} decisions compared in twin games, fewer than {at_least}"
+    );
+}
+
+/// The search bot of a preset level.
+fn preset(level: Level) -> impl Fn(u64) -> SearchBot {
+    move |seed| SearchBot::new(level, seed)
+}
+
 #[test]
 fn easy_decides_the_same_in_twin_games() {
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(3, false), (4, true), (5, true), (5, false)]
-        .into_iter()
-        .enumerate()
-    {
-        compared += twin_check(Level::Easy, players, commodities, 100 + k as u64, 160);
-    }
-    assert!(compared >= 30, "{compared}");
+    let games = [(3, false), (4, true), (5, true), (5, false)];
+    twin_games("easy", preset(Level::Easy), &games, 100, 160, 30);
 }
 
 #[test]
 fn medium_decides_the_same_in_twin_games() {
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(4, false), (3, true)].into_iter().enumerate() {
-        compared += twin_check(Level::Medium, players, commodities, 200 + k as u64, 28);
-    }
-    assert!(compared >= 4, "{compared}");
+    let games = [(4, false), (3, true)];
+    twin_games("medium", preset(Level::Medium), &games, 200, 28, 4);
 }
 
 #[test]
 fn hard_decides_the_same_in_twin_games() {
-    let compared = twin_check(Level::Hard, 4, true, 300, 10);
-    assert!(compared >= 2, "{compared}");
+    twin_games("hard", preset(Level::Hard), &[(4, true)], 300, 10, 2);
 }
 
 /// A bot of `config`, its timed decisions timed by a simulated clock (so they are reproducible).
@@ -132,18 +139,8 @@ fn mixed_bids_decide_the_same_in_twin_games() {
         mixed: true,
         ..Level::Easy.config()
     };
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(4, false), (5, true)].into_iter().enumerate() {
-        compared += twin_check_with(
-            "mixed",
-            configured(config),
-            players,
-            commodities,
-            400 + k as u64,
-            120,
-        );
-    }
-    assert!(compared >= 20, "{compared}");
+    let games = [(4, false), (5, true)];
+    twin_games("mixed", configured(config), &games, 400, 120, 20);
 }
 
 #[test]
@@ -153,18 +150,8 @@ fn sharp_rivals_and_several_playouts_a_world_decide_the_same_in_twin_games() {
         playouts_per_world: 2,
         ..Level::Easy.config()
     };
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(3, true), (4, false)].into_iter().enumerate() {
-        compared += twin_check_with(
-            "sharp",
-            configured(config),
-            players,
-            commodities,
-            500 + k as u64,
-            120,
-        );
-    }
-    assert!(compared >= 20, "{compared}");
+    let games = [(3, true), (4, false)];
+    twin_games("sharp", configured(config), &games, 500, 120, 20);
 }
 
 /// The rival search of `search:hard` (a small search from each other seat's view of sampled
@@ -176,18 +163,8 @@ fn rival_search_decides_the_same_in_twin_games() {
         rival_worlds: 2,
         ..Level::Easy.config()
     };
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(4, false), (5, true)].into_iter().enumerate() {
-        compared += twin_check_with(
-            "rival search",
-            configured(config),
-            players,
-            commodities,
-            700 + k as u64,
-            80,
-        );
-    }
-    assert!(compared >= 12, "{compared}");
+    let games = [(4, false), (5, true)];
+    twin_games("rival search", configured(config), &games, 700, 80, 12);
 }
 
 /// `search:ms=MS`'s configuration, its clock simulated: the time budget, the deadline and the
@@ -196,18 +173,8 @@ fn rival_search_decides_the_same_in_twin_games() {
 fn timed_decisions_decide_the_same_in_twin_games() {
     let config = qe_core::bots::search_config("search:ms=3").expect("a clock in tests");
     assert_eq!(config.millis, 3);
-    let mut compared = 0;
-    for (k, (players, commodities)) in [(4, true), (3, false)].into_iter().enumerate() {
-        compared += twin_check_with(
-            "search:ms=3",
-            configured(config),
-            players,
-            commodities,
-            600 + k as u64,
-            60,
-        );
-    }
-    assert!(compared >= 10, "{compared}");
+    let games = [(4, true), (3, false)];
+    twin_games("search:ms=3", configured(config), &games, 600, 60, 10);
 }
 
 /// A timed bot stops at its deadline: with a simulated clock of 1 ms a reading, a 2 ms budget

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -370,6 +371,36 @@ def test_the_learner_is_asked_after_every_bot_that_must_act() -> None:
         vobs, _, _, _, vinfos = vector.step(actions)
 
 
+class _RandomLegal:
+    """A policy for the examples' evaluation loops: a random legal action, from a generator seeded
+    ``seed``; ``restart`` draws the same choices again."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.restart()
+
+    def restart(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+
+    def __call__(self, obs: object, mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(mask)))
+
+
+def _returns_again(env: Any, policy: _RandomLegal, games: int, first_seed: int) -> list[float]:
+    """Seat 0's ``returns`` of ``games`` games of ``env`` from the seeds ``first_seed``,
+    ``first_seed + 1``, ..., played by ``policy`` with its choices drawn again from the start:
+    what an example's evaluation of the same games must add up."""
+    policy.restart()
+    returns = []
+    for g in range(games):
+        env.reset(seed=first_seed + g)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(policy(None, env.action_masks()))
+        returns.append(info["returns"][0])
+    return returns
+
+
 def test_the_maskable_ppo_example_counts_a_shared_win_as_its_share() -> None:
     """``examples/python/maskable_ppo.py``'s ``win_rate`` (what it prints for the trained and the
     random policy) is the mean of the games' ``"win"`` returns: a win shared by ``k`` seats
@@ -385,22 +416,11 @@ def test_the_maskable_ppo_example_counts_a_shared_win_as_its_share() -> None:
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
 
-    rng = np.random.default_rng(0)
-
-    def random_legal(obs: object, mask: np.ndarray) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
+    random_legal = _RandomLegal(0)
     env = qe.gym.QeEnv(players=4, seat=0, opponents="random")
     games = 400
     rate = example.win_rate(env, random_legal, games, 50)
-    rng = np.random.default_rng(0)  # the same choices again
-    returns = []
-    for g in range(games):
-        env.reset(seed=50 + g)
-        done = False
-        while not done:
-            _, _, done, _, info = env.step(random_legal(None, env.action_masks()))
-        returns.append(info["returns"][0])
+    returns = _returns_again(env, random_legal, games, 50)
     assert rate == pytest.approx(sum(returns) / games) and 0 < rate < 1
 
     class SharedWins:
@@ -574,22 +594,11 @@ def test_the_train_example_counts_wins_and_their_wilson_interval() -> None:
     lo, hi = example.wilson(0, 200)
     assert lo == 0.0 and hi == pytest.approx(0.0188, abs=1e-4)
 
-    rng = np.random.default_rng(0)
-
-    def random_legal(obs: object, mask: np.ndarray) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
+    random_legal = _RandomLegal(0)
     env = example.make_env("random", "default", "win")
     games = 100
     wins = example.play(env, random_legal, games, 50)
-    rng = np.random.default_rng(0)  # the same choices again
-    returns = []
-    for g in range(games):
-        env.reset(seed=50 + g)
-        done = False
-        while not done:
-            _, _, done, _, info = env.step(random_legal(None, env.action_masks()))
-        returns.append(info["returns"][0])
+    returns = _returns_again(env, random_legal, games, 50)
     assert wins == pytest.approx(sum(returns)) and 0 < wins < games
     ladder = example.ladder_of("0,1,2,4,8")
     assert ladder is not None and example.ladder_of("default") is None

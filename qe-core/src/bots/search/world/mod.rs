@@ -1074,10 +1074,11 @@ mod tests {
         world.standing = crate::seat::PerSeat::new([None; crate::seat::MAX_SEATS]);
         world.standing[crate::seat::Seat(1)] = Some(50);
         let range = mv.view.legal.bid.unwrap();
-        let start = super::super::Choice::Bid(range.min);
-        let candidates = super::super::bid_candidates(&[world], me, range, start, 12, false);
+        let start = super::super::candidates::Choice::Bid(range.min);
+        let candidates =
+            super::super::candidates::bid_candidates(&[world], me, range, start, 12, false);
         assert!(
-            candidates.contains(&super::super::Choice::Bid(51)),
+            candidates.contains(&super::super::candidates::Choice::Bid(51)),
             "{candidates:?}"
         );
     }
