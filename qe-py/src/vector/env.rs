@@ -273,7 +273,7 @@ impl Env {
             finished: None,
             log: Vec::new(),
             finished_log: Vec::new(),
-            bots: Default::default(),
+            bots: PerSeat::default(),
             pending: PerSeat::default(),
             buf: None,
         }

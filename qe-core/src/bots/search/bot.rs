@@ -198,7 +198,7 @@ impl SearchBot {
                 range,
                 suggestion,
                 usize::from(self.config.candidates.max(2)),
-                rules.has_commodities(),
+                rules.contests_assets(),
             ),
             None => choices,
         };

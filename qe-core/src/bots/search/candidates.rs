@@ -32,7 +32,7 @@ impl Choice {
 }
 
 /// The candidate bids: the smallest, the value bot's, and one above the modelled highest (and
-/// second-highest, with Commodities) rival amount at several quantiles over the worlds; at most
+/// second-highest, when an asset contest follows, R-COM-3) rival amount at several quantiles over the worlds; at most
 /// `max`, ascending.
 pub(super) fn bid_candidates(
     worlds: &[World],
@@ -40,7 +40,7 @@ pub(super) fn bid_candidates(
     range: BidRange,
     suggestion: Choice,
     max: usize,
-    commodities: bool,
+    contests_assets: bool,
 ) -> Vec<Choice> {
     let mut firsts = Vec::with_capacity(worlds.len());
     let mut seconds = Vec::with_capacity(worlds.len());
@@ -81,7 +81,7 @@ pub(super) fn bid_candidates(
             &range,
             quantile(&firsts, q).saturating_add(1),
         ));
-        if commodities && (i == 1 || i == 3) {
+        if contests_assets && (i == 1 || i == 3) {
             out.push(nearest_legal(
                 &range,
                 quantile(&seconds, q).saturating_add(1),
