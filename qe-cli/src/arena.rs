@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use qe_core::{Outcome, MAX_SEATS};
+use qe_core::{Outcome, PerSeat};
 
 /// The ranks and agents of one game: its finishing pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,20 +34,20 @@ pub struct Ranked {
     /// The number of seats.
     pub players: u8,
     /// The agent (index into the tournament's agent list) of each seat.
-    pub agent: [u8; MAX_SEATS],
+    pub agent: PerSeat<u8>,
     /// Each seat's rank: how many seats finished strictly ahead of it.
-    pub rank: [u8; MAX_SEATS],
+    pub rank: PerSeat<u8>,
     /// Whether the game has winners (the seats of rank 0), not every seat eliminated.
     pub won: bool,
 }
 
 impl Ranked {
     /// The ranks of a finished game's seats, with the agent of each seat.
-    pub fn of(outcome: &Outcome, agent: [u8; MAX_SEATS]) -> Ranked {
+    pub fn of(outcome: &Outcome, agent: PerSeat<u8>) -> Ranked {
         let seats = outcome.seats();
         let key = |i: usize| seats[i].finish_key();
-        let mut rank = [0u8; MAX_SEATS];
-        for (i, r) in rank.iter_mut().enumerate().take(seats.len()) {
+        let mut rank = PerSeat::splat(0u8);
+        for (i, r) in rank.in_play_mut(seats.len() as u8).iter_mut().enumerate() {
             *r = (0..seats.len()).filter(|&j| key(j) > key(i)).count() as u8;
         }
         Ranked {
@@ -58,10 +58,17 @@ impl Ranked {
         }
     }
 
+    /// Each seat in play: its agent (as an index) and its rank.
+    fn seats(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let agents = self.agent.in_play(self.players).iter();
+        agents
+            .zip(self.rank.in_play(self.players))
+            .map(|(&a, &r)| (usize::from(a), r))
+    }
+
     /// The winners' number, if the game has any.
     fn winners(&self) -> Option<usize> {
-        let n = self.players as usize;
-        let k = self.rank[..n].iter().filter(|&&r| r == 0).count();
+        let k = self.seats().filter(|&(_, r)| r == 0).count();
         (self.won && k > 0).then_some(k)
     }
 
@@ -71,15 +78,12 @@ impl Ranked {
         let Some(k) = self.winners() else {
             return;
         };
-        let n = self.players as usize;
-        for s in 0..n {
-            if self.rank[s] == 0 {
-                fit.wins[self.agent[s] as usize] += times / k as f64;
-            }
-        }
         let mut seats = vec![0u8; fit.wins.len()];
-        for &a in &self.agent[..n] {
-            seats[a as usize] += 1;
+        for (a, r) in self.seats() {
+            if r == 0 {
+                fit.wins[a] += times / k as f64;
+            }
+            seats[a] += 1;
         }
         *fit.games.entry(seats).or_insert(0.0) += times;
     }
@@ -87,14 +91,17 @@ impl Ranked {
     /// Adds this game's pairwise comparisons, `times` over, to `wins` (`wins[a][b]`: a's wins
     /// over b).
     fn add_to(&self, wins: &mut [Vec<f64>], times: f64) {
-        let n = self.players as usize;
-        for s in 0..n {
-            for t in s + 1..n {
-                let (a, b) = (self.agent[s] as usize, self.agent[t] as usize);
+        let (agent, rank) = (
+            self.agent.in_play(self.players),
+            self.rank.in_play(self.players),
+        );
+        for s in 0..agent.len() {
+            for t in s + 1..agent.len() {
+                let (a, b) = (usize::from(agent[s]), usize::from(agent[t]));
                 if a == b {
                     continue;
                 }
-                match self.rank[s].cmp(&self.rank[t]) {
+                match rank[s].cmp(&rank[t]) {
                     std::cmp::Ordering::Less => wins[a][b] += times,
                     std::cmp::Ordering::Greater => wins[b][a] += times,
                     std::cmp::Ordering::Equal => {
@@ -352,7 +359,7 @@ pub fn ratings(finishes: &Finishes, agents: usize, resamples: usize, seed: u64) 
     let mut lineups: Vec<Vec<u8>> = Vec::new();
     for (ranked, _) in &patterns {
         let mut seats = vec![0u8; agents];
-        for &a in &ranked.agent[..ranked.players as usize] {
+        for &a in ranked.agent.in_play(ranked.players) {
             seats[a as usize] += 1;
         }
         if !lineups.contains(&seats) {
@@ -441,8 +448,8 @@ mod tests {
     fn game(agent: [u8; 4], rank: [u8; 4]) -> Ranked {
         Ranked {
             players: 4,
-            agent: [agent[0], agent[1], agent[2], agent[3], 0],
-            rank: [rank[0], rank[1], rank[2], rank[3], 0],
+            agent: PerSeat::new([agent[0], agent[1], agent[2], agent[3], 0]),
+            rank: PerSeat::new([rank[0], rank[1], rank[2], rank[3], 0]),
             won: true,
         }
     }
@@ -531,8 +538,8 @@ mod tests {
         for _ in 0..n {
             f.add(Ranked {
                 players: 2,
-                agent: [a, b, 0, 0, 0],
-                rank: [0, 1, 0, 0, 0],
+                agent: PerSeat::new([a, b, 0, 0, 0]),
+                rank: PerSeat::new([0, 1, 0, 0, 0]),
                 won: true,
             });
         }
@@ -742,9 +749,9 @@ mod tests {
             false,
         );
         assert!(outcome.seat(qe_core::Seat(0)).winner && outcome.seat(qe_core::Seat(1)).winner);
-        let r = Ranked::of(&outcome, [0, 1, 2, 3, 0]);
+        let r = Ranked::of(&outcome, PerSeat::new([0, 1, 2, 3, 0]));
         assert_eq!(r.players, 4);
-        assert_eq!(&r.rank[..4], &[0, 0, 2, 3]);
+        assert_eq!(r.rank.in_play(4), &[0, 0, 2, 3]);
         // Their comparison is half a win each.
         let mut wins = vec![vec![0.0; 4]; 4];
         r.add_to(&mut wins, 1.0);
@@ -758,11 +765,16 @@ mod tests {
     /// winners (the seats of rank 0) unless `won` is false.
     fn rotated(lineup: &[u8], r: usize, rank: &[u8], won: bool) -> Ranked {
         let n = lineup.len();
-        let mut agent = [0u8; MAX_SEATS];
-        let mut ranks = [0u8; MAX_SEATS];
-        for s in 0..n {
-            agent[s] = lineup[(s + r) % n];
-            ranks[s] = rank[s];
+        let mut agent = PerSeat::splat(0u8);
+        let mut ranks = PerSeat::splat(0u8);
+        for (s, (a, k)) in agent
+            .in_play_mut(n as u8)
+            .iter_mut()
+            .zip(ranks.in_play_mut(n as u8))
+            .enumerate()
+        {
+            *a = lineup[(s + r) % n];
+            *k = rank[s];
         }
         Ranked {
             players: n as u8,
@@ -776,12 +788,10 @@ mod tests {
     fn win_rates(f: &Finishes, agents: usize) -> (Vec<f64>, Vec<f64>) {
         let (mut wins, mut seats) = (vec![0.0; agents], vec![0.0; agents]);
         for (r, &count) in &f.count {
-            let n = r.players as usize;
-            let k = r.rank[..n].iter().filter(|&&x| x == 0).count() as f64;
-            for s in 0..n {
-                let a = r.agent[s] as usize;
+            let k = r.seats().filter(|&(_, x)| x == 0).count() as f64;
+            for (a, rank) in r.seats() {
                 seats[a] += count as f64;
-                if r.won && r.rank[s] == 0 {
+                if r.won && rank == 0 {
                     wins[a] += count as f64 / k;
                 }
             }
@@ -818,7 +828,9 @@ mod tests {
             let (mut won, mut expected) = (0.0, 0.0);
             for (ranked, &n) in &f.count {
                 let seats = |b: u8| {
-                    ranked.agent[..ranked.players as usize]
+                    ranked
+                        .agent
+                        .in_play(ranked.players)
                         .iter()
                         .filter(|&&x| x == b)
                         .count() as f64
@@ -827,8 +839,9 @@ mod tests {
                     let total: f64 = (0..3u8).map(|b| seats(b) * g[b as usize]).sum();
                     expected += n as f64 * seats(a as u8) * g[a] / total;
                     won += n as f64
-                        * (0..ranked.players as usize)
-                            .filter(|&s| ranked.rank[s] == 0 && ranked.agent[s] as usize == a)
+                        * ranked
+                            .seats()
+                            .filter(|&(x, rank)| rank == 0 && x == a)
                             .count() as f64
                         / k as f64;
                 }

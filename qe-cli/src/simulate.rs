@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use qe_core::bots::{by_name_with, is_name, BoxedBot, ValueBot, NAMES, TIMED_NAME};
-use qe_core::{Manifest, Match, Outcome, Rules, Seat, MAX_SEATS};
+use qe_core::{Manifest, Match, Outcome, PerSeat, Rules, Seat};
 use serde_json::json;
 
 use crate::agent::{self, ExecSeat, Faults};
@@ -224,12 +224,15 @@ pub struct SimulateArgs {
 /// They are the first words of stream `index` of ChaCha20 keyed by the tournament seed: without
 /// the seed, neither the game index nor one game's seeds tell anything of another game's, nor a
 /// game's seed of its bots' (an agent that sees its game index learns nothing it may not see).
-pub fn game_seeds(seed: u64, index: u64) -> (u64, [u64; MAX_SEATS]) {
+pub fn game_seeds(seed: u64, index: u64) -> (u64, PerSeat<u64>) {
     use rand_core::{RngCore, SeedableRng};
     let mut stream = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
     stream.set_stream(index);
     let game = stream.next_u64();
-    (game, std::array::from_fn(|_| stream.next_u64()))
+    (
+        game,
+        PerSeat::new(std::array::from_fn(|_| stream.next_u64())),
+    )
 }
 
 /// A tournament seed drawn from the operating system's randomness.
@@ -251,8 +254,8 @@ const WIN_SHARE: u64 = 60;
 struct Stats {
     games: u64,
     no_winner: u64,
-    seat_wins: [u64; MAX_SEATS],
-    seat_score: [u64; MAX_SEATS],
+    seat_wins: PerSeat<u64>,
+    seat_score: PerSeat<u64>,
     /// Per agent: seats played, wins (in [`WIN_SHARE`]s: a win shared by `k` seats is split
     /// among them), score, spent, eliminations.
     played: Vec<u64>,
@@ -282,17 +285,17 @@ impl Stats {
         }
     }
 
-    fn add(&mut self, outcome: &Outcome, agent: [u8; MAX_SEATS]) {
+    fn add(&mut self, outcome: &Outcome, agent: PerSeat<u8>) {
         self.games += 1;
         let winners = outcome.winners().count() as u64;
         if winners == 0 {
             self.no_winner += 1;
         }
         for s in outcome.seats() {
-            let i = s.seat as usize;
-            let a = agent[i] as usize;
-            self.seat_wins[i] += u64::from(s.winner);
-            self.seat_score[i] += u64::from(s.total);
+            let seat = Seat(s.seat);
+            let a = usize::from(agent[seat]);
+            self.seat_wins[seat] += u64::from(s.winner);
+            self.seat_score[seat] += u64::from(s.total);
             self.played[a] += 1;
             if s.winner {
                 self.wins[a] += WIN_SHARE / winners;
@@ -307,9 +310,11 @@ impl Stats {
     fn merge(&mut self, other: Stats) {
         self.games += other.games;
         self.no_winner += other.no_winner;
-        for i in 0..MAX_SEATS {
-            self.seat_wins[i] += other.seat_wins[i];
-            self.seat_score[i] += other.seat_score[i];
+        for (seat, wins) in self.seat_wins.seats_mut() {
+            *wins += other.seat_wins[seat];
+        }
+        for (seat, score) in self.seat_score.seats_mut() {
+            *score += other.seat_score[seat];
         }
         for a in 0..self.played.len() {
             self.played[a] += other.played[a];
@@ -470,15 +475,15 @@ impl Tournament {
         let mut m = Match::seeded(self.rules, seed);
         // Seat s plays lineup entry (s + index) mod players.
         let entry = |s: usize| (s + (index % players as u64) as usize) % players;
-        let mut agent = [0u8; MAX_SEATS];
-        for (s, a) in agent.iter_mut().enumerate().take(players) {
+        let mut agent = PerSeat::splat(0u8);
+        for (s, a) in agent.in_play_mut(players as u8).iter_mut().enumerate() {
             *a = self.agent_of[entry(s)];
         }
         // The exec seats, borrowed one per seat (each lineup entry is one seat of a game).
         let mut slots: Vec<Option<&mut ExecSeat>> = exec.iter_mut().map(Option::as_mut).collect();
         let mut seats: Vec<Player> = Vec::with_capacity(players);
         for s in 0..players {
-            let seat_seed = bot_seeds[s];
+            let seat_seed = bot_seeds[Seat(s as u8)];
             seats.push(match &self.lineup[entry(s)] {
                 AgentSpec::Bot(name) => {
                     Player::Bot(by_name_with(name, seat_seed, self.manifest).expect("a known bot"))
@@ -501,7 +506,7 @@ impl Tournament {
                     .expect("a bot acts when it must"),
                 Player::Exec(e, fallback) => e.decide(&m, index, seat, fallback),
             };
-            let a = agent[seat.index()] as usize;
+            let a = usize::from(agent[seat]);
             stats.decisions[a] += 1;
             stats.think[a] += started.elapsed();
             if let Err(e) = m.play(command) {
@@ -844,13 +849,14 @@ fn report(
             row
         })
         .collect();
-    let seat_rows: Vec<serde_json::Value> = (0..players as usize)
+    let seat_rows: Vec<serde_json::Value> = (0..players)
         .map(|i| {
+            let seat = Seat(i);
             json!({
                 "seat": i,
-                "wins": total.seat_wins[i],
-                "win_rate": ratio(total.seat_wins[i] as f64, g),
-                "mean_score": ratio(total.seat_score[i] as f64, g),
+                "wins": total.seat_wins[seat],
+                "win_rate": ratio(total.seat_wins[seat] as f64, g),
+                "mean_score": ratio(total.seat_score[seat] as f64, g),
             })
         })
         .collect();

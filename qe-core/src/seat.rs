@@ -182,7 +182,8 @@ impl TryFrom<alloc::vec::Vec<u8>> for SeatSet {
 /// assert_eq!(doubled.zip(spent).map(|(a, b)| a - b), spent);
 /// assert_eq!(spent.get(Seat(9)), None);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Values compare seat by seat, seat 0 first (as their arrays do).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct PerSeat<T>([T; MAX_SEATS]);
