@@ -210,9 +210,9 @@ impl<'a> Knowledge<'a> {
         let view = self.view;
         let n = self.players() as usize;
         let rules = &self.rules;
-        let mut nations = [crate::components::Nation::US; MAX_SEATS];
-        for (slot, info) in nations.iter_mut().zip(view.seats.in_play(view.players)) {
-            *slot = info.nation?;
+        let mut nations = PerSeat::splat(crate::components::Nation::US);
+        for (seat, info) in view.seats.seats().take(n) {
+            nations[seat] = info.nation?;
         }
         // Industry tokens: the seat's own (and every seat's once the game is over, R-VIS-7), the
         // others shuffled (R-VIS-2, R-CMP-6).
@@ -306,7 +306,7 @@ impl<'a> Knowledge<'a> {
         }
         Setup::new(
             rules,
-            Some(&nations[..n]),
+            Some(nations.in_play(self.players())),
             industries.in_play(n as u8),
             &deck[..deck_len],
             [
