@@ -70,7 +70,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "S", value_parser = crate::parse_seed)]
     pub seed: Option<u64>,
     /// Bots for the other seats in seat order, comma-separated (value, random, miser, search,
-    /// search:easy, search:medium, search:hard, search:ms=MS); a shorter list repeats
+    /// search:easy, search:medium, search:hard, search:mixed, search:ms=MS); a shorter list repeats
     #[arg(long, value_parser = parse_bot_list, default_value = "value", value_name = "LIST")]
     pub bots: BotList,
     /// Save the game record (qe-record/1 JSON) to FILE

@@ -1,7 +1,7 @@
 //! Policies that decide from what one seat may know (never the full game), deterministic for a
 //! given seed: the baselines [`RandomBot`] (`random`), [`MiserBot`] (`miser`) and [`ValueBot`]
 //! (`value`), which read a [`SeatView`], and the [`SearchBot`] (`search:easy`, `search:medium`,
-//! `search:hard`; `search` is `search:medium`), which also reads the seat's bid history
+//! `search:hard`, `search:mixed`; `search` is `search:medium`), which also reads the seat's bid history
 //! ([`MatchView`]) and plays out sampled games. Each handles every decision: opening bid, secret
 //! bid, rebid, asset rebid, take or discard an asset, and the 5-player peek. [`by_name`] builds one
 //! from its name (as the `qe` command's `--bots` does); [`NAMES`] lists every name.
@@ -214,9 +214,10 @@ impl Bot for MiserBot {
 
 /// The names [`by_name`] accepts, in the order they are documented: the one list of bot names
 /// (the `qe` command, the C ABI and the Python package take theirs from here). `search` is
-/// `search:medium`. Besides these, [`by_name`] takes the timed search bot `search:ms=MS`
+/// `search:medium`; `search:mixed` is `search:medium` drawing its sealed bids from the mixed
+/// strategy its search computes ([`SearchConfig::mixed`]), seeded like every bot. Besides these, [`by_name`] takes the timed search bot `search:ms=MS`
 /// ([`TIMED_NAME`], [`is_name`]).
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "random",
     "miser",
     "value",
@@ -224,6 +225,7 @@ pub const NAMES: [&str; 7] = [
     "search:easy",
     "search:medium",
     "search:hard",
+    "search:mixed",
 ];
 
 /// The pattern of the timed search bot's names: `search:ms=MS`, a search bot that spends about
@@ -237,7 +239,7 @@ pub const TIMED_NAME: &str = "search:ms=MS";
 pub const MAX_MILLIS: u32 = 60_000;
 
 /// The search configuration a search bot's name stands for (`search`, `search:LEVEL`,
-/// `search:ms=MS`); `None` for any other name, and for `search:ms=MS` where no clock is
+/// `search:mixed`, `search:ms=MS`); `None` for any other name, and for `search:ms=MS` where no clock is
 /// available.
 pub fn search_config(name: &str) -> Option<SearchConfig> {
     let rest = name.strip_prefix("search")?;
@@ -245,6 +247,12 @@ pub fn search_config(name: &str) -> Option<SearchConfig> {
         return Some(Level::Medium.config());
     }
     let rest = rest.strip_prefix(':')?;
+    if rest == "mixed" {
+        return Some(SearchConfig {
+            mixed: true,
+            ..Level::Medium.config()
+        });
+    }
     if let Some(ms) = rest.strip_prefix("ms=") {
         let digits_only = !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit());
         if !digits_only || ms.starts_with('0') || ms.len() > 5 {

@@ -119,7 +119,8 @@ fn bot_names_are_exact() {
             "search",
             "search:easy",
             "search:medium",
-            "search:hard"
+            "search:hard",
+            "search:mixed"
         ]
     );
     for name in NAMES {

@@ -128,6 +128,21 @@ fn hard_decides_the_same_in_twin_games() {
     twin_games("hard", preset(Level::Hard), &[(4, true)], 300, 10, 2);
 }
 
+/// `search:mixed`, the named bot that draws its bids (medium's search with mixed bids).
+#[test]
+fn the_mixed_preset_decides_the_same_in_twin_games() {
+    let config = qe_core::bots::search_config("search:mixed").expect("a bot name");
+    assert_eq!(
+        config,
+        SearchConfig {
+            mixed: true,
+            ..Level::Medium.config()
+        }
+    );
+    let make = move |seed| SearchBot::with_config(config, seed, Manifest::default());
+    twin_games("search:mixed", make, &[(4, false)], 600, 28, 2);
+}
+
 /// A bot of `config`, its timed decisions timed by a simulated clock (so they are reproducible).
 fn configured(config: SearchConfig) -> impl Fn(u64) -> SearchBot {
     move |seed| SearchBot::with_config(config, seed, Manifest::default()).with_simulated_clock(40)

@@ -506,7 +506,7 @@ pub struct Bot {
 #[wasm_bindgen]
 impl Bot {
     /// `new Bot(name, seed = 0)`: the bot of this name (`botNames()`: `random`, `miser`, `value`,
-    /// `search`, `search:easy`, `search:medium`, `search:hard`); an unknown name is a `RangeError`.
+    /// `search`, `search:easy`, `search:medium`, `search:hard`, `search:mixed`); an unknown name is a `RangeError`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] name: &JsValue,

@@ -141,7 +141,7 @@ test('an object holding itself is the size error of the command reader, not a ha
 });
 
 test('every bot name of the core plays, search levels included', () => {
-  assert.deepEqual(botNames(), ['random', 'miser', 'value', 'search', 'search:easy', 'search:medium', 'search:hard']);
+  assert.deepEqual(botNames(), ['random', 'miser', 'value', 'search', 'search:easy', 'search:medium', 'search:hard', 'search:mixed']);
   for (const name of botNames()) {
     const game = new Game({ players: 5, expansions: ['commodities'], seed: 11 });
     const bots = [0, 1, 2, 3, 4].map((s) => new Bot(name, s));
