@@ -15,7 +15,7 @@ wall clock, so on a loaded machine both get less CPU than ``T``, alike).
 the seat's own observation and mask) against ``search:medium``: one ``search:medium`` seat against
 three PPO seats, and one PPO seat against three ``search:medium`` seats, ``--games`` games each.
 
-Every row is the first-named agent's seat (rotated game by game); the CSV has ``baselines.py``'s
+``--part all`` (the default) runs part (b), the quick one, first. Every row is the first-named agent's seat (rotated game by game); the CSV has ``baselines.py``'s
 columns.
 """
 
@@ -52,6 +52,9 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Row]:
         write_csv(args.out, rows)
         return row
 
+    if args.part in ("ppo", "all"):
+        add(run_row(agents, args.search, "ppo", args.games, args.seed, progress=say))
+        add(run_row(agents, "ppo", args.search, args.games, args.seed, progress=say))
     if args.part in ("ismcts", "all"):
         ms = args.ms
         if not ms:
@@ -59,9 +62,6 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Row]:
             ms = max(1, round(cal.ms_decision))
             print(f"ISMCTS: {cal.ms_decision:.1f} ms a decision (wall clock): T = {ms}", flush=True)
         add(run_row(agents, "ismcts", f"search:ms={ms}", args.ismcts_games, args.seed, progress=say))
-    if args.part in ("ppo", "all"):
-        add(run_row(agents, args.search, "ppo", args.games, args.seed, progress=say))
-        add(run_row(agents, "ppo", args.search, args.games, args.seed, progress=say))
     return rows
 
 
