@@ -23,7 +23,8 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from typing import Any, List, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 import pyspiel
@@ -71,16 +72,29 @@ class ValuePlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def play_game(
+@dataclass
+class GameResult:
+    """One game of :func:`play`: every seat's return, every seat's score (the outcome's totals),
+    which seats were eliminated, and each seat's wall-clock seconds per decision (a call of its bot's ``step`` with more than
+    one legal action; with one, ISMCTS does not search)."""
+
+    returns: List[float]
+    scores: List[int]
+    eliminated: List[bool]
+    decision_s: Dict[int, List[float]] = field(default_factory=dict)
+
+
+def play(
     tb: Any, seat: int, opponent: str, simulations: int, evaluator: str, seed: int, uct_c: float
-) -> float:
-    """One game: ISMCTS at ``seat``, ``opponent`` bots elsewhere; the ISMCTS seat's return."""
+) -> GameResult:
+    """One game: ISMCTS at ``seat``, ``opponent`` bots elsewhere."""
     players = tb.num_players()
     rs = np.random.RandomState(seed)
     ev = ValuePlayoutEvaluator(seed) if evaluator == "value" else mcts.RandomRolloutEvaluator(1, rs)
     bot = ismcts.ISMCTSBot(tb, ev, uct_c, simulations, random_state=rs)
     bot.set_resampler(qo.ismcts_resampler(seed))
     others = {p: qo.QeSpielBot(tb, p, opponent, seed * 10 + p) for p in range(players) if p != seat}
+    times: Dict[int, List[float]] = {p: [] for p in range(players)}
     state = tb.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -88,8 +102,26 @@ def play_game(
             state.apply_action(outcomes[rs.randint(len(outcomes))])
             continue
         p = state.current_player()
-        state.apply_action(bot.step(state) if p == seat else others[p].step(state))
-    return float(state.returns()[seat])
+        choices = len(state.legal_actions(p))
+        t = time.perf_counter()
+        action = bot.step(state) if p == seat else others[p].step(state)
+        if choices > 1:
+            times[p].append(time.perf_counter() - t)
+        state.apply_action(action)
+    outcome = state.simultaneous_game_state().qe.outcome()
+    return GameResult(
+        returns=[float(r) for r in state.returns()],
+        scores=[s.total for s in outcome.seats],
+        eliminated=[s.eliminated for s in outcome.seats],
+        decision_s=times,
+    )
+
+
+def play_game(
+    tb: Any, seat: int, opponent: str, simulations: int, evaluator: str, seed: int, uct_c: float
+) -> float:
+    """One game: ISMCTS at ``seat``, ``opponent`` bots elsewhere; the ISMCTS seat's return."""
+    return play(tb, seat, opponent, simulations, evaluator, seed, uct_c).returns[seat]
 
 
 def interval(xs: Sequence[float]) -> Tuple[float, float, float]:

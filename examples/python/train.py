@@ -20,7 +20,10 @@ same seeds (the baseline rows, ``steps`` 0, ``policy`` ``random_legal``); after 
 policy and the baseline also play ``--final-opponents`` (``value`` by default) on the same seeds.
 
 Outputs: ``OUT.csv`` (``steps, wall_s, policy, opponents, games, wins, win_rate, lo95, hi95``),
-``OUT.png`` (the learning curve, matplotlib) and, with ``--save``, the model.
+``OUT.png`` (the learning curve, matplotlib), with ``--save`` the model, and with ``--export-npz
+PATH`` the policy's actor weights for ``npz_policy.policy_from_npz``, which plays the model's
+deterministic masked action with numpy only (``export_policy.py`` exports a saved model and checks
+the file's actions against the model's).
 """
 
 from __future__ import annotations
@@ -101,7 +104,10 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="examples/python/results/train", help="OUT.csv and OUT.png")
     p.add_argument("--save", default="", help="save the trained model here (zip)")
+    p.add_argument("--export-npz", default="", metavar="PATH", help="write the policy's weights here (npz_policy.py)")
     args = p.parse_args(argv)
+    if args.export_npz and args.normalize:
+        p.error("--export-npz writes the policy network only, not VecNormalize's statistics: drop --normalize")
 
     import torch
     from sb3_contrib import MaskablePPO
@@ -189,6 +195,10 @@ def main(argv: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
         record(0, "random_legal", args.final_opponents, play(final_env, random_legal, args.eval_games, args.eval_seed))
     if args.save:
         model.save(args.save)
+    if args.export_npz:
+        from npz_policy import arrays_of_model, save_npz
+
+        save_npz(args.export_npz, arrays_of_model(model))
     venv.close()
     plot(rows, args, out)
     return rows
