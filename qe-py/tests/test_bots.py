@@ -82,13 +82,13 @@ def test_returns_are_the_core_reward() -> None:
 
 
 def test_search_takes_the_core_levels() -> None:
-    assert qe.bots.LEVELS == ("easy", "medium", "hard")
+    assert qe.bots.LEVELS == ("easy", "medium", "hard", "mixed")
     bot = qe.bots.Search("easy", seed=3)
     assert (bot.name, bot.level, bot.seed) == ("search:easy", "easy", 3)
     assert qe.bots.Search().name == "search:medium"
-    with pytest.raises(ValueError, match="level must be one of easy, medium, hard, got 'expert'"):
+    with pytest.raises(ValueError, match="level must be one of easy, medium, hard, mixed, got 'expert'"):
         qe.bots.Search("expert")
-    with pytest.raises(TypeError, match="level must be one of easy, medium, hard, got int 2$"):
+    with pytest.raises(TypeError, match="level must be one of easy, medium, hard, mixed, got int 2$"):
         qe.bots.Search(2)  # type: ignore[arg-type]
 
 

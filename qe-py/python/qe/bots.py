@@ -40,7 +40,8 @@ NAMES: Tuple[str, ...] = tuple(_qe.bot_names())
 """The documented bot names of ``qe_core::bots`` (``Bot`` takes any name the core knows)."""
 
 LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswith("search:"))
-"""The search bot's preset levels (``easy``, ``medium``, ``hard``), read from :data:`NAMES`."""
+"""The search bot's presets (``easy``, ``medium``, ``hard``, and ``mixed``: ``medium`` drawing its
+sealed bids from the mixed strategy of its search), read from :data:`NAMES`."""
 
 
 def _checked_game(game: "Game") -> Any:
