@@ -3,11 +3,15 @@
 
 use qe_core::bots::{Level, SearchConfig};
 
-/// The search configuration of `spec`: a level name (`easy`, `medium`, `hard`) or
+/// The search configuration of `spec`: a search bot's name (`search:mixed`, say), a level name
+/// (`easy`, `medium`, `hard`) or
 /// `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS`
 /// (MIXED and SHARP 0 or 1; all but the budget may be left out: 7 candidates, 24 probe worlds,
 /// 1 playout a world, the rest 0). `None` for anything else.
 pub fn search_config(spec: &str) -> Option<SearchConfig> {
+    if let Some(config) = qe_core::bots::search_config(spec) {
+        return Some(config);
+    }
     if let Some(level) = Level::from_name(spec) {
         return Some(level.config());
     }
