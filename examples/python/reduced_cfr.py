@@ -86,21 +86,41 @@ __all__ = [
 
 _DEFAULT_LADDER = "0:1:2:4"
 
-ENDGAME_TYPE = pyspiel.GameType(
+# The fields of pyspiel.GameType's constructor.
+_GAME_TYPE_FIELDS = (
+    "short_name",
+    "long_name",
+    "dynamics",
+    "chance_mode",
+    "information",
+    "utility",
+    "reward_model",
+    "max_num_players",
+    "min_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+    "parameter_specification",
+    "default_loadable",
+    "provides_factored_observation_string",
+    "action_structs_only",
+)
+
+
+def _game_type_like(base: Any, **changes: Any) -> Any:
+    """A ``pyspiel.GameType`` with every field of ``base`` but ``changes``."""
+    fields = {f: getattr(base, f) for f in _GAME_TYPE_FIELDS}
+    return pyspiel.GameType(**{**fields, **changes})
+
+
+# python_qe's type but for its name, 3-4 players and the endgame's parameters.
+ENDGAME_TYPE = _game_type_like(
+    qo.GAME_TYPE,
     short_name="python_qe_endgame",
     long_name="Python QE, the last auctions of a game played from a seed",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=3,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=False,
     parameter_specification={
         "players": 3,
         "ladder": _DEFAULT_LADDER,
