@@ -86,7 +86,7 @@ __all__ = [
 
 _DEFAULT_LADDER = "0:1:2:4"
 
-# The fields of pyspiel.GameType's constructor.
+# The fields of pyspiel.GameType's constructor (older OpenSpiel releases have fewer of them).
 _GAME_TYPE_FIELDS = (
     "short_name",
     "long_name",
@@ -110,7 +110,7 @@ _GAME_TYPE_FIELDS = (
 
 def _game_type_like(base: Any, **changes: Any) -> Any:
     """A ``pyspiel.GameType`` with every field of ``base`` but ``changes``."""
-    fields = {f: getattr(base, f) for f in _GAME_TYPE_FIELDS}
+    fields = {f: getattr(base, f) for f in _GAME_TYPE_FIELDS if hasattr(base, f)}
     return pyspiel.GameType(**{**fields, **changes})
 
 
