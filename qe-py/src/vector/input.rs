@@ -228,6 +228,24 @@ pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// `value` as a whole number from 1 to `max`, else a `ValueError` saying "`name` must be from 1
+/// to `shown_max`, got ..." with the value as given.
+pub(super) fn count_up_to(
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    max: usize,
+    shown_max: &str,
+) -> PyResult<usize> {
+    let bad = |got: &dyn core::fmt::Display| {
+        PyValueError::new_err(format!("{name} must be from 1 to {shown_max}, got {got}"))
+    };
+    let n = args::int_or::<i128>(value, name, |q| bad(&q))?;
+    usize::try_from(n)
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| bad(&n))
+}
+
 /// The most threads a `VectorEnv` takes (`num_threads`).
 pub const MAX_THREADS: usize = 1024;
 

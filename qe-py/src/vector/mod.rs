@@ -27,9 +27,9 @@ use crate::setup::{random_seed, rules};
 pub(crate) use env::Exclusive;
 use env::{Config, Env, EnvBuf, EnvGame, EnvOut, Refused};
 use input::{
-    commands_of, commands_text, default_threads, new_buf, output, output_ro, own_array,
-    read_actions, read_env_ids, read_mask, state_error, state_item, state_value, try_vec, writable,
-    zeros, MAX_THREADS,
+    commands_of, commands_text, count_up_to, default_threads, new_buf, output, output_ro,
+    own_array, read_actions, read_env_ids, read_mask, state_error, state_item, state_value,
+    try_vec, writable, zeros, MAX_THREADS,
 };
 #[cfg(test)]
 use step::MIN_ENVS_PER_THREAD;
@@ -175,33 +175,11 @@ impl VectorEnv {
         let reward = crate::setup::reward_of(&reward)?;
         let threads = match num_threads {
             None => default_threads(),
-            Some(t) => {
-                let bad = |got: &dyn core::fmt::Display| {
-                    PyValueError::new_err(format!(
-                        "num_threads must be from 1 to {MAX_THREADS}, got {got}"
-                    ))
-                };
-                let t = args::int_or::<i128>(t, "num_threads", |q| bad(&q))?;
-                usize::try_from(t)
-                    .ok()
-                    .filter(|t| (1..=MAX_THREADS).contains(t))
-                    .ok_or_else(|| bad(&t))?
-            }
+            Some(t) => count_up_to(t, "num_threads", MAX_THREADS, &MAX_THREADS.to_string())?,
         };
         let batch_size = match batch_size {
             None => num_envs,
-            Some(b) => {
-                let bad = |got: &dyn core::fmt::Display| {
-                    PyValueError::new_err(format!(
-                        "batch_size must be from 1 to num_envs ({num_envs}), got {got}"
-                    ))
-                };
-                let b = args::int_or::<i128>(b, "batch_size", |q| bad(&q))?;
-                usize::try_from(b)
-                    .ok()
-                    .filter(|b| (1..=num_envs).contains(b))
-                    .ok_or_else(|| bad(&b))?
-            }
+            Some(b) => count_up_to(b, "batch_size", num_envs, &format!("num_envs ({num_envs})"))?,
         };
         let space = ActionSpace::new(ladder.map_or_else(BidLadder::default, |l| l.0), peeks);
         let p = players as usize;
