@@ -3,8 +3,10 @@
 //! that have no preset name. Prints each side's share of the wins with its 95% Wilson interval.
 //!
 //! `cargo run --release -p qe-core --example search_duel -- GAMES SEED A B [THREADS]`, where a
-//! configuration is `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS`
-//! (MIXED and SHARP 0 or 1), a level name (`easy`, `medium`, `hard`) or `value`.
+//! configuration is
+//! `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS,MODEL_SHARE,MIN_MIXED_ROUNDS`
+//! (MIXED and SHARP 0 or 1; the fields `common::search_config` reads), a bot name
+//! (`search:mixed`), a level name (`easy`, `medium`, `hard`) or `value`.
 
 mod common;
 

@@ -214,8 +214,8 @@ impl Bot for MiserBot {
 
 /// The names [`by_name`] accepts, in the order they are documented: the one list of bot names
 /// (the `qe` command, the C ABI and the Python package take theirs from here). `search` is
-/// `search:medium`; `search:mixed` is `search:medium` drawing its sealed bids from the mixed
-/// strategy its search computes ([`SearchConfig::mixed`]), seeded like every bot. Besides these, [`by_name`] takes the timed search bot `search:ms=MS`
+/// `search:medium`; `search:mixed` is `search:medium` drawing its secret bids of the last auctions from the mixed
+/// strategy of regret matching for every bidder ([`SearchConfig::mixed`]), seeded like every bot. Besides these, [`by_name`] takes the timed search bot `search:ms=MS`
 /// ([`TIMED_NAME`], [`is_name`]).
 pub const NAMES: [&str; 8] = [
     "random",

@@ -148,10 +148,14 @@ fn configured(config: SearchConfig) -> impl Fn(u64) -> SearchBot {
     move |seed| SearchBot::with_config(config, seed, Manifest::default()).with_simulated_clock(40)
 }
 
+/// Mixed bids at every secret bid (the fewest rounds 2), each other bidder held to its modelled
+/// bid in half the rounds (both kinds of rival round).
 #[test]
 fn mixed_bids_decide_the_same_in_twin_games() {
     let config = SearchConfig {
         mixed: true,
+        min_mixed_rounds: 2,
+        model_share: 50,
         ..Level::Easy.config()
     };
     let games = [(4, false), (5, true)];
@@ -257,27 +261,38 @@ fn timed_names_are_exact() {
 
 /// A mixed bot draws its sealed bids from a distribution over its candidates: along a game, each
 /// drawn bid is in the distribution's support, the probabilities sum to 1, some decisions mix
-/// (two bids of at least 5% each), and the draws are fixed by the seed. A pure bot draws nothing.
+/// (two bids of at least 5% each), and the draws are fixed by the seed. Open (opening) bids are
+/// not drawn (R-AUC-2: the others bid after seeing it), nor are bids where the budget affords
+/// fewer rounds than [`SearchConfig::min_mixed_rounds`]. A pure bot draws nothing.
 #[test]
 fn a_mixed_bot_draws_its_bids_from_the_strategy_it_computed() {
     let config = SearchConfig {
         mixed: true,
+        min_mixed_rounds: 2,
         ..Level::Easy.config()
     };
-    let play = |mixed: bool| {
-        let c = SearchConfig { mixed, ..config };
+    let play = |mixed: bool, min_mixed_rounds: u16| {
+        let c = SearchConfig {
+            mixed,
+            min_mixed_rounds,
+            ..config
+        };
         let mut m = Match::seeded(rules_of(4, false), 21);
         let mut bots: Vec<SearchBot> = (0..4)
             .map(|s| SearchBot::with_config(c, 30 + s, Manifest::default()))
             .collect();
-        let (mut mixing, mut drawn) = (0, 0);
+        let (mut mixing, mut drawn, mut first_drawn) = (0, 0, None);
         while !m.game().is_over() {
             let seat = m.game().to_act().first().unwrap();
             let bot = &mut bots[seat.index()];
+            let opening = matches!(m.game().phase(), qe_core::Phase::OpeningBid { .. });
             let command = bot.decide(&m.view(Some(seat))).unwrap();
             let strategy = bot.last_strategy();
+            // An opening bid is seen before the others bid: not a simultaneous move.
+            assert!(!opening || strategy.is_empty(), "{strategy:?}");
             if !strategy.is_empty() {
                 drawn += 1;
+                first_drawn.get_or_insert(m.game().turn());
                 let total: f64 = strategy.iter().map(|(_, p)| p).sum();
                 assert!((total - 1.0).abs() < 1e-9, "{strategy:?}");
                 let Command::Bid { amount, .. } = command else {
@@ -291,12 +306,17 @@ fn a_mixed_bot_draws_its_bids_from_the_strategy_it_computed() {
             }
             m.apply(command).unwrap();
         }
-        (m.commands().to_vec(), mixing, drawn)
+        (m.commands().to_vec(), mixing, drawn, first_drawn)
     };
-    let (first, mixing, drawn) = play(true);
+    let (first, mixing, drawn, _) = play(true, 2);
     assert!(drawn > 20 && mixing > 5, "{mixing} of {drawn}");
-    assert_eq!(play(true).0, first);
-    assert_eq!(play(false).2, 0);
+    assert_eq!(play(true, 2).0, first);
+    assert_eq!(play(false, 2).2, 0);
+    // Where the budget cannot afford the rounds asked for (early, when playouts are long), the
+    // bid is the pure one; late in the game it is drawn.
+    let (_, _, late, from_turn) = play(true, 30);
+    assert!(late > 0 && late < drawn, "{late} of {drawn}");
+    assert!(from_turn.is_some_and(|t| t >= 8), "{from_turn:?}");
 }
 
 /// Every preset name builds a search bot; `search` is `search:medium`.

@@ -5,9 +5,9 @@ use qe_core::bots::{Level, SearchConfig};
 
 /// The search configuration of `spec`: a search bot's name (`search:mixed`, say), a level name
 /// (`easy`, `medium`, `hard`) or
-/// `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS`
+/// `BUDGET,CANDIDATES,PROBE_WORLDS,PLAYOUTS_PER_WORLD,MIXED,SHARP,RIVAL_SEARCH,RIVAL_WORLDS,MODEL_SHARE,MIN_MIXED_ROUNDS`
 /// (MIXED and SHARP 0 or 1; all but the budget may be left out: 7 candidates, 24 probe worlds,
-/// 1 playout a world, the rest 0). `None` for anything else.
+/// 1 playout a world, a model share of 0, 200 rounds to mix, the rest 0). `None` for anything else.
 pub fn search_config(spec: &str) -> Option<SearchConfig> {
     if let Some(config) = qe_core::bots::search_config(spec) {
         return Some(config);
@@ -28,6 +28,8 @@ pub fn search_config(spec: &str) -> Option<SearchConfig> {
         sharp_rivals: v.get(5).copied().unwrap_or(0) == 1,
         rival_search: v.get(6).copied().unwrap_or(0) as u32,
         rival_worlds: v.get(7).copied().unwrap_or(0) as u8,
+        model_share: v.get(8).copied().unwrap_or(0) as u8,
+        min_mixed_rounds: v.get(9).copied().unwrap_or(200) as u16,
         millis: 0,
     })
 }

@@ -19,9 +19,11 @@
 //!    outcome: 1 for a win, shared wins split, 0 otherwise — so an elimination (R-SCO-2) is a
 //!    loss whatever the score;
 //! 5. **keeps the best half** of the candidates after each round of worlds (sequential halving)
-//!    and plays the best mean; or, with [`SearchConfig::mixed`], plays every candidate bid in
-//!    every world, runs regret matching over the worlds as rounds and draws the sealed bid from
-//!    its final strategy (`qe-core/src/bots/README.md` gives the measurements behind both).
+//!    and plays the best mean; or, with [`SearchConfig::mixed`] at a sealed bidding step, runs
+//!    regret matching for every bidder of the step at once (each world a round, each bidder's
+//!    bid drawn from its current strategy, each of its actions played out against the others'
+//!    draws) and draws the sealed bid from its own average strategy (`qe-core/src/bots/README.md`
+//!    gives the measurements behind both).
 //!
 //! The budget is counted in simulated commands, so a decision is deterministic for a seed (and the
 //! same on every platform); [`SearchConfig::budget`] sets it, [`Level`] holds the presets; the timed

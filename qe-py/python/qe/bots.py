@@ -41,7 +41,7 @@ NAMES: Tuple[str, ...] = tuple(_qe.bot_names())
 
 LEVELS: Tuple[str, ...] = tuple(n.split(":", 1)[1] for n in NAMES if n.startswith("search:"))
 """The search bot's presets (``easy``, ``medium``, ``hard``, and ``mixed``: ``medium`` drawing its
-sealed bids from the mixed strategy of its search), read from :data:`NAMES`."""
+secret bids of the last auctions from the mixed strategy of its joint regret matching), read from :data:`NAMES`."""
 
 
 def _checked_game(game: "Game") -> Any:

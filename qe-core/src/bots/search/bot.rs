@@ -205,17 +205,28 @@ impl SearchBot {
         if candidates.len() == 1 {
             return Some(candidates[0].command(me));
         }
-        let best = if config.mixed && legal.bid.is_some() {
-            search.regret_matching(&candidates, budget).map(|p| {
+        // A secret bidding step is a simultaneous game (R-AUC-3); an opening bid is public (R-AUC-2).
+        let sealed = !matches!(view.phase, Phase::OpeningBid { .. });
+        let mixed = if config.mixed && legal.bid.is_some() && sealed {
+            search.joint_regret_matching(
+                &candidates,
+                budget,
+                config.model_share,
+                config.min_mixed_rounds,
+            )
+        } else {
+            None
+        };
+        let best = match mixed {
+            Some(p) => {
                 for (c, &q) in candidates.iter().zip(&p) {
                     if let Choice::Bid(amount) = *c {
                         self.strategy.push((amount, q));
                     }
                 }
-                candidates[draw(&p, self.rng.unit())]
-            })
-        } else {
-            search.halving(&candidates, budget)
+                Some(candidates[draw(&p, self.rng.unit())])
+            }
+            None => search.halving(&candidates, budget),
         };
         if let Some(mut d) = search.deadline {
             let ms = d.elapsed_ms();

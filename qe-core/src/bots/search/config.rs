@@ -51,6 +51,8 @@ impl Level {
             probe_worlds,
             playouts_per_world: 1,
             mixed: false,
+            model_share: 0,
+            min_mixed_rounds: 200,
             sharp_rivals: false,
             rival_search,
             rival_worlds,
@@ -73,11 +75,24 @@ pub struct SearchConfig {
     pub probe_worlds: u16,
     /// Playouts of each candidate in each sampled world, each with fresh model noise (at least 1).
     pub playouts_per_world: u8,
-    /// Sealed bids drawn from a mixed strategy: regret matching over the candidate bids across
-    /// the sampled worlds (every candidate played in every world), the bid drawn from the
-    /// final strategy (the positive regrets) with the bot's seeded generator. Otherwise the bid with the best mean
-    /// after sequential halving. Asset piles are chosen by sequential halving either way.
+    /// Sealed bids drawn from a mixed strategy: regret matching for every bidder of the sealed
+    /// step at once across the sampled worlds (the other bidders choose among the same amounts
+    /// and their modelled bid, each answering the others' mixtures), the bid drawn from the
+    /// searching seat's average strategy with the bot's seeded generator. Otherwise, and for
+    /// open (opening) bids and asset piles, the choice with the best mean after sequential
+    /// halving.
     pub mixed: bool,
+    /// With [`SearchConfig::mixed`]: the share of the rounds, in percent, in which each other
+    /// bidder is held to its modelled bid (in the others it plays its own strategy of the
+    /// regret matching). 100 answers the model alone; 0 treats every bidder as playing the
+    /// sealed step's equilibrium, which gives the least away to a responder and wins least
+    /// against bots that bid as modelled (a restricted Nash response: Johanson, Zinkevich and
+    /// Bowling 2008; measurements in `qe-core/src/bots/README.md`). At most 100.
+    pub model_share: u8,
+    /// With [`SearchConfig::mixed`]: the fewest rounds (sampled worlds) of the regret matching
+    /// the budget must afford for the bid to be drawn; with fewer (early in a game, where
+    /// playouts are long) the bid is the best mean of sequential halving, as without `mixed`.
+    pub min_mixed_rounds: u16,
     /// The other seats' sealed bids of the current auction modelled as a searcher's (all or
     /// nothing: often the smallest bid, else above the `value` bot's amount) instead of the
     /// `value` bot's.

@@ -12,7 +12,7 @@ use super::SearchStats;
 use crate::bots::nearest_legal;
 use crate::command::Command;
 use crate::game::Game;
-use crate::seat::PerSeat;
+use crate::seat::{PerSeat, MAX_SEATS};
 use crate::setup::mix_seed;
 
 /// What sampling a world costs, in simulated commands, at the start of turn `turn`: sampling
@@ -79,62 +79,86 @@ impl Search<'_, '_> {
     /// The mean outcome of `choice` over the playouts of world `i` (one per
     /// `playouts_per_world`, each with its own model noise, the same for every choice).
     pub(super) fn value(&mut self, i: usize, choice: Choice) -> f64 {
+        let pending = self.worlds[i].pending;
+        self.shares(i, choice, &pending)[self.know.me.index()]
+    }
+
+    /// Every seat's mean outcome when the searching seat plays `choice` in world `i` and the
+    /// other seats of this bidding step bid `pending` (their amounts made legal), over the
+    /// world's playouts (as [`Search::value`]).
+    pub(super) fn shares(
+        &mut self,
+        i: usize,
+        choice: Choice,
+        pending: &PerSeat<Option<u64>>,
+    ) -> [f64; MAX_SEATS] {
         let world = &self.worlds[i];
         let n = self.playouts_per_world;
         if n <= 1 {
-            return playout(self.know, world, choice, self.stats);
+            return playout(self.know, world, choice, pending, self.stats);
         }
-        let mut sum = 0.0;
+        let mut sum = [0.0; MAX_SEATS];
         for j in 0..n {
             let mut w = *world;
             if j > 0 {
                 w.sim = w.sim.reseeded(mix_seed(i as u64 ^ (u64::from(j) << 32)));
             }
-            sum += playout(self.know, &w, choice, self.stats);
+            let one = playout(self.know, &w, choice, pending, self.stats);
+            for (s, x) in sum.iter_mut().zip(one) {
+                *s += x;
+            }
         }
-        sum / f64::from(n)
+        sum.map(|s| s / f64::from(n))
     }
 }
 
-/// Plays `choice` out in `world`: the choice, the other seats' pending bids, then the model for
-/// every seat to the end. 1 for a win (shared wins split), else 0.
-fn playout(know: &Knowledge, world: &World, choice: Choice, stats: &mut SearchStats) -> f64 {
-    {
-        let me = know.me;
-        let mut g: Game = world.game;
-        let mut sim = world.sim;
-        if g.apply_to(choice.command(me), &mut sim).is_err() {
-            return -1.0;
-        }
-        for (seat, pending) in world.pending.seats() {
-            if let (Some(v), Some(range)) = (pending, g.bid_range(seat)) {
-                let _ = g.apply_to(
-                    Command::Bid {
-                        seat,
-                        amount: nearest_legal(&range, *v),
-                    },
-                    &mut sim,
-                );
-            }
-        }
-        let mut steps = 0u64;
-        while !g.is_over() && steps < 4_000 {
-            let Some(seat) = g.to_act().first() else {
-                break;
-            };
-            let command = sim.decide(&g, seat);
-            if g.apply_to(command, &mut sim).is_err() {
-                break;
-            }
-            steps += 1;
-        }
-        stats.playouts += 1;
-        stats.commands += steps;
-        match g.outcome() {
-            Some(outcome) if outcome.seat(me).winner => {
-                1.0 / outcome.winners().count().max(1) as f64
-            }
-            _ => 0.0,
+/// Plays `choice` out in `world`: the choice, the other seats' `pending` bids, then the model for
+/// every seat to the end. Each seat's outcome: 1 for a win (shared wins split), else 0; the
+/// searching seat's is -1 if its choice is illegal.
+fn playout(
+    know: &Knowledge,
+    world: &World,
+    choice: Choice,
+    pending: &PerSeat<Option<u64>>,
+    stats: &mut SearchStats,
+) -> [f64; MAX_SEATS] {
+    let me = know.me;
+    let mut g: Game = world.game;
+    let mut sim = world.sim;
+    let mut shares = [0.0; MAX_SEATS];
+    if g.apply_to(choice.command(me), &mut sim).is_err() {
+        shares[me.index()] = -1.0;
+        return shares;
+    }
+    for (seat, pending) in pending.seats() {
+        if let (Some(v), Some(range)) = (pending, g.bid_range(seat)) {
+            let _ = g.apply_to(
+                Command::Bid {
+                    seat,
+                    amount: nearest_legal(&range, *v),
+                },
+                &mut sim,
+            );
         }
     }
+    let mut steps = 0u64;
+    while !g.is_over() && steps < 4_000 {
+        let Some(seat) = g.to_act().first() else {
+            break;
+        };
+        let command = sim.decide(&g, seat);
+        if g.apply_to(command, &mut sim).is_err() {
+            break;
+        }
+        steps += 1;
+    }
+    stats.playouts += 1;
+    stats.commands += steps;
+    if let Some(outcome) = g.outcome() {
+        let k = outcome.winners().count().max(1) as f64;
+        for s in outcome.winners() {
+            shares[s.index()] = 1.0 / k;
+        }
+    }
+    shares
 }

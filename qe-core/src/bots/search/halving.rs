@@ -1,4 +1,4 @@
-//! Sequential halving: the pure choice among the candidates (every pile choice, and the sealed
+//! Sequential halving: the pure choice among the candidates (every pile choice, every opening bid, and the sealed
 //! bid unless [`SearchConfig::mixed`](super::SearchConfig::mixed)).
 
 use alloc::vec::Vec;
