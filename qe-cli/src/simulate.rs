@@ -37,7 +37,8 @@ pub const HELP: &str = "\
 Agents: the built-in bots value (bids a tile's marginal VP for its seat, scaled by the prices it
 has seen), random (uniform over a small bid ladder), miser (bids zero or the minimum), search
 (= search:medium), search:easy, search:medium, search:hard (Monte Carlo search over sampled games;
-search:mixed is search:medium drawing its sealed bids from the mixed strategy of its search;
+search:mixed is search:medium drawing its secret bids of the last auctions from a mixed strategy,
+regret matching for every bidder at once;
 search:ms=MS searches about MS milliseconds a decision, 1 to 60000: not reproducible by --seed),
 and exec:COMMAND, a program in any language speaking the line-based JSON protocol qe-agent/1
 (spec/AGENT-PROTOCOL.md; COMMAND is split on spaces, e.g. `exec:python3 agent.py`, so quote the
