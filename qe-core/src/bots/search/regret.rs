@@ -65,18 +65,18 @@ fn normalized(xs: &[f64]) -> Vec<f64> {
 
 impl Search<'_, '_> {
     /// Regret matching for every bidder of the sealed step, within `budget` simulated commands;
-    /// the searching seat's average strategy over `candidates`, or `None` if no world could be
-    /// built.
+    /// the searching seat's average strategy over `candidates`, or `None` if the budget affords
+    /// fewer than `min_rounds` rounds or no world could be built. In a share `model_share` (in
+    /// percent) of the rounds, each other bidder is held to its modelled bid.
     ///
-    /// The step is a simultaneous game (R-AUC-3, R-AUC-6: the bids are secret): each sampled world is a
-    /// round in which every bidder's action is drawn from its current strategy. The searching
-    /// seat's actions are the candidate bids; each other bidder's are the same amounts (made
-    /// legal for it) and its modelled bid in the world (the `value` bot's, from what that seat
-    /// knows there). Every bidder's regrets are then updated with what each of its actions
-    /// would have scored against the others' drawn bids (the rest of the game played out by
-    /// the model, the same noise for every action), so each answers the others' mixtures rather
-    /// than one fixed model of them. Without another bidder it is regret matching against the
-    /// model's bids.
+    /// The step is a simultaneous game (R-AUC-3, R-AUC-6: the bids are secret): each sampled world
+    /// is a round in which every bidder's action is drawn from its current strategy. The searching
+    /// seat's actions are the candidate bids; each other bidder's are the same amounts (made legal
+    /// for it) and its modelled bid in the world (the `value` bot's, from what that seat knows
+    /// there). Every bidder's regrets are then updated with what each of its actions would have
+    /// scored against the others' drawn bids (the rest of the game played out by the model, the
+    /// same noise for every action), so each answers the others' mixtures rather than one fixed
+    /// model of them. Without another bidder it is regret matching against the model's bids.
     pub(super) fn joint_regret_matching(
         &mut self,
         candidates: &[Choice],
@@ -117,7 +117,7 @@ impl Search<'_, '_> {
         }
         let mut mine = Regrets::new(c);
         let mut theirs: Vec<Regrets> = rivals.iter().map(|_| Regrets::new(rc)).collect();
-        let mut outcomes = alloc::vec![0.0f64; rc];
+        let mut outcomes = alloc::vec![0.0f64; c];
         let mut played = 0;
         for t in 0..rounds {
             if self.out_of_time() || self.world(t).is_none() {
@@ -153,7 +153,7 @@ impl Search<'_, '_> {
                 rival_outcomes.push(u);
             }
             let weight = (t + 1) as f64;
-            mine.update(&my_strategy, &outcomes[..c], weight);
+            mine.update(&my_strategy, &outcomes, weight);
             for ((regrets, strategy), u) in theirs.iter_mut().zip(&free).zip(&rival_outcomes) {
                 if let Some(p) = strategy {
                     regrets.update(p, u, weight);
