@@ -62,6 +62,59 @@ impl Game {
         }
     }
 
+    /// The seats that must bid now and the bids they may make, together: every seat of a bidding
+    /// step may bid in the same range, so one answer serves the whole step. `None` when no seat
+    /// bids now (a pile to choose, a chance outcome, the end). The same as [`Game::to_act`] with
+    /// [`Game::bid_range`] of its first seat, read with one look at the phase
+    /// ([`Game::bidders_at_once`], PERF.md).
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat, SeatSet};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let (seats, range) = game.bidders().unwrap();
+    /// assert_eq!(seats, SeatSet::only(Seat(0))); // the auctioneer opens (R-AUC-2)
+    /// assert_eq!(Some(range), game.bid_range(Seat(0)));
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 7 }).unwrap();
+    /// let (seats, range) = game.bidders().unwrap();
+    /// assert_eq!(seats.len(), 3);
+    /// assert_eq!(range.forbidden, Some(7)); // R-AUC-3
+    /// ```
+    #[inline]
+    pub fn bidders(&self) -> Option<(SeatSet, BidRange)> {
+        self.bidders_at_once()
+    }
+
+    /// [`Game::bidders`] read from the phase once: the pending seats and the step's range. The
+    /// plain version, [`Game::bidders_by_seat`], asks [`Game::to_act`] and then
+    /// [`Game::bid_range`] of its first seat, which looks at the phase and the seat again.
+    #[inline]
+    fn bidders_at_once(&self) -> Option<(SeatSet, BidRange)> {
+        let min = if self.is_bidding() {
+            0
+        } else if matches!(self.phase, Phase::OpeningBid { .. }) {
+            1
+        } else {
+            return None;
+        };
+        let forbidden = (min == 0 && self.auct != NONE).then_some(self.opening);
+        Some((
+            self.pending,
+            BidRange {
+                min,
+                max: u64::MAX,
+                forbidden,
+            },
+        ))
+    }
+
+    /// The plain version of [`Game::bidders_at_once`], which the tests hold it to.
+    #[cfg(test)]
+    pub(crate) fn bidders_by_seat(&self) -> Option<(SeatSet, BidRange)> {
+        let acting = self.to_act();
+        let range = self.bid_range(acting.first()?)?;
+        Some((acting, range))
+    }
+
     /// Which common bid this is, so that it skips the general path's dispatch (PERF.md): a bid by
     /// a seat that must still bid (the pending seats are in range and only bidding steps have
     /// any), or the auctioneer's legal opening bid (R-AUC-2). Any other bid takes the general

@@ -98,6 +98,22 @@ fn the_acting_seats_kept_agree_with_the_phase() {
     });
 }
 
+/// [`Game::bidders_at_once`] against [`Game::bidders_by_seat`]; and every seat it names may bid
+/// in the range it gives ([`Game::bid_range`] of each).
+#[test]
+fn the_bidders_at_once_agree_with_each_seat() {
+    random_games(300, |game| {
+        let bidders = game.bidders();
+        assert_eq!(bidders, game.bidders_by_seat(), "{:?}", game.phase());
+        if let Some((seats, range)) = bidders {
+            assert!(!seats.is_empty());
+            for seat in seats.iter() {
+                assert_eq!(game.bid_range(seat), Some(range), "{seat:?}");
+            }
+        }
+    });
+}
+
 /// [`Game::keep_award`] and [`Game::keep_take`] against the turn log posted at the end: at every
 /// step the ledger kept is the log's, and each seat's tally that of its holdings rebuilt from the
 /// log; at the end [`Game::outcome`] is [`Game::outcome_from_log`].
