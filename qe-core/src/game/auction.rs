@@ -45,8 +45,8 @@ impl Game {
     /// ```
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
-        if self.is_bidding() {
-            self.pending.contains(seat).then(|| BidRange {
+        if self.is_pending_bidder(seat) {
+            Some(BidRange {
                 min: 0,
                 max: u64::MAX,
                 forbidden: self.auctioneer().map(|_| self.opening),
@@ -84,25 +84,32 @@ impl Game {
         self.bidders_at_once()
     }
 
-    /// [`Game::bidders`] read from the phase once: the pending seats and the step's range. The
-    /// plain version, [`Game::bidders_by_seat`], asks [`Game::to_act`] and then
-    /// [`Game::bid_range`] of its first seat, which looks at the phase and the seat again.
+    /// [`Game::bidders`] read from the kept seats once: the pending bidders and the step's range,
+    /// or the auctioneer who opens. The plain version, [`Game::bidders_by_seat`], asks
+    /// [`Game::to_act`] and then [`Game::bid_range`] of its first seat, which looks at the phase
+    /// and the seat again.
     #[inline]
     fn bidders_at_once(&self) -> Option<(SeatSet, BidRange)> {
-        let min = if self.is_bidding() {
-            0
-        } else if matches!(self.phase, Phase::OpeningBid { .. }) {
-            1
-        } else {
+        if !self.pending.is_empty() {
+            let forbidden = (self.auct != NONE).then_some(self.opening);
+            return Some((
+                self.pending,
+                BidRange {
+                    min: 0,
+                    max: u64::MAX,
+                    forbidden,
+                },
+            ));
+        }
+        if !matches!(self.phase, Phase::OpeningBid { .. }) {
             return None;
-        };
-        let forbidden = (min == 0 && self.auct != NONE).then_some(self.opening);
+        }
         Some((
-            self.pending,
+            self.choosing,
             BidRange {
-                min,
+                min: 1,
                 max: u64::MAX,
-                forbidden,
+                forbidden: None,
             },
         ))
     }
@@ -121,7 +128,7 @@ impl Game {
     /// path ([`Game::bid`]), with every check in rule order.
     #[inline]
     pub(super) fn bid_fast_path(&self, seat: Seat, amount: u64) -> FastBid {
-        if self.pending.contains(seat) && self.is_bidding() {
+        if self.is_pending_bidder(seat) {
             FastBid::Pending
         } else if matches!(self.phase, Phase::OpeningBid { .. })
             && seat.0 == self.auct
@@ -131,6 +138,22 @@ impl Game {
         } else {
             FastBid::No
         }
+    }
+
+    /// Whether `seat` must still bid in this bidding step (R-AUC-3, R-AUC-6, R-COM-4): one look at
+    /// `pending`, which only a bidding step fills (the one seat of an opening bid or a pile choice
+    /// is kept apart, in `choosing`), instead of a look at the phase as well (PERF.md).
+    /// [`Game::is_pending_bidder_by_phase`] is the plain version.
+    #[inline]
+    pub(super) fn is_pending_bidder(&self, seat: Seat) -> bool {
+        self.pending.contains(seat)
+    }
+
+    /// The plain version of [`Game::is_pending_bidder`], which the tests hold it to: a bidding
+    /// step, and `seat` among the seats to act.
+    #[cfg(test)]
+    pub(crate) fn is_pending_bidder_by_phase(&self, seat: Seat) -> bool {
+        self.is_bidding() && self.to_act().contains(seat)
     }
 
     /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
@@ -222,6 +245,7 @@ impl Game {
         let mut others = self.seats;
         others.remove(seat);
         self.pending = others;
+        self.choosing = SeatSet::EMPTY;
         self.phase = Phase::Bidding;
         sink.event(Event::OpeningBid {
             turn: self.turn,
@@ -388,6 +412,7 @@ impl Game {
             self.auct = NONE;
             self.phase = Phase::GameOver;
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
             sink.event(Event::GameOver);
             return;
         }
@@ -396,6 +421,7 @@ impl Game {
                 chance: Chance::Reveal,
             };
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
         } else {
             self.start_turn();
             sink.event(self.reveal_event(self.turn));
@@ -404,27 +430,34 @@ impl Game {
 
     /// Starts the auction of the current turn's (revealed) tile.
     pub(super) fn start_turn(&mut self) {
-        self.pending = SeatSet::EMPTY;
         self.group = SeatSet::EMPTY;
         self.rebidders = SeatSet::EMPTY;
         self.set_aside = SeatSet::EMPTY;
         self.field = SeatSet::EMPTY;
         self.taker = NONE;
         self.bids = PerSeat::splat(0);
-        (self.phase, self.pending) = Game::opening_step(&self.rules, self.auct);
+        (self.phase, self.pending, self.choosing) = Game::opening_step(&self.rules, self.auct);
     }
 
     /// The first step of a turn whose auctioneer is `auct` ([`NONE`] for none), and the seats that
-    /// act in it: the auctioneer's opening bid (R-AUC-2), or without an auctioneer every seat's
-    /// secret bid (R-AUC-9).
+    /// act in it (the pending bidders, the seat choosing): the auctioneer's opening bid (R-AUC-2),
+    /// or without an auctioneer every seat's secret bid (R-AUC-9).
     #[inline]
-    pub(super) fn opening_step(rules: &Rules, auct: u8) -> (Phase, SeatSet) {
+    pub(super) fn opening_step(rules: &Rules, auct: u8) -> (Phase, SeatSet, SeatSet) {
         if auct == NONE {
             // R-AUC-9: everyone bids secretly, no opening bid.
-            (Phase::Bidding, SeatSet::all(rules.players()))
+            (
+                Phase::Bidding,
+                SeatSet::all(rules.players()),
+                SeatSet::EMPTY,
+            )
         } else {
             let auctioneer = Seat(auct);
-            (Phase::OpeningBid { auctioneer }, SeatSet::only(auctioneer))
+            (
+                Phase::OpeningBid { auctioneer },
+                SeatSet::EMPTY,
+                SeatSet::only(auctioneer),
+            )
         }
     }
 }

@@ -135,7 +135,8 @@ impl Game {
         log.set_asset_third_tie(third_tie);
         let second_tie = log.asset_ties()[1];
         self.phase = Phase::TakeAsset { seat };
-        self.pending = SeatSet::only(seat);
+        self.pending = SeatSet::EMPTY;
+        self.choosing = SeatSet::only(seat);
         sink.event(Event::AssetTaker {
             turn: self.turn,
             seat,
@@ -154,7 +155,8 @@ impl Game {
         sink.event(Event::NoTaker { turn: self.turn });
         if let Some(seat) = self.auctioneer() {
             self.phase = Phase::DiscardAsset { seat };
-            self.pending = SeatSet::only(seat);
+            self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::only(seat);
         } else {
             self.next_turn(sink);
         }
@@ -167,6 +169,7 @@ impl Game {
                 chance: Chance::Draw(kind),
             };
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
         } else {
             let token = self.setup.pile(kind)[self.drawn[kind.index()] as usize];
             self.finish_draw(kind, token, sink);

@@ -98,6 +98,22 @@ fn the_acting_seats_kept_agree_with_the_phase() {
     });
 }
 
+/// [`Game::is_pending_bidder`] against [`Game::is_pending_bidder_by_phase`] for every seat number
+/// a caller could send (past the player count and past the largest game too).
+#[test]
+fn the_pending_bidders_kept_agree_with_the_phase() {
+    random_games(300, |game| {
+        for seat in (0..=9).chain([u8::MAX]).map(Seat) {
+            assert_eq!(
+                game.is_pending_bidder(seat),
+                game.is_pending_bidder_by_phase(seat),
+                "{seat:?} {:?}",
+                game.phase()
+            );
+        }
+    });
+}
+
 /// [`Game::bidders_at_once`] against [`Game::bidders_by_seat`]; and every seat it names may bid
 /// in the range it gives ([`Game::bid_range`] of each).
 #[test]
