@@ -429,7 +429,29 @@ impl Game {
                 FastBid::No => return self.apply_other_bid(seat, amount, sink),
             }
         }
-        self.apply_any(command, sink)
+        self.apply_other(command, sink)
+    }
+
+    /// Any command but a bid: a legal pile choice straight to its draw ([`Game::pile_fast_path`]),
+    /// anything else through [`Game::apply_any`]. Out of line, like the general path, so that the
+    /// bids' fast path inlined into a caller stays small.
+    #[inline(never)]
+    fn apply_other(
+        &mut self,
+        command: Command,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        match command {
+            Command::TakeAsset { seat, kind } if self.pile_fast_path(seat, kind, false) => {
+                self.draw_or_wait(kind, sink);
+                Ok(())
+            }
+            Command::DiscardAsset { seat, kind } if self.pile_fast_path(seat, kind, true) => {
+                self.draw_or_wait(kind, sink);
+                Ok(())
+            }
+            _ => self.apply_any(command, sink),
+        }
     }
 
     /// [`Game::apply_any`] for a bid the fast path does not take, the command built here: so that

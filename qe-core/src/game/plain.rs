@@ -114,6 +114,44 @@ fn the_pending_bidders_kept_agree_with_the_phase() {
     });
 }
 
+/// [`Game::pile_fast_path`] against the general path: it takes a pile command exactly when
+/// [`Game::apply_any`] accepts it (for every seat number a caller could send, every pile, taking
+/// and discarding), and playing it leaves the game the general path leaves.
+#[test]
+fn the_pile_fast_path_takes_exactly_what_the_checks_accept() {
+    use crate::components::AssetKind;
+    let mut accepted_count = 0;
+    random_games(300, |game| {
+        for seat in (0..=6).chain([u8::MAX]).map(Seat) {
+            for &kind in AssetKind::ALL {
+                for discard in [false, true] {
+                    let command = if discard {
+                        Command::DiscardAsset { seat, kind }
+                    } else {
+                        Command::TakeAsset { seat, kind }
+                    };
+                    let mut general = *game;
+                    let accepted = general.apply_any(command, &mut ()).is_ok();
+                    assert_eq!(
+                        game.pile_fast_path(seat, kind, discard),
+                        accepted,
+                        "{command:?} {:?}",
+                        game.phase()
+                    );
+                    let mut fast = *game;
+                    assert_eq!(fast.play(command).is_ok(), accepted);
+                    assert_eq!(fast, general, "{command:?}");
+                    accepted_count += usize::from(accepted);
+                }
+            }
+        }
+    });
+    assert!(
+        accepted_count > 1000,
+        "{accepted_count} pile commands taken"
+    );
+}
+
 /// [`Game::bidders_at_once`] against [`Game::bidders_by_seat`]; and every seat it names may bid
 /// in the range it gives ([`Game::bid_range`] of each).
 #[test]
