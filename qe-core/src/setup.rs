@@ -250,6 +250,7 @@ impl Setup {
     }
 
     /// The pile of `kind`, top first (empty without Commodities).
+    #[inline]
     pub fn pile(&self, kind: AssetKind) -> &[TokenId] {
         let start: usize = self.pile_len[..kind.index()]
             .iter()
