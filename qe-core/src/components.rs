@@ -451,6 +451,55 @@ impl Manifest {
         !removed
     }
 
+    /// Writes the deck in play for `players` seats, unshuffled, in [`TileId::ALL`] order, into
+    /// `deck` and returns its length (R-CMP-5). With 5 players a mask of the tiles worth 1 is
+    /// made in one pass over the values and the deck read from the mask's bits, instead of asking
+    /// [`Manifest::tile_in_play`] of each tile with its branches (PERF.md); with 3 or 4, whose
+    /// removals do not read the values, the plain loop ([`Manifest::deck_by_tile`]), which the
+    /// compiler folds to the fixed deck. The tests hold it to the plain loop.
+    ///
+    /// # Panics
+    /// If more than 16 tiles are in play (no rules in play have more: R-CMP-5).
+    #[inline]
+    pub(crate) fn deck_in_play(&self, players: u8, deck: &mut [TileId; 16]) -> u8 {
+        if players != 5 {
+            return self.deck_by_tile(players, deck);
+        }
+        self.five_player_deck(deck)
+    }
+
+    /// [`Manifest::deck_in_play`] with 5 players, out of line so that the caller keeps its deck in
+    /// memory and writes the fixed deck of 3 or 4 players at once.
+    #[inline(never)]
+    fn five_player_deck(&self, deck: &mut [TileId; 16]) -> u8 {
+        let mut worth_one = 0u32;
+        for (i, &v) in self.tiles.iter().enumerate() {
+            worth_one |= u32::from(v == 1) << i;
+        }
+        let mut mask = FIVE_PLAYER_FIXED & !worth_one;
+        let mut len = 0;
+        while mask != 0 {
+            deck[len] = TileId::ALL[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            len += 1;
+        }
+        len as u8
+    }
+
+    /// [`Manifest::deck_in_play`] from [`Manifest::tile_in_play`] of each tile: its plain
+    /// version.
+    #[inline]
+    pub(crate) fn deck_by_tile(&self, players: u8, deck: &mut [TileId; 16]) -> u8 {
+        let mut len = 0;
+        for tile in TileId::ALL {
+            if self.tile_in_play(tile, players) {
+                deck[len] = tile;
+                len += 1;
+            }
+        }
+        len as u8
+    }
+
     /// The tokens in play for `players` seats (R-CMP-7: the 5-player game removes the crypto token
     /// worth 8).
     pub fn tokens_in_play(&self, players: u8) -> impl Iterator<Item = TokenId> + '_ {
@@ -481,6 +530,24 @@ impl Manifest {
         (piles, pile_len)
     }
 }
+
+/// The tiles whose removal does not depend on the values, as [`TileId::index`] bits: every tile but
+/// JP-AGR and CN-FIN with 5 players (R-CMP-5; those worth 1 go too).
+const FIVE_PLAYER_FIXED: u32 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < TileId::ALL.len() {
+        let (nation, industry) = TILES[i];
+        if !matches!(
+            (nation, industry),
+            (Nation::JP, Industry::AGR) | (Nation::CN, Industry::FIN)
+        ) {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
+};
 
 /// Whether a token of `kind` worth `value` is in play for `players` seats (R-CMP-7: the 5-player
 /// game removes the crypto token worth 8).
@@ -567,6 +634,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`Manifest::deck_in_play`] against its plain version [`Manifest::deck_by_tile`] (and both
+    /// against [`Manifest::tiles_in_play`]), for every player count, under the default manifest and
+    /// every valid one of many with other tile values (which tiles are worth 1 moves the 5-player
+    /// deck).
+    #[test]
+    fn the_deck_in_play_agrees_with_each_tile_asked() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for round in 0..4000 {
+            let mut tiles = DEFAULT_TILE_VALUES;
+            if round > 0 {
+                for v in &mut tiles {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    *v = (rng % 5) as u8;
+                }
+            }
+            let Ok(manifest) = Manifest::new(tiles, [&[6; 6], &[4; 6], &[0, 2, 4, 6, 8, 10]])
+            else {
+                continue;
+            };
+            checked += 1;
+            for players in 3..=5 {
+                let (mut fast, mut plain) = ([TileId::ALL[20]; 16], [TileId::ALL[20]; 16]);
+                let len = manifest.deck_in_play(players, &mut fast);
+                assert_eq!(len, manifest.deck_by_tile(players, &mut plain));
+                assert_eq!(fast, plain, "{players} players, {tiles:?}");
+                let list: alloc::vec::Vec<TileId> =
+                    manifest.tiles_in_play(players).iter().collect();
+                assert_eq!(&fast[..usize::from(len)], list.as_slice());
+            }
+        }
+        assert!(checked > 100, "only {checked} valid manifests");
     }
 
     /// [`Manifest::piles_in_play`] lists the tokens of [`Manifest::tokens_in_play`], for every

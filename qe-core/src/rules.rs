@@ -4,6 +4,7 @@
 use crate::components::{AssetKind, Manifest, TokenId, MAX_TOKENS};
 use crate::expansion::{Expansion, Expansions};
 use crate::setup_error::SetupError;
+use core::num::NonZeroU8;
 
 /// A scoring table: `score(n)` for a count `n`, where counts beyond the last entry score the last
 /// entry (R-SCO-6, R-SCO-7: "a count beyond a table scores the table's top entry").
@@ -76,7 +77,9 @@ impl Table {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Rules {
-    players: u8,
+    /// The number of seats, never 0 ([`RulesBuilder::build`] takes 3 to 5), so that the turn's
+    /// auctioneer and round divide by it without a check for zero (PERF.md).
+    players: NonZeroU8,
     expansions: Expansions,
     manifest: Manifest,
     /// R-SCO-6: VP by the number of own-nation tiles.
@@ -122,7 +125,7 @@ impl Rules {
     /// The number of seats.
     #[inline]
     pub fn players(&self) -> u8 {
-        self.players
+        self.players.get()
     }
 
     /// The expansions in play.
@@ -146,7 +149,7 @@ impl Rules {
     /// The number of turns (R-TRN-1): 16 with 3 or 4 players, 15 with 5.
     #[inline]
     pub fn turns(&self) -> u8 {
-        Rules::turns_of(self.players)
+        Rules::turns_of(self.players.get())
     }
 
     /// The number of turns of a game of `players` seats (R-TRN-1): 16 with 3 or 4, 15 with 5.
@@ -165,7 +168,7 @@ impl Rules {
 
     /// The most commands a legal game with these rules can take ([`Rules::max_commands_of`]).
     pub fn max_commands(&self) -> usize {
-        Rules::max_commands_of(self.players)
+        Rules::max_commands_of(self.players.get())
     }
 
     /// The most commands a legal game of `players` seats can take, chance outcomes aside: per turn
@@ -186,7 +189,7 @@ impl Rules {
     /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).
     #[inline]
     pub fn auctioneer(&self, turn: u8) -> Option<crate::Seat> {
-        if self.players == 3 && turn == 15 {
+        if self.players.get() == 3 && turn == 15 {
             None
         } else {
             Some(crate::Seat(turn % self.players))
@@ -202,7 +205,7 @@ impl Rules {
     /// Whether zero bids are revealed after each award (R-AUC-11: 4–5 players).
     #[inline]
     pub fn reveals_zero_bids(&self) -> bool {
-        self.players >= 4
+        self.players.get() >= 4
     }
 
     // What the expansion set switches on, one question per rule: the rules code asks these, never
@@ -230,14 +233,14 @@ impl Rules {
     /// manifest's for the player count in a game with piles ([`Rules::has_piles`]), none without.
     pub fn tokens_in_play(&self) -> impl Iterator<Item = TokenId> + '_ {
         let count = if self.has_piles() { usize::MAX } else { 0 };
-        self.manifest.tokens_in_play(self.players).take(count)
+        self.manifest.tokens_in_play(self.players.get()).take(count)
     }
 
     /// The piles in play, unshuffled, and each kind's size: [`Rules::tokens_in_play`] as
     /// [`Manifest::piles_in_play`] lays them out, or empty piles in a game without them.
     pub(crate) fn piles_in_play(&self) -> ([TokenId; MAX_TOKENS], [u8; 3]) {
         if self.has_piles() {
-            self.manifest.piles_in_play(self.players)
+            self.manifest.piles_in_play(self.players.get())
         } else {
             ([TokenId::new(AssetKind::Gold, 1); MAX_TOKENS], [0; 3])
         }
@@ -365,7 +368,8 @@ impl RulesBuilder {
         let commodities = self.expansions.contains(Expansion::Commodities);
         let zero_default = if commodities { 0 } else { 2 };
         Ok(Rules {
-            players: self.players,
+            // In 3..=5, checked above.
+            players: NonZeroU8::new(self.players).unwrap_or(NonZeroU8::MIN),
             expansions: self.expansions,
             manifest: self.manifest,
             nationalization,

@@ -129,22 +129,15 @@ impl Setup {
             .copy_from_slice(Nation::ALL);
         let mut deal = [Industry::AGR; MAX_SEATS];
         deal.copy_from_slice(Industry::ALL);
-        let manifest = rules.manifest();
         let mut deck = [TileId::ALL[0]; 16];
-        let mut deck_len = 0;
-        for tile in TileId::ALL {
-            if manifest.tile_in_play(tile, players) {
-                deck[deck_len] = tile;
-                deck_len += 1;
-            }
-        }
+        let deck_len = rules.manifest().deck_in_play(players, &mut deck);
         let (piles, pile_len) = rules.piles_in_play();
         Setup {
             players,
             nations,
             deal,
             deck,
-            deck_len: deck_len as u8,
+            deck_len,
             piles,
             pile_len,
         }
@@ -257,6 +250,7 @@ impl Setup {
     }
 
     /// The pile of `kind`, top first (empty without Commodities).
+    #[inline]
     pub fn pile(&self, kind: AssetKind) -> &[TokenId] {
         let start: usize = self.pile_len[..kind.index()]
             .iter()

@@ -21,31 +21,29 @@ impl Rng {
 /// the forbidden value) or a random non-empty pile.
 #[inline]
 pub fn random_command(game: &Game, rng: &mut Rng) -> Command {
-    let seat = game.to_act().first().unwrap_or(Seat(0));
-    if let Some(range) = game.bid_range(seat) {
+    if let Some((acting, range)) = game.bidders() {
         return Command::Bid {
-            seat,
+            seat: acting.first().unwrap_or(Seat(0)),
             amount: random_bid(&range, rng),
         };
     }
-    random_pile(game, seat, rng)
+    random_pile(game, game.to_act().first().unwrap_or(Seat(0)), rng)
 }
 
 /// Plays `game` to its end with the commands of [`random_command`], one step at a time as a
-/// simulator would: the seats that must act and their bid range are read once per step (every
-/// seat of a bidding step has the same range). The same games as calling [`random_command`]
+/// simulator would: the seats that must bid and their bid range are read once per step
+/// ([`Game::bidders`]: every seat of a bidding step has the same range). The same games as calling [`random_command`]
 /// before every command.
 #[inline]
 pub fn play_out(game: &mut Game, rng: &mut Rng) {
     while !game.is_over() {
-        let acting = game.to_act();
-        let first = acting.first().unwrap_or(Seat(0));
-        if let Some(range) = game.bid_range(first) {
+        if let Some((acting, range)) = game.bidders() {
             for seat in acting.iter() {
                 let amount = random_bid(&range, rng);
                 game.play(Command::Bid { seat, amount }).expect("legal");
             }
         } else {
+            let first = game.to_act().first().unwrap_or(Seat(0));
             let command = random_pile(game, first, rng);
             game.play(command).expect("legal");
         }

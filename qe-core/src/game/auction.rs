@@ -45,8 +45,8 @@ impl Game {
     /// ```
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
-        if self.is_bidding() {
-            self.pending.contains(seat).then(|| BidRange {
+        if self.is_pending_bidder(seat) {
+            Some(BidRange {
                 min: 0,
                 max: u64::MAX,
                 forbidden: self.auctioneer().map(|_| self.opening),
@@ -62,13 +62,74 @@ impl Game {
         }
     }
 
+    /// The seats that must bid now and the bids they may make, together: every seat of a bidding
+    /// step may bid in the same range, so one answer serves the whole step. `None` when no seat
+    /// bids now (a pile to choose, a chance outcome, the end). The same as [`Game::to_act`] with
+    /// [`Game::bid_range`] of its first seat, read once from the seats kept with the phase
+    /// ([`Game::bidders_at_once`], PERF.md). A simulator that plays each bidding step's seats in
+    /// turn reads the step once; the random-play benchmarks and the search bot's playouts do.
+    ///
+    /// ```
+    /// use qe_core::{Command, Game, Rules, Seat, SeatSet};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// let (seats, range) = game.bidders().unwrap();
+    /// assert_eq!(seats, SeatSet::only(Seat(0))); // the auctioneer opens (R-AUC-2)
+    /// assert_eq!(Some(range), game.bid_range(Seat(0)));
+    /// game.apply(Command::Bid { seat: Seat(0), amount: 7 }).unwrap();
+    /// let (seats, range) = game.bidders().unwrap();
+    /// assert_eq!(seats.len(), 3);
+    /// assert_eq!(range.forbidden, Some(7)); // R-AUC-3
+    /// ```
+    #[inline]
+    pub fn bidders(&self) -> Option<(SeatSet, BidRange)> {
+        self.bidders_at_once()
+    }
+
+    /// [`Game::bidders`] read from the kept seats once: the pending bidders and the step's range,
+    /// or the auctioneer who opens. The plain version, [`Game::bidders_by_seat`], asks
+    /// [`Game::to_act`] and then [`Game::bid_range`] of its first seat, which looks at the phase
+    /// and the seat again.
+    #[inline]
+    fn bidders_at_once(&self) -> Option<(SeatSet, BidRange)> {
+        if !self.pending.is_empty() {
+            let forbidden = (self.auct != NONE).then_some(self.opening);
+            return Some((
+                self.pending,
+                BidRange {
+                    min: 0,
+                    max: u64::MAX,
+                    forbidden,
+                },
+            ));
+        }
+        if !matches!(self.phase, Phase::OpeningBid { .. }) {
+            return None;
+        }
+        Some((
+            self.choosing,
+            BidRange {
+                min: 1,
+                max: u64::MAX,
+                forbidden: None,
+            },
+        ))
+    }
+
+    /// The plain version of [`Game::bidders_at_once`], which the tests hold it to.
+    #[cfg(test)]
+    pub(crate) fn bidders_by_seat(&self) -> Option<(SeatSet, BidRange)> {
+        let acting = self.to_act();
+        let range = self.bid_range(acting.first()?)?;
+        Some((acting, range))
+    }
+
     /// Which common bid this is, so that it skips the general path's dispatch (PERF.md): a bid by
     /// a seat that must still bid (the pending seats are in range and only bidding steps have
     /// any), or the auctioneer's legal opening bid (R-AUC-2). Any other bid takes the general
     /// path ([`Game::bid`]), with every check in rule order.
     #[inline]
     pub(super) fn bid_fast_path(&self, seat: Seat, amount: u64) -> FastBid {
-        if self.pending.contains(seat) && self.is_bidding() {
+        if self.is_pending_bidder(seat) {
             FastBid::Pending
         } else if matches!(self.phase, Phase::OpeningBid { .. })
             && seat.0 == self.auct
@@ -78,6 +139,22 @@ impl Game {
         } else {
             FastBid::No
         }
+    }
+
+    /// Whether `seat` must still bid in this bidding step (R-AUC-3, R-AUC-6, R-COM-4): one look at
+    /// `pending`, which only a bidding step fills (the one seat of an opening bid or a pile choice
+    /// is kept apart, in `choosing`), instead of a look at the phase as well (PERF.md).
+    /// [`Game::is_pending_bidder_by_phase`] is the plain version.
+    #[inline]
+    pub(super) fn is_pending_bidder(&self, seat: Seat) -> bool {
+        self.pending.contains(seat)
+    }
+
+    /// The plain version of [`Game::is_pending_bidder`], which the tests hold it to: a bidding
+    /// step, and `seat` among the seats to act.
+    #[cfg(test)]
+    pub(crate) fn is_pending_bidder_by_phase(&self, seat: Seat) -> bool {
+        self.is_bidding() && self.to_act().contains(seat)
     }
 
     /// Whether the step takes secret bids or rebids (R-AUC-3, R-AUC-6, R-COM-4).
@@ -169,6 +246,7 @@ impl Game {
         let mut others = self.seats;
         others.remove(seat);
         self.pending = others;
+        self.choosing = SeatSet::EMPTY;
         self.phase = Phase::Bidding;
         sink.event(Event::OpeningBid {
             turn: self.turn,
@@ -335,6 +413,7 @@ impl Game {
             self.auct = NONE;
             self.phase = Phase::GameOver;
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
             sink.event(Event::GameOver);
             return;
         }
@@ -343,6 +422,7 @@ impl Game {
                 chance: Chance::Reveal,
             };
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
         } else {
             self.start_turn();
             sink.event(self.reveal_event(self.turn));
@@ -351,27 +431,34 @@ impl Game {
 
     /// Starts the auction of the current turn's (revealed) tile.
     pub(super) fn start_turn(&mut self) {
-        self.pending = SeatSet::EMPTY;
         self.group = SeatSet::EMPTY;
         self.rebidders = SeatSet::EMPTY;
         self.set_aside = SeatSet::EMPTY;
         self.field = SeatSet::EMPTY;
         self.taker = NONE;
         self.bids = PerSeat::splat(0);
-        (self.phase, self.pending) = Game::opening_step(&self.rules, self.auct);
+        (self.phase, self.pending, self.choosing) = Game::opening_step(&self.rules, self.auct);
     }
 
     /// The first step of a turn whose auctioneer is `auct` ([`NONE`] for none), and the seats that
-    /// act in it: the auctioneer's opening bid (R-AUC-2), or without an auctioneer every seat's
-    /// secret bid (R-AUC-9).
+    /// act in it (the pending bidders, the seat choosing): the auctioneer's opening bid (R-AUC-2),
+    /// or without an auctioneer every seat's secret bid (R-AUC-9).
     #[inline]
-    pub(super) fn opening_step(rules: &Rules, auct: u8) -> (Phase, SeatSet) {
+    pub(super) fn opening_step(rules: &Rules, auct: u8) -> (Phase, SeatSet, SeatSet) {
         if auct == NONE {
             // R-AUC-9: everyone bids secretly, no opening bid.
-            (Phase::Bidding, SeatSet::all(rules.players()))
+            (
+                Phase::Bidding,
+                SeatSet::all(rules.players()),
+                SeatSet::EMPTY,
+            )
         } else {
             let auctioneer = Seat(auct);
-            (Phase::OpeningBid { auctioneer }, SeatSet::only(auctioneer))
+            (
+                Phase::OpeningBid { auctioneer },
+                SeatSet::EMPTY,
+                SeatSet::only(auctioneer),
+            )
         }
     }
 }

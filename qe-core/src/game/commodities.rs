@@ -46,6 +46,22 @@ impl Game {
         Ok(())
     }
 
+    /// Whether taking (or with `discard`, discarding) the top token of pile `kind` by `seat` is
+    /// legal now, told without the general path's dispatch and its checks one by one (PERF.md): the
+    /// seat is the one choosing (only a pile choice or an opening bid has one), the step is a take
+    /// (R-COM-5) or a discard (R-COM-7) as the command says, and the pile is not empty. Any other
+    /// pile command takes the general path ([`Game::choose_pile`]), with every check in rule
+    /// order; the tests hold this to what it accepts.
+    #[inline]
+    pub(super) fn pile_fast_path(&self, seat: Seat, kind: AssetKind, discard: bool) -> bool {
+        self.choosing.contains(seat)
+            && matches!(
+                (self.phase, discard),
+                (Phase::TakeAsset { .. }, false) | (Phase::DiscardAsset { .. }, true)
+            )
+            && self.pile_remaining(kind) > 0
+    }
+
     /// The piles `seat` may take from (R-COM-5) and discard from (R-COM-7) now.
     pub(super) fn legal_piles(&self, seat: Seat) -> (PileSet, PileSet) {
         match self.phase {
@@ -135,7 +151,8 @@ impl Game {
         log.set_asset_third_tie(third_tie);
         let second_tie = log.asset_ties()[1];
         self.phase = Phase::TakeAsset { seat };
-        self.pending = SeatSet::only(seat);
+        self.pending = SeatSet::EMPTY;
+        self.choosing = SeatSet::only(seat);
         sink.event(Event::AssetTaker {
             turn: self.turn,
             seat,
@@ -154,19 +171,21 @@ impl Game {
         sink.event(Event::NoTaker { turn: self.turn });
         if let Some(seat) = self.auctioneer() {
             self.phase = Phase::DiscardAsset { seat };
-            self.pending = SeatSet::only(seat);
+            self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::only(seat);
         } else {
             self.next_turn(sink);
         }
     }
 
     /// After pile `kind` is chosen: draw its top token now, or wait for the chance outcome.
-    fn draw_or_wait(&mut self, kind: AssetKind, sink: &mut impl EventSink) {
+    pub(super) fn draw_or_wait(&mut self, kind: AssetKind, sink: &mut impl EventSink) {
         if self.external {
             self.phase = Phase::Chance {
                 chance: Chance::Draw(kind),
             };
             self.pending = SeatSet::EMPTY;
+            self.choosing = SeatSet::EMPTY;
         } else {
             let token = self.setup.pile(kind)[self.drawn[kind.index()] as usize];
             self.finish_draw(kind, token, sink);

@@ -69,10 +69,14 @@ pub struct Game {
     seats: SeatSet,
     /// Current bids of this auction (replaced by rebids).
     bids: PerSeat<u64>,
-    /// The seats that must act now, kept with every change of phase ([`Game::to_act`]): the seats
-    /// still to bid in a bidding step, the auctioneer who opens, the seat choosing a pile; none at
-    /// a chance node or at the end.
+    /// The seats still to bid in a bidding step (R-AUC-3, R-AUC-6, R-COM-4), kept with every
+    /// change of phase; empty in every other step, so that a seat found here is a pending bidder
+    /// ([`Game::is_pending_bidder`]).
     pending: SeatSet,
+    /// The one seat that acts in any other step: the auctioneer who opens (R-AUC-2), the seat
+    /// choosing a pile (R-COM-5, R-COM-7); empty in a bidding step, at a chance node and at the
+    /// end. With `pending`, the seats [`Game::to_act`] gives.
+    choosing: SeatSet,
     /// The seats contending in the current asset contest (R-COM-4).
     group: SeatSet,
     /// The seats asked to rebid in the current rebid step (R-AUC-6, R-COM-4): the newest tie.
@@ -155,11 +159,12 @@ impl Game {
     #[inline]
     fn blank(rules: Rules, setup: Setup, external: bool) -> Game {
         let auct = rules.auctioneer(0).map_or(NONE, |s| s.0);
-        let (phase, pending) = if external {
+        let (phase, pending, choosing) = if external {
             (
                 Phase::Chance {
                     chance: Chance::Deal,
                 },
+                SeatSet::EMPTY,
                 SeatSet::EMPTY,
             )
         } else {
@@ -175,6 +180,7 @@ impl Game {
             seats: SeatSet::all(rules.players()),
             bids: PerSeat::splat(0),
             pending,
+            choosing,
             group: SeatSet::EMPTY,
             rebidders: SeatSet::EMPTY,
             set_aside: SeatSet::EMPTY,
@@ -262,12 +268,13 @@ impl Game {
         self.acting_kept()
     }
 
-    /// The seats to act as kept in `pending` with each change of phase, instead of read from the
-    /// phase with a `match` (a jump table whose target the branch predictor misses about every
-    /// other step of a random game; PERF.md). [`Game::acting_by_phase`] is the plain reading.
+    /// The seats to act as kept in `pending` and `choosing` with each change of phase, instead of
+    /// read from the phase with a `match` (a jump table whose target the branch predictor misses
+    /// about every other step of a random game; PERF.md). [`Game::acting_by_phase`] is the plain
+    /// reading.
     #[inline]
     fn acting_kept(&self) -> SeatSet {
-        self.pending
+        SeatSet::from_bits(self.pending.bits() | self.choosing.bits())
     }
 
     /// The seats to act read from the phase: the plain version of [`Game::acting_kept`], which the
@@ -422,7 +429,29 @@ impl Game {
                 FastBid::No => return self.apply_other_bid(seat, amount, sink),
             }
         }
-        self.apply_any(command, sink)
+        self.apply_other(command, sink)
+    }
+
+    /// Any command but a bid: a legal pile choice straight to its draw ([`Game::pile_fast_path`]),
+    /// anything else through [`Game::apply_any`]. Out of line, like the general path, so that the
+    /// bids' fast path inlined into a caller stays small.
+    #[inline(never)]
+    fn apply_other(
+        &mut self,
+        command: Command,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        match command {
+            Command::TakeAsset { seat, kind } if self.pile_fast_path(seat, kind, false) => {
+                self.draw_or_wait(kind, sink);
+                Ok(())
+            }
+            Command::DiscardAsset { seat, kind } if self.pile_fast_path(seat, kind, true) => {
+                self.draw_or_wait(kind, sink);
+                Ok(())
+            }
+            _ => self.apply_any(command, sink),
+        }
     }
 
     /// [`Game::apply_any`] for a bid the fast path does not take, the command built here: so that

@@ -98,6 +98,76 @@ fn the_acting_seats_kept_agree_with_the_phase() {
     });
 }
 
+/// [`Game::is_pending_bidder`] against [`Game::is_pending_bidder_by_phase`] for every seat number
+/// a caller could send (past the player count and past the largest game too).
+#[test]
+fn the_pending_bidders_kept_agree_with_the_phase() {
+    random_games(300, |game| {
+        for seat in (0..=9).chain([u8::MAX]).map(Seat) {
+            assert_eq!(
+                game.is_pending_bidder(seat),
+                game.is_pending_bidder_by_phase(seat),
+                "{seat:?} {:?}",
+                game.phase()
+            );
+        }
+    });
+}
+
+/// [`Game::pile_fast_path`] against the general path: it takes a pile command exactly when
+/// [`Game::apply_any`] accepts it (for every seat number a caller could send, every pile, taking
+/// and discarding), and playing it leaves the game the general path leaves.
+#[test]
+fn the_pile_fast_path_takes_exactly_what_the_checks_accept() {
+    use crate::components::AssetKind;
+    let mut accepted_count = 0;
+    random_games(300, |game| {
+        for seat in (0..=6).chain([u8::MAX]).map(Seat) {
+            for &kind in AssetKind::ALL {
+                for discard in [false, true] {
+                    let command = if discard {
+                        Command::DiscardAsset { seat, kind }
+                    } else {
+                        Command::TakeAsset { seat, kind }
+                    };
+                    let mut general = *game;
+                    let accepted = general.apply_any(command, &mut ()).is_ok();
+                    assert_eq!(
+                        game.pile_fast_path(seat, kind, discard),
+                        accepted,
+                        "{command:?} {:?}",
+                        game.phase()
+                    );
+                    let mut fast = *game;
+                    assert_eq!(fast.play(command).is_ok(), accepted);
+                    assert_eq!(fast, general, "{command:?}");
+                    accepted_count += usize::from(accepted);
+                }
+            }
+        }
+    });
+    assert!(
+        accepted_count > 1000,
+        "{accepted_count} pile commands taken"
+    );
+}
+
+/// [`Game::bidders_at_once`] against [`Game::bidders_by_seat`]; and every seat it names may bid
+/// in the range it gives ([`Game::bid_range`] of each).
+#[test]
+fn the_bidders_at_once_agree_with_each_seat() {
+    random_games(300, |game| {
+        let bidders = game.bidders();
+        assert_eq!(bidders, game.bidders_by_seat(), "{:?}", game.phase());
+        if let Some((seats, range)) = bidders {
+            assert!(!seats.is_empty());
+            for seat in seats.iter() {
+                assert_eq!(game.bid_range(seat), Some(range), "{seat:?}");
+            }
+        }
+    });
+}
+
 /// [`Game::keep_award`] and [`Game::keep_take`] against the turn log posted at the end: at every
 /// step the ledger kept is the log's, and each seat's tally that of its holdings rebuilt from the
 /// log; at the end [`Game::outcome`] is [`Game::outcome_from_log`].

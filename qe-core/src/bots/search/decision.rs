@@ -142,7 +142,22 @@ fn playout(
         }
     }
     let mut steps = 0u64;
-    while !g.is_over() && steps < 4_000 {
+    'game: while !g.is_over() && steps < 4_000 {
+        // A bidding step's seats and their common range, read once for the step
+        // (`Game::bidders`); the model bids for each in seat order.
+        if let Some((seats, range)) = g.bidders() {
+            for seat in seats.iter() {
+                let command = sim.decide_bid(&g, seat, range);
+                if g.apply_to(command, &mut sim).is_err() {
+                    break 'game;
+                }
+                steps += 1;
+                if steps >= 4_000 {
+                    break 'game;
+                }
+            }
+            continue;
+        }
         let Some(seat) = g.to_act().first() else {
             break;
         };

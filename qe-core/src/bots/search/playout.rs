@@ -152,17 +152,29 @@ impl Sim {
                 seat,
                 kind: self.pile(game, seat, piles(game), true),
             },
-            phase => {
+            _ => {
                 let range = game.bid_range(seat).unwrap_or(crate::legal::BidRange {
                     min: 0,
                     max: u64::MAX,
                     forbidden: None,
                 });
-                Command::Bid {
-                    seat,
-                    amount: self.bid(game, seat, phase, range),
-                }
+                self.decide_bid(game, seat, range)
             }
+        }
+    }
+
+    /// [`Sim::decide`] for `seat` of a bidding step whose bids lie in `range` (as
+    /// [`Game::bidders`] gives them for the whole step).
+    #[inline]
+    pub fn decide_bid(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        range: crate::legal::BidRange,
+    ) -> Command {
+        Command::Bid {
+            seat,
+            amount: self.bid(game, seat, game.phase(), range),
         }
     }
 
