@@ -66,7 +66,7 @@ impl Game {
     /// step may bid in the same range, so one answer serves the whole step. `None` when no seat
     /// bids now (a pile to choose, a chance outcome, the end). The same as [`Game::to_act`] with
     /// [`Game::bid_range`] of its first seat, read once from the seats kept with the phase
-    /// ([`Game::bidders_at_once`], PERF.md). A simulator that plays each bidding step's seats in
+    /// (`Game::bidders_at_once`, PERF.md). A simulator that plays each bidding step's seats in
     /// turn reads the step once; the random-play benchmarks and the search bot's playouts do.
     ///
     /// ```
