@@ -338,11 +338,26 @@ impl Game {
     }
 
     /// Settles the company auction: awards the tile (R-AUC-10), reveals the zero bids (R-AUC-11),
-    /// then starts the asset contest (R-COM-3) or the next turn.
+    /// then starts the asset contest (R-COM-3) or the next turn. The turn is read once and handed
+    /// down (`Game::award_at`, PERF.md).
     fn award(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
-        self.award_tile(winner, third_tie, sink);
+        self.award_at(usize::from(self.turn), winner, third_tie, sink);
+    }
+
+    /// [`Game::award`] of turn `t`, the current one: read once, so that the turn log, the deck and
+    /// the zero-bid marks are indexed by one value, bounds-checked once, not reloaded after every
+    /// store.
+    #[inline]
+    fn award_at(
+        &mut self,
+        t: usize,
+        winner: Option<Seat>,
+        third_tie: bool,
+        sink: &mut impl EventSink,
+    ) {
+        self.award_tile(t, winner, third_tie, sink);
         if self.rules.reveals_zero_bids() {
-            self.reveal_zero_bids(sink);
+            self.reveal_zero_bids(t, sink);
         }
         match winner {
             Some(w) if self.rules.contests_assets() => self.start_asset_contest(w, sink),
@@ -350,9 +365,17 @@ impl Game {
         }
     }
 
-    /// R-AUC-10: the winner takes the tile and pays its bid; the price is seen as R-VIS-2…4 say.
-    fn award_tile(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
-        let log = &mut self.log[self.turn as usize];
+    /// R-AUC-10: the winner takes the tile of turn `t` and pays its bid; the price is seen as
+    /// R-VIS-2…4 say.
+    fn award_tile(
+        &mut self,
+        t: usize,
+        winner: Option<Seat>,
+        third_tie: bool,
+        sink: &mut impl EventSink,
+    ) {
+        let tile = self.setup.deck[t];
+        let log = &mut self.log[t];
         log.set_awarded(third_tie);
         if let Some(w) = winner {
             log.set_winner(w);
@@ -360,11 +383,11 @@ impl Game {
         }
         let second_tie = log.ties()[1];
         if let Some(w) = winner {
-            self.keep_award(w);
+            self.keep_award(w, tile);
         }
         sink.event(Event::Awarded {
             turn: self.turn,
-            tile: self.setup.deck[self.turn as usize],
+            tile,
             winner,
             price: winner.map(|w| self.bids[w]),
             third_tie: Some(third_tie),
@@ -377,9 +400,9 @@ impl Game {
         });
     }
 
-    /// R-AUC-11 (4–5 players): the seats whose final bid was 0 are revealed, and each gets a
-    /// zero-bid mark at most once per round; no marks with Commodities (R-COM-2).
-    fn reveal_zero_bids(&mut self, sink: &mut impl EventSink) {
+    /// R-AUC-11 (4–5 players): the seats whose final bid was 0 in turn `t` are revealed, and each
+    /// gets a zero-bid mark at most once per round; no marks with Commodities (R-COM-2).
+    fn reveal_zero_bids(&mut self, t: usize, sink: &mut impl EventSink) {
         let zero = self.zero_bidders_branch_free();
         let mut marked = SeatSet::EMPTY;
         if self.rules.zero_bid_vp > 0 {
@@ -387,7 +410,7 @@ impl Game {
             marked = SeatSet::from_bits(zero.bits() & !marks.bits());
             *marks = SeatSet::from_bits(marks.bits() | marked.bits());
         }
-        self.log[self.turn as usize].zero = zero;
+        self.log[t].zero = zero;
         sink.event(Event::ZeroBids {
             turn: self.turn,
             seats: zero,

@@ -2,7 +2,7 @@
 //! (RULES.md section 8).
 
 use super::{Game, NONE};
-use crate::components::{AssetKind, TokenId};
+use crate::components::{AssetKind, TileId, TokenId};
 use crate::ledger::Ledger;
 use crate::scoring::{self, Holdings, Outcome, SeatFacts};
 use crate::seat::{PerSeat, Seat};
@@ -14,13 +14,12 @@ impl Game {
         self.ledger.spent(seat)
     }
 
-    /// The winner `winner` of the current turn's tile, which pays its bid: posted to the game's
+    /// The winner `winner` of the current turn's tile `tile`, which pays its bid: posted to the game's
     /// ledger (R-AUC-10) and to the winner's tally, as the game goes (PERF.md). The plain
     /// alternative, which the tests hold these to, is the turn log posted at the end
     /// ([`Game::ledger_from_log`], [`Game::all_holdings`]).
     #[inline]
-    pub(super) fn keep_award(&mut self, winner: Seat) {
-        let tile = self.setup.deck[self.turn as usize];
+    pub(super) fn keep_award(&mut self, winner: Seat, tile: TileId) {
         let nation = self.setup.nations[winner];
         self.ledger.company(winner, i128::from(self.bids[winner]));
         self.tallies[winner].add_tile(self.rules.manifest(), Some(nation), tile);
