@@ -226,18 +226,208 @@ impl<'de> serde::Deserialize<'de> for Outcome {
 /// assert_eq!(diversification(&rules, &[2, 2, 2, 1, 1]), 25);
 /// ```
 pub fn diversification(rules: &Rules, counts: &[u8; 5]) -> u32 {
-    let (distinct, twice) = distinct_and_twice(*counts);
+    diversification_plain(&rules.diversification, *counts)
+}
+
+/// What a seat's industry counts score, monopolization (R-SCO-7) and diversification (R-SCO-8),
+/// with the scores of the default tables remembered: under the default tables of a player count
+/// ([`DEFAULT_TABLES`]), both scores of a count vector with no count above 3 are read from a
+/// table built at compile time ([`REMEMBERED`], by [`search_const`], the search of
+/// [`diversification_search`] as a `const fn`); every other case is scored plainly
+/// ([`IndustryPoints::score_plain`]: the tables, and [`diversification_plain`]). The tests hold
+/// the two equal for every count vector of up to 7 of each industry, under the default tables of
+/// every player count and under others.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IndustryPoints<'a> {
+    /// The rules' tables.
+    rules: &'a Rules,
+    /// Both scores of the small count vectors (by [`small_index`]: diversification in the low
+    /// byte, monopolization in the high one), when the rules' tables are a player count's
+    /// defaults.
+    known: Option<&'static [u16; SMALL_VECTORS]>,
+}
+
+/// How many count vectors have no count above 3: [`small_index`] numbers them.
+const SMALL_VECTORS: usize = 1 << 10;
+
+/// The entries of the default monopolization and diversification tables (R-SCO-7, R-SCO-8;
+/// `RulesBuilder::build`): 3 and 4 players, then 5 players.
+const DEFAULT_TABLES: [(&[u8], &[u8]); 2] = [
+    (&[0, 0, 3, 6, 10], &[0, 0, 0, 4, 8]),
+    (&[0, 0, 6, 10, 16], &[0, 0, 0, 8, 12, 17]),
+];
+
+/// [`IndustryPoints`]' scores under each of [`DEFAULT_TABLES`], for every count vector with no
+/// count above 3, by [`small_index`]: built at compile time.
+static REMEMBERED: [[u16; SMALL_VECTORS]; 2] = [
+    small_scores(DEFAULT_TABLES[0]),
+    small_scores(DEFAULT_TABLES[1]),
+];
+
+/// Five industry counts as the low five bytes of a `u64`, by [`Industry::index`]: `counts` with
+/// the industry token `token` counted too (R-SCO-7 and R-SCO-8 count it), without a store and a
+/// load of the array. A seat's count of an industry is at most its 5 tiles, so the token never
+/// carries into the next byte.
+#[inline]
+fn counts_word(counts: [u8; 5], token: Option<Industry>) -> u64 {
+    let [a, b, c, d, e] = counts;
+    u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]) + token.map_or(0, |i| 1 << (8 * i.index()))
+}
+
+/// The counts of [`counts_word`]'s word `word`.
+#[inline]
+fn word_counts(word: u64) -> [u8; 5] {
+    let [a, b, c, d, e, ..] = word.to_le_bytes();
+    [a, b, c, d, e]
+}
+
+/// The number of the count vector of [`counts_word`]'s word `word` when no count is above 3 (two
+/// bits a count), below [`SMALL_VECTORS`]; `None` when a count is above 3.
+#[inline]
+const fn small_index(word: u64) -> Option<usize> {
+    if word & 0xFC_FCFC_FCFC != 0 {
+        return None;
+    }
+    let index = (word & 0x3)
+        | (word >> 6 & 0xC)
+        | (word >> 12 & 0x30)
+        | (word >> 18 & 0xC0)
+        | (word >> 24 & 0x300);
+    Some(index as usize)
+}
+
+/// `Table::score` of the table with `entries`, as a `const fn`: counts past the end score the
+/// last entry.
+const fn entry(entries: &[u8], count: usize) -> u32 {
+    let last = entries.len() - 1;
+    entries[if count < last { count } else { last }] as u32
+}
+
+/// [`REMEMBERED`] for one pair of tables' entries (monopolization, diversification): each count
+/// vector's diversification in the low byte, its monopolization in the high one.
+const fn small_scores(tables: (&[u8], &[u8])) -> [u16; SMALL_VECTORS] {
+    let (monopolization, diversification) = tables;
+    let sets = [
+        entry(diversification, 3),
+        entry(diversification, 4),
+        entry(diversification, 5),
+    ];
+    let mut scores = [0; SMALL_VECTORS];
+    let mut index = 0;
+    while index < SMALL_VECTORS {
+        let (mut counts, mut word) = ([0u8; 5], 0u64);
+        let mut monopoly = 0;
+        let mut i = 0;
+        while i < 5 {
+            counts[i] = ((index >> (2 * i)) & 3) as u8;
+            word |= (counts[i] as u64) << (8 * i);
+            monopoly += entry(monopolization, counts[i] as usize);
+            i += 1;
+        }
+        let Some(at) = small_index(word) else {
+            panic!("a count above 3")
+        };
+        scores[at] = (monopoly << 8 | search_const(counts, sets)) as u16;
+        index += 1;
+    }
+    scores
+}
+
+/// The Gale–Ryser search of [`diversification_search`], as a `const fn` of the set scores `values`
+/// (3, 4 and 5 industries), for building [`REMEMBERED`]; with fewer than 3 industries held it
+/// scores 0 (no set fits).
+const fn search_const(counts: [u8; 5], values: [u32; 3]) -> u32 {
+    const fn cap(counts: [u8; 5], k: u32) -> u32 {
+        let (mut sum, mut i) = (0, 0);
+        while i < 5 {
+            let c = counts[i] as u32;
+            sum += if c < k { c } else { k };
+            i += 1;
+        }
+        sum
+    }
+    let [v3, v4, v5] = values;
+    let mut best = 0;
+    let mut n5 = 0;
+    while 5 * n5 <= cap(counts, n5) {
+        let mut n4 = 0;
+        while 5 * n5 + 4 * n4 <= cap(counts, n5 + n4) {
+            let (mut sets, mut used) = (n5 + n4, 5 * n5 + 4 * n4);
+            let mut score = n5 * v5 + n4 * v4;
+            while used + 3 <= cap(counts, sets + 1) {
+                sets += 1;
+                used += 3;
+                score += v3;
+            }
+            if score > best {
+                best = score;
+            }
+            n4 += 1;
+        }
+        n5 += 1;
+    }
+    best
+}
+
+impl<'a> IndustryPoints<'a> {
+    /// The industry points under `rules`' tables.
+    #[inline]
+    pub(crate) fn of(rules: &'a Rules) -> Self {
+        let tables = (
+            rules.monopolization.entries(),
+            rules.diversification.entries(),
+        );
+        let known = if tables == DEFAULT_TABLES[0] {
+            Some(&REMEMBERED[0])
+        } else if tables == DEFAULT_TABLES[1] {
+            Some(&REMEMBERED[1])
+        } else {
+            None
+        };
+        IndustryPoints { rules, known }
+    }
+
+    /// Monopolization and diversification of the industry counts `counts` (the tiles, by
+    /// [`Industry::index`]) with the industry token `token`.
+    #[inline]
+    pub(crate) fn score(&self, counts: [u8; 5], token: Option<Industry>) -> (u32, u32) {
+        let word = counts_word(counts, token);
+        if let Some(scores) = self.known {
+            if let Some(index) = small_index(word) {
+                let both = scores[index & (SMALL_VECTORS - 1)];
+                return (u32::from(both >> 8), u32::from(both & 0xff));
+            }
+        }
+        self.score_plain(word_counts(word))
+    }
+
+    /// [`IndustryPoints::score`] without remembered scores: each count's monopolization, and
+    /// [`diversification_plain`].
+    #[inline(never)]
+    pub(crate) fn score_plain(&self, counts: [u8; 5]) -> (u32, u32) {
+        let table = &self.rules.monopolization;
+        let monopolization = counts.iter().map(|&c| table.score(c as usize)).sum();
+        (
+            monopolization,
+            diversification_plain(&self.rules.diversification, counts),
+        )
+    }
+}
+
+/// [`diversification`] of the table `table`: the quick exits, then the search. The plain version
+/// of [`IndustryPoints`]' remembered diversification.
+fn diversification_plain(table: &crate::rules::Table, counts: [u8; 5]) -> u32 {
+    let (distinct, twice) = distinct_and_twice(counts);
     if distinct < 3 {
         return 0;
     }
-    let table = &rules.diversification;
     if distinct + twice < 6 {
         // Room for one set only: two sets of 3 need six items of which no two of a set share an
         // industry, `cap(2) = distinct + twice` below. The table never decreases, so the one set
         // takes every industry.
         return table.score(distinct);
     }
-    diversification_search(table, *counts, distinct)
+    diversification_search(table, counts, distinct)
 }
 
 /// How many industries `counts` holds at least once, and at least twice.
@@ -312,7 +502,8 @@ pub(crate) fn tile_points(
     industry: Option<Industry>,
     tiles: u32,
 ) -> TilePoints {
-    Tally::of_tiles(rules.manifest(), nation, tiles).tile_points(rules, industry)
+    Tally::of_tiles(rules.manifest(), nation, tiles)
+        .tile_points(&IndustryPoints::of(rules), industry)
 }
 
 /// What scoring reads of one seat's tiles and tokens, totalled a tile and a token at a time: the
@@ -380,22 +571,20 @@ impl Tally {
         tally
     }
 
-    /// What the tiles and the seat's industry token `industry` score (R-SCO-4, R-SCO-6…8).
+    /// What the tiles and the seat's industry token `industry` score (R-SCO-4, R-SCO-6…8), with
+    /// `points` of the rules' tables.
     #[inline]
-    pub(crate) fn tile_points(&self, rules: &Rules, industry: Option<Industry>) -> TilePoints {
-        // R-SCO-7 and R-SCO-8 count the industry token too.
-        let mut counts = self.industries;
-        if let Some(ind) = industry {
-            counts[ind.index()] += 1;
-        }
+    pub(crate) fn tile_points(
+        &self,
+        points: &IndustryPoints<'_>,
+        industry: Option<Industry>,
+    ) -> TilePoints {
+        let (monopolization, diversification) = points.score(self.industries, industry);
         TilePoints {
             companies: u32::from(self.companies),
-            nationalization: rules.nationalization.score(usize::from(self.own)),
-            monopolization: counts
-                .iter()
-                .map(|&c| rules.monopolization.score(c as usize))
-                .sum(),
-            diversification: diversification(rules, &counts),
+            nationalization: points.rules.nationalization.score(usize::from(self.own)),
+            monopolization,
+            diversification,
         }
     }
 
@@ -425,26 +614,23 @@ pub(crate) struct SeatFacts {
 /// game end (R-COM-9 gold crash). Seats past [`MAX_SEATS`] are ignored.
 pub fn score(rules: &Rules, holdings: &[Holdings], gold_pile_empty: bool) -> Outcome {
     let holdings = &holdings[..holdings.len().min(MAX_SEATS)];
-    let mut facts = PerSeat::<SeatFacts>::default();
     let mut tallies = PerSeat::<Tally>::default();
-    for ((h, f), t) in holdings
-        .iter()
-        .zip(facts.values_mut())
-        .zip(tallies.values_mut())
-    {
-        *f = SeatFacts {
-            nation: h.nation,
-            industry: h.industry,
-            zero_rounds: h.zero_rounds,
-            spent: h.spent,
-        };
+    for (h, t) in holdings.iter().zip(tallies.values_mut()) {
         *t = Tally::of_holdings(rules, h);
     }
     let mut outcome = Outcome::UNSCORED;
     score_tallied_into(
         rules,
         holdings.len() as u8,
-        &facts,
+        |seat| {
+            let h = &holdings[seat.index()];
+            SeatFacts {
+                nation: h.nation,
+                industry: h.industry,
+                zero_rounds: h.zero_rounds,
+                spent: h.spent,
+            }
+        },
         &tallies,
         gold_pile_empty,
         &mut outcome,
@@ -480,41 +666,52 @@ impl SeatOutcome {
     };
 }
 
-/// [`score`] from each seat's facts and [`Tally`], written into `outcome` where it lies (an
-/// [`Outcome`] is 336 bytes; PERF.md): the seats `0..players` are scored, the others left as
-/// they are ([`Outcome::UNSCORED`]).
+/// [`score`] from each seat's facts (`facts` of the seat, read where they are kept: no array of
+/// them is built) and [`Tally`], written into `outcome` where it lies (an [`Outcome`] is 336 bytes;
+/// PERF.md): the seats `0..players` are scored, the others left as they are
+/// ([`Outcome::UNSCORED`]). A pass for the most and least spent, then one scoring each seat, its
+/// industry counts' points from [`IndustryPoints`], that keeps the best survivor's total and
+/// spending and the seats that share them as a mask (R-SCO-11), so that marking the winners
+/// compares nothing. The plain version, which the tests hold it to, is the tests'
+/// `score_tallied_plain` (the winners from the highest [`SeatOutcome::finish_key`]).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub(crate) fn score_tallied_into(
     rules: &Rules,
     players: u8,
-    facts: &PerSeat<SeatFacts>,
+    facts: impl Fn(Seat) -> SeatFacts,
     tallies: &PerSeat<Tally>,
     gold_pile_empty: bool,
     outcome: &mut Outcome,
 ) {
-    let facts = facts.in_play(players);
-    let tallies = tallies.in_play(players);
+    let n = usize::from(players).min(MAX_SEATS);
     outcome.players = players;
-    let seats = &mut outcome.seats;
     let (mut max_spent, mut min_spent) = (i128::MIN, i128::MAX);
-    for f in facts {
-        max_spent = max_spent.max(f.spent);
-        min_spent = min_spent.min(f.spent);
+    for i in 0..n {
+        let spent = facts(Seat(i as u8)).spent;
+        max_spent = max_spent.max(spent);
+        min_spent = min_spent.min(spent);
     }
+    let tallies = tallies.in_play(players);
     // R-COM-9 oil majority: the seats holding the most oil tokens, at least one.
     let (mut most_oil, mut oil_holders) = (0, 0);
     if rules.scores_assets() {
-        most_oil = tallies.iter().map(|t| t.oil).max().unwrap_or(0);
-        oil_holders = tallies.iter().filter(|t| t.oil == most_oil).count() as u32;
+        // One pass: the most so far, and how many hold it.
+        for t in tallies {
+            if t.oil > most_oil {
+                (most_oil, oil_holders) = (t.oil, 1);
+            } else if t.oil == most_oil {
+                oil_holders += 1;
+            }
+        }
     }
-    for (i, ((f, t), o)) in facts
-        .iter()
-        .zip(tallies)
-        .zip(seats.values_mut())
-        .enumerate()
-    {
-        let tiles = t.tile_points(rules, f.industry);
+    let points = IndustryPoints::of(rules);
+    // R-SCO-11: the best survivor's total and spending so far. A survivor spent less than the
+    // most, so less than `i128::MAX`: the first survivor replaces these.
+    let (mut best_total, mut best_spent, mut winners) = (0, i128::MAX, 0u8);
+    for ((i, t), o) in tallies.iter().enumerate().zip(outcome.seats.values_mut()) {
+        let f = facts(Seat(i as u8));
+        let tiles = t.tile_points(&points, f.industry);
         let mut commodities = 0;
         if rules.scores_assets() {
             // R-COM-9: asset VP after the gold crash, plus the oil majority.
@@ -523,18 +720,42 @@ pub(crate) fn score_tallied_into(
                 commodities += u32::from(rules.oil_majority) / oil_holders;
             }
         }
-        let mut seat = SeatOutcome {
+        // R-SCO-5
+        let zero_bids = u32::from(f.zero_rounds) * u32::from(rules.zero_bid_vp);
+        // R-SCO-9
+        let subtotal = tiles.companies
+            + zero_bids
+            + tiles.nationalization
+            + tiles.monopolization
+            + tiles.diversification
+            + commodities;
+        // R-SCO-3
+        let least_spent_bonus = if f.spent == min_spent {
+            u32::from(rules.least_spent_bonus)
+        } else {
+            0
+        };
+        // R-SCO-10
+        let total = subtotal + least_spent_bonus;
+        // R-SCO-2
+        let eliminated = f.spent == max_spent;
+        if !eliminated {
+            if total > best_total || (total == best_total && f.spent < best_spent) {
+                (best_total, best_spent, winners) = (total, f.spent, 1 << i);
+            } else if total == best_total && f.spent == best_spent {
+                winners |= 1 << i;
+            }
+        }
+        *o = SeatOutcome {
             seat: i as u8,
             nation: f.nation,
             industry: f.industry,
             spent: f.spent,
-            // R-SCO-2
-            eliminated: f.spent == max_spent,
+            eliminated,
             winner: false,
             // R-SCO-4
             companies: tiles.companies,
-            // R-SCO-5
-            zero_bids: u32::from(f.zero_rounds) * u32::from(rules.zero_bid_vp),
+            zero_bids,
             // R-SCO-6
             nationalization: tiles.nationalization,
             // R-SCO-7
@@ -542,44 +763,169 @@ pub(crate) fn score_tallied_into(
             // R-SCO-8
             diversification: tiles.diversification,
             commodities,
-            subtotal: 0,
-            // R-SCO-3
-            least_spent_bonus: if f.spent == min_spent {
-                u32::from(rules.least_spent_bonus)
-            } else {
-                0
-            },
-            total: 0,
+            subtotal,
+            least_spent_bonus,
+            total,
         };
-        // R-SCO-9
-        seat.subtotal = seat.companies
-            + seat.zero_bids
-            + seat.nationalization
-            + seat.monopolization
-            + seat.diversification
-            + seat.commodities;
-        // R-SCO-10
-        seat.total = seat.subtotal + seat.least_spent_bonus;
-        *o = seat;
     }
     // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
-    let best = seats
-        .in_play(players)
-        .iter()
-        .filter(|o| !o.eliminated)
-        .map(SeatOutcome::finish_key)
-        .max();
-    if let Some(best) = best {
-        for o in seats.in_play_mut(players) {
-            o.winner = !o.eliminated && o.finish_key() == best;
-        }
+    for (i, o) in outcome.seats.in_play_mut(players).iter_mut().enumerate() {
+        o.winner = winners >> i & 1 != 0;
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::Table;
+
+    impl Tally {
+        /// [`Tally::tile_points`] with each table read plainly: the plain version.
+        fn tile_points_plain(&self, rules: &Rules, industry: Option<Industry>) -> TilePoints {
+            let mut counts = self.industries;
+            if let Some(ind) = industry {
+                counts[ind.index()] += 1;
+            }
+            TilePoints {
+                companies: u32::from(self.companies),
+                nationalization: rules.nationalization.score(usize::from(self.own)),
+                monopolization: counts
+                    .iter()
+                    .map(|&c| rules.monopolization.score(c as usize))
+                    .sum(),
+                diversification: diversification(rules, &counts),
+            }
+        }
+    }
+
+    /// [`score`] the plain way: the plain version of [`Game::outcome`](crate::Game::outcome) and
+    /// of [`score`], which the tests hold them to.
+    pub(crate) fn score_plain(
+        rules: &Rules,
+        holdings: &[Holdings],
+        gold_pile_empty: bool,
+    ) -> Outcome {
+        let holdings = &holdings[..holdings.len().min(MAX_SEATS)];
+        let mut facts = PerSeat::<SeatFacts>::default();
+        let mut tallies = PerSeat::<Tally>::default();
+        for ((h, f), t) in holdings
+            .iter()
+            .zip(facts.values_mut())
+            .zip(tallies.values_mut())
+        {
+            *f = SeatFacts {
+                nation: h.nation,
+                industry: h.industry,
+                zero_rounds: h.zero_rounds,
+                spent: h.spent,
+            };
+            *t = Tally::of_holdings(rules, h);
+        }
+        let mut outcome = Outcome::UNSCORED;
+        score_tallied_plain(
+            rules,
+            holdings.len() as u8,
+            &facts,
+            &tallies,
+            gold_pile_empty,
+            &mut outcome,
+        );
+        outcome
+    }
+
+    /// The plain version of [`score_tallied_into`]: the facts in an array, each seat's tile points
+    /// from the tables and [`diversification`] (no remembered scores), the winners from the highest
+    /// [`SeatOutcome::finish_key`] among the survivors.
+    fn score_tallied_plain(
+        rules: &Rules,
+        players: u8,
+        facts: &PerSeat<SeatFacts>,
+        tallies: &PerSeat<Tally>,
+        gold_pile_empty: bool,
+        outcome: &mut Outcome,
+    ) {
+        let facts = facts.in_play(players);
+        let tallies = tallies.in_play(players);
+        outcome.players = players;
+        let seats = &mut outcome.seats;
+        let (mut max_spent, mut min_spent) = (i128::MIN, i128::MAX);
+        for f in facts {
+            max_spent = max_spent.max(f.spent);
+            min_spent = min_spent.min(f.spent);
+        }
+        // R-COM-9 oil majority: the seats holding the most oil tokens, at least one.
+        let (mut most_oil, mut oil_holders) = (0, 0);
+        if rules.scores_assets() {
+            most_oil = tallies.iter().map(|t| t.oil).max().unwrap_or(0);
+            oil_holders = tallies.iter().filter(|t| t.oil == most_oil).count() as u32;
+        }
+        for (i, ((f, t), o)) in facts
+            .iter()
+            .zip(tallies)
+            .zip(seats.values_mut())
+            .enumerate()
+        {
+            let tiles = t.tile_points_plain(rules, f.industry);
+            let mut commodities = 0;
+            if rules.scores_assets() {
+                // R-COM-9: asset VP after the gold crash, plus the oil majority.
+                commodities = t.asset_points(gold_pile_empty);
+                if most_oil > 0 && t.oil == most_oil {
+                    commodities += u32::from(rules.oil_majority) / oil_holders;
+                }
+            }
+            let mut seat = SeatOutcome {
+                seat: i as u8,
+                nation: f.nation,
+                industry: f.industry,
+                spent: f.spent,
+                // R-SCO-2
+                eliminated: f.spent == max_spent,
+                winner: false,
+                // R-SCO-4
+                companies: tiles.companies,
+                // R-SCO-5
+                zero_bids: u32::from(f.zero_rounds) * u32::from(rules.zero_bid_vp),
+                // R-SCO-6
+                nationalization: tiles.nationalization,
+                // R-SCO-7
+                monopolization: tiles.monopolization,
+                // R-SCO-8
+                diversification: tiles.diversification,
+                commodities,
+                subtotal: 0,
+                // R-SCO-3
+                least_spent_bonus: if f.spent == min_spent {
+                    u32::from(rules.least_spent_bonus)
+                } else {
+                    0
+                },
+                total: 0,
+            };
+            // R-SCO-9
+            seat.subtotal = seat.companies
+                + seat.zero_bids
+                + seat.nationalization
+                + seat.monopolization
+                + seat.diversification
+                + seat.commodities;
+            // R-SCO-10
+            seat.total = seat.subtotal + seat.least_spent_bonus;
+            *o = seat;
+        }
+        // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
+        let best = seats
+            .in_play(players)
+            .iter()
+            .filter(|o| !o.eliminated)
+            .map(SeatOutcome::finish_key)
+            .max();
+        if let Some(best) = best {
+            for o in seats.in_play_mut(players) {
+                o.winner = !o.eliminated && o.finish_key() == best;
+            }
+        }
+    }
 
     /// [`diversification`]'s quick exits against the search alone, for every count of up to 4 of
     /// each industry, with the base tables and with a table where two 4-sets beat a 5-set and a
@@ -603,5 +949,99 @@ mod tests {
                 assert_eq!(diversification(&rules, &counts), searched, "{counts:?}");
             }
         }
+    }
+
+    /// [`IndustryPoints`] (the remembered scores of the default tables) against each count's
+    /// monopolization and [`diversification_plain`], and these against the search alone, for every
+    /// count vector of up to 7 of each industry (past what a seat can hold: 5 tiles of an industry
+    /// and its token), under the default tables of every player count and under others.
+    #[test]
+    fn the_remembered_industry_points_agree_with_the_tables_and_the_search() {
+        use crate::rules::RulesBuilder;
+        let mut rules: alloc::vec::Vec<Rules> = Rules::every_variant().collect();
+        let tables = |entries: &[u8]| Table::new("table", entries).unwrap();
+        for (mono, div) in [
+            (None, Some(&[0, 0, 0, 10, 20, 21][..])),
+            (None, Some(&[0, 0, 0, 10, 10, 10])),
+            (None, Some(&[0, 0, 0, 4, 8, 9])),
+            (None, Some(&[0, 0, 0, 4])),
+            (None, Some(&[0, 0, 0, 0, 0, 1])),
+            (Some(&[0, 0, 3, 6, 11][..]), None),
+            (Some(&[0, 0, 3, 7, 10]), None),
+            (Some(&[0, 1, 3, 6, 10]), None),
+            (Some(&[0, 0, 6, 10, 16]), None),
+            (Some(&[0, 0, 3, 6, 10]), Some(&[0, 0, 0, 8, 12, 17])),
+            (Some(&[0, 0, 6, 10, 16]), Some(&[0, 0, 0, 4, 8])),
+        ] {
+            for players in [4, 5] {
+                let mut builder = RulesBuilder::new(players);
+                if let Some(mono) = mono {
+                    builder = builder.monopolization(tables(mono));
+                }
+                if let Some(div) = div {
+                    builder = builder.diversification(tables(div));
+                }
+                rules.push(builder.build().unwrap());
+            }
+        }
+        // `small_index` numbers the vectors with no count above 3 one to one.
+        let mut seen = [false; SMALL_VECTORS];
+        for code in 0..SMALL_VECTORS as u32 {
+            let counts: [u8; 5] = core::array::from_fn(|i| (code >> (2 * i) & 3) as u8);
+            let index = small_index(counts_word(counts, None)).unwrap();
+            assert!(!core::mem::replace(&mut seen[index], true), "{counts:?}");
+        }
+        // And it takes no vector with a count above 3, whatever the other counts.
+        for at in 0..5 {
+            for others in [0, 3] {
+                for count in 0..=u8::MAX {
+                    let mut counts = [others; 5];
+                    counts[at] = count;
+                    let small = small_index(counts_word(counts, None));
+                    assert_eq!(small.is_some(), count <= 3, "{counts:?}");
+                }
+            }
+        }
+        let mut remembered = 0;
+        for rules in &rules {
+            let points = IndustryPoints::of(rules);
+            for code in 0..8u32.pow(5) {
+                let counts: [u8; 5] = core::array::from_fn(|i| (code >> (3 * i) & 7) as u8);
+                let distinct = counts.iter().filter(|&&c| c > 0).count();
+                let searched = if distinct < 3 {
+                    0
+                } else {
+                    diversification_search(&rules.diversification, counts, distinct)
+                };
+                let table = &rules.monopolization;
+                let monopolization = counts.iter().map(|&c| table.score(c.into())).sum();
+                assert_eq!(diversification(rules, &counts), searched, "{counts:?}");
+                assert_eq!(
+                    points.score(counts, None),
+                    (monopolization, searched),
+                    "{rules:?} {counts:?}"
+                );
+                // The industry token counts as one more of its industry.
+                for token in Industry::ALL {
+                    let mut fewer = counts;
+                    if fewer[token.index()] > 0 {
+                        fewer[token.index()] -= 1;
+                        assert_eq!(
+                            points.score(fewer, Some(*token)),
+                            points.score(counts, None)
+                        );
+                    }
+                }
+                assert_eq!(points.score_plain(counts), (monopolization, searched));
+                let small = small_index(counts_word(counts, None)).is_some();
+                assert_eq!(small, counts.iter().all(|&c| c <= 3));
+                remembered += usize::from(points.known.is_some() && small);
+            }
+        }
+        // Every default game's tables are remembered (for each vector with no count above 3),
+        // and so are those of the 5-player rules given the default monopolization table again;
+        // the others are not.
+        let defaults = Rules::every_variant().count();
+        assert_eq!(remembered, (defaults + 1) * SMALL_VECTORS);
     }
 }

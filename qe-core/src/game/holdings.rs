@@ -112,29 +112,49 @@ impl Game {
 
     /// The outcome scored from the ledger and the tallies kept as the game went
     /// ([`Game::keep_award`]), without a pass over the turn log, and written where it is returned
-    /// (PERF.md).
+    /// (PERF.md). Each seat's facts are read from the game as it is scored
+    /// ([`scoring::score_tallied_into`]).
     fn outcome_kept(&self) -> Option<Outcome> {
-        let n = self.players();
-        let mut facts = PerSeat::splat(SeatFacts::default());
-        for (seat, f) in facts.seats_mut().take(n as usize) {
-            *f = SeatFacts {
-                nation: Some(self.setup.nations[seat]),
-                industry: self.dealt.then_some(self.setup.deal[seat.index()]),
-                zero_rounds: self.zero_rounds(seat),
-                spent: self.ledger.spent(seat),
-            };
-        }
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
+        let zero_rounds = self.zero_rounds_by_seat();
         let mut outcome = Some(Outcome::UNSCORED);
         if let Some(scored) = &mut outcome {
-            scoring::score_tallied_into(&self.rules, n, &facts, &self.tallies, gold_empty, scored);
+            scoring::score_tallied_into(
+                &self.rules,
+                self.players(),
+                |seat| SeatFacts {
+                    nation: Some(self.setup.nations[seat]),
+                    industry: self.dealt.then_some(self.setup.deal[seat.index()]),
+                    zero_rounds: (zero_rounds >> (8 * seat.index())) as u8,
+                    spent: self.ledger.spent(seat),
+                },
+                &self.tallies,
+                gold_empty,
+                scored,
+            );
         }
         outcome
     }
 
-    /// How many rounds gave `seat` a zero-bid mark (R-AUC-11): summed over the rounds, not
-    /// counted in a mask of them (no POPCNT on the baseline x86-64; PERF.md).
+    /// How many rounds gave each seat a zero-bid mark (R-AUC-11), seat `s`'s count in byte `s` of
+    /// the word: each round's marks spread a seat a byte by one multiplication (bit `s` times
+    /// `2^(7k)` for `k` in `0..5` lands on bit `8s` for `k = s` only, and no two products share a
+    /// bit), and the rounds added (at most 4 a byte). No count of a mask's bits (no POPCNT on the
+    /// baseline x86-64; PERF.md) and no pass per seat. The plain version, which the tests hold it
+    /// to, is `Game::zero_rounds` (in the tests).
     #[inline]
+    fn zero_rounds_by_seat(&self) -> u64 {
+        const SPREAD: u64 = 1 | 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28;
+        const SEAT_BYTES: u64 = 0x01_0101_0101;
+        self.zero_marks
+            .iter()
+            .map(|m| (u64::from(m.bits() & 0x1F) * SPREAD) & SEAT_BYTES)
+            .sum()
+    }
+
+    /// How many rounds gave `seat` a zero-bid mark (R-AUC-11): summed over the rounds. The plain
+    /// version of [`Game::zero_rounds_by_seat`].
+    #[cfg(test)]
     fn zero_rounds(&self, seat: Seat) -> u8 {
         self.zero_marks
             .iter()
@@ -142,8 +162,9 @@ impl Game {
             .sum()
     }
 
-    /// The outcome from the holdings rebuilt from the turn log ([`Game::all_holdings`]) and
-    /// [`scoring::score`]: the plain version of [`Game::outcome`], which the tests hold it to.
+    /// The outcome from the holdings rebuilt from the turn log ([`Game::all_holdings`]) and scored
+    /// the plain way (`scoring::tests::score_plain`): the plain version of [`Game::outcome`], which
+    /// the tests hold it to.
     #[cfg(test)]
     pub(crate) fn outcome_from_log(&self) -> Option<Outcome> {
         if !self.is_over() {
@@ -151,7 +172,7 @@ impl Game {
         }
         let holdings = self.all_holdings();
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
-        Some(scoring::score(
+        Some(scoring::tests::score_plain(
             &self.rules,
             holdings.in_play(self.players()),
             gold_empty,
@@ -162,5 +183,55 @@ impl Game {
     #[cfg(test)]
     pub(crate) fn kept(&self) -> (Ledger<i128>, PerSeat<scoring::Tally>) {
         (self.ledger, self.tallies)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::plain::random_games;
+    use crate::seat::{Seat, SeatSet};
+    use crate::{Game, Rules, MAX_SEATS};
+
+    /// [`Game::zero_rounds_by_seat`] against [`Game::zero_rounds`] for every seat, for every
+    /// marking of the four rounds.
+    #[test]
+    fn the_zero_rounds_of_all_seats_at_once_agree_with_each_seat() {
+        let mut game = Game::seeded(Rules::base(5).unwrap(), 1);
+        for code in 0..1u32 << (4 * MAX_SEATS) {
+            game.zero_marks = core::array::from_fn(|r| {
+                SeatSet::from_bits((code >> (MAX_SEATS * r)) as u8 & 0x1F)
+            });
+            let all = game.zero_rounds_by_seat();
+            for s in 0..MAX_SEATS {
+                let seat = Seat(s as u8);
+                assert_eq!((all >> (8 * s)) as u8, game.zero_rounds(seat), "{code:#x}");
+            }
+            assert_eq!(all >> (8 * MAX_SEATS), 0);
+        }
+    }
+
+    /// [`Game::outcome`] against the plain outcome ([`Game::outcome_from_log`]) at every step of
+    /// random games of every kind, and [`scoring::score`](crate::scoring::score) of the holdings
+    /// at the end against the plain scoring.
+    #[test]
+    fn the_outcome_agrees_with_the_plain_outcome() {
+        use crate::scoring::{score, tests::score_plain};
+        let mut over = 0;
+        random_games(500, |game| {
+            assert_eq!(game.outcome(), game.outcome_from_log());
+            if game.is_over() {
+                let holdings = game.all_holdings();
+                let holdings = holdings.in_play(game.players());
+                for gold_empty in [false, true] {
+                    assert_eq!(
+                        score(game.rules(), holdings, gold_empty),
+                        score_plain(game.rules(), holdings, gold_empty)
+                    );
+                }
+                over += 1;
+            }
+        });
+        // Every kind of game (Rules::every_variant), seeded or with external chance, ends.
+        assert_eq!(over, 6 * 500);
     }
 }
