@@ -152,6 +152,37 @@ fn resamples_in_every_configuration() {
     );
 }
 
+/// A company tie drawn above the winner's price when the seat knows that price from a peek
+/// (R-VIS-5, R-AUC-5, R-AUC-6): seat 0 peeks at turn 2, whose first stage tied two seats above
+/// seat 1's bid, and seat 1 won after the tied seats rebid 0. Drawn below that price, no tie ever
+/// ended that stage and every resample failed (a case the proptest above found).
+#[test]
+fn resamples_a_tie_above_a_peeked_price() {
+    let (checked, fixed) = play_and_check(5, true, 17_566_860_958_373_640_054, 3);
+    assert!(checked > 0 && fixed * 10 <= checked, "{fixed} of {checked}");
+}
+
+/// A third tie the asset shows (R-AUC-7, R-COM-3): seat 1 rebids 5 in turn 3's second rebid and
+/// the auctioneer takes the asset with its opening bid of 1, so seat 1 was set aside by a third
+/// tie, and the winner's hidden price lies below the tied bids. Drawn without both, a resample of
+/// seat 1 failed about every other seed (a case the proptest above found).
+#[test]
+fn resamples_a_third_tie_the_asset_shows() {
+    let (checked, fixed) = play_and_check(5, true, 15_583_920_286_824_798_037, 3);
+    assert!(checked > 0 && fixed * 10 <= checked, "{fixed} of {checked}");
+}
+
+/// A bid set aside by a third tie stands above the price (R-AUC-7): in turn 0 the auctioneer wins
+/// its own auction with 2 after seats 2 and 4 tie at 3 in the second rebid, and seats 1 and 3,
+/// with their zero bids, are the whole asset field (R-COM-3, R-AUC-11). Seat 4's bid, made in the
+/// first rebid, was always drawn below the price, so no draw set it aside and every resample
+/// failed (a case the proptest above found).
+#[test]
+fn resamples_a_set_aside_bid_above_the_price() {
+    let (checked, fixed) = play_and_check(5, true, 16_904_657_733_389_381_951, 3);
+    assert!(checked > 0 && fixed * 10 <= checked, "{fixed} of {checked}");
+}
+
 /// How many peeks the 5-player game `play_and_check` plays from `seed` has.
 fn peeks_in(commodities: bool, seed: u64) -> usize {
     let mut m = Match::seeded(rules_of(5, commodities), seed);

@@ -272,9 +272,16 @@ impl Draw<'_, '_> {
                     all
                 };
                 let rest = SeatSet::from_bits(among.bits() & !tied.bits());
+                // The tie is above every other bid that counts here (R-AUC-5, R-COM-3), the
+                // winner's price among them when its final bid is made here and the seat knows it
+                // (its own auction, a peek: R-VIS-2…5).
+                let winner_here = a
+                    .winner
+                    .filter(|&w| final_here.contains(w) && rest.contains(w))
+                    .and(price);
                 let v = match max_of(&val, tied) {
                     Some(v) => v,
-                    None => d.above(max_of(&val, rest), rng),
+                    None => d.above(max_of(&val, rest).max(winner_here), rng),
                 };
                 for s in tied.iter().filter(|&s| hidden.contains(s)) {
                     val[s] = Some(v);
@@ -309,8 +316,20 @@ impl Draw<'_, '_> {
                 let mut z = asset_tie
                     .iter()
                     .find_map(|m| final_company_bid(stages, &a, m));
+                // A third tie still to come may set a final bid of this stage aside (R-AUC-7),
+                // which then stands above the price, below this stage's tie.
+                let third_later = a.third_tie != Some(false)
+                    && stages[index + 1..]
+                        .iter()
+                        .any(|st| st.kind == BidStage::Rebid(2));
                 for s in open {
                     let c = cap[s].map_or(v, |c| c.min(v));
+                    if third_later && final_here.contains(s) && rng.unit() < 0.4 {
+                        if let Some(x) = d.between(price, v, rng) {
+                            val[s] = Some(d.fix(s, x, rng));
+                            continue;
+                        }
+                    }
                     if let Some(t) = later_tie_value(stages, index, s) {
                         // It rebids in a later tie without rebidding in the next: its bid stands
                         // and ties with that tie's rebids (R-AUC-6).
@@ -355,9 +374,37 @@ impl Draw<'_, '_> {
                     .filter(|&s| !hidden.contains(s))
                     .filter_map(|s| val[s])
                     .max();
-                let needed = matches!((fixed_top, val[w].or(price)), (Some(t), Some(p)) if t > p);
+                // A seat whose bid the view fixes above the asset taker's, which the asset was not
+                // contested past (no asset rebids), cannot have stayed in the asset field
+                // (R-COM-3): a third tie set it aside (R-AUC-7).
+                let asset_rebids = stages
+                    .iter()
+                    .any(|st| matches!(st.kind, BidStage::AssetRebid(_)));
+                let taker_bid = taker
+                    .filter(|&t| t != w && !asset_rebids)
+                    .and_then(|t| val[t].or(a.asset.price));
+                let above_taker = taker_bid.is_some_and(|q| {
+                    among
+                        .iter()
+                        .filter(|&s| Some(s) != taker && !hidden.contains(s))
+                        .filter_map(|s| val[s])
+                        .any(|v| v > q)
+                });
+                let needed = above_taker
+                    || matches!((fixed_top, val[w].or(price)), (Some(t), Some(p)) if t > p);
                 let third = stage.kind == BidStage::Rebid(2)
                     && a.third_tie.unwrap_or_else(|| needed || rng.unit() < 0.3);
+                // In a third tie the tied bids are above the winner's (else it won outright): a
+                // rebid of the stage the view fixes is often the tied amount, so the price is
+                // drawn below it (always when the tie is needed).
+                let tie_above = if third && (needed || rng.unit() < 0.5) {
+                    rest.iter()
+                        .filter(|&s| !hidden.contains(s))
+                        .filter_map(|s| val[s])
+                        .max()
+                } else {
+                    None
+                };
                 let mut chosen = SeatSet::EMPTY;
                 if third {
                     for s in rest.iter().filter(|&s| hidden.contains(s)) {
@@ -378,6 +425,8 @@ impl Draw<'_, '_> {
                     let lo = max_of(&val, below_price);
                     let p = if let Some(p) = a.price {
                         p
+                    } else if let Some(tie) = tie_above {
+                        d.between(lo, tie, rng)?
                     } else {
                         let guess = know.price_guess(&a, w, self.industries, rng);
                         d.above(lo, rng).max(guess)
