@@ -148,17 +148,18 @@ impl<'a> Draws<'a> {
     }
 }
 
-/// A uniform integer in `0..n` (`n ≥ 1`) from a 32-bit draw, by Lemire's multiply-and-reject method.
-/// Documented so that other implementations can reproduce seeded games exactly.
+/// A uniform integer in `0..n` (`n ≥ 1`) from the 32-bit words `next_u32` draws, by Lemire's
+/// multiply-and-reject method. Documented so that other implementations can reproduce seeded games
+/// exactly. The set-up draws from [`Draws`]; the tests' plain set-up from `ChaCha8Rng`.
 #[inline]
-fn uniform(rng: &mut Draws<'_>, n: u32) -> u32 {
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+fn uniform(mut next_u32: impl FnMut() -> u32, n: u32) -> u32 {
+    let mut m = u64::from(next_u32()) * u64::from(n);
     // Reject when the low half falls below 2^32 mod n. That bound is below n, so it is only worth
     // computing (a division) when the low half is below n.
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
         while (m as u32) < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(n);
+            m = u64::from(next_u32()) * u64::from(n);
         }
     }
     (m >> 32) as u32
@@ -174,7 +175,7 @@ fn shuffle<T>(rng: &mut Draws<'_>, items: &mut [T]) {
 #[inline]
 fn shuffle_first<T>(rng: &mut Draws<'_>, items: &mut [T], mut i: usize) {
     while i > 1 {
-        let j = uniform(rng, i as u32) as usize;
+        let j = uniform(|| rng.next_u32(), i as u32) as usize;
         i -= 1;
         items.swap(i, j);
     }
@@ -434,22 +435,10 @@ mod tests {
     use rand_chacha::rand_core::RngCore;
     use rand_chacha::ChaCha8Rng;
 
-    /// `uniform` as it was written for `ChaCha8Rng` (the plain version of the set-up's draws).
-    fn uniform_plain<R: RngCore>(rng: &mut R, n: u32) -> u32 {
-        let mut m = u64::from(rng.next_u32()) * u64::from(n);
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = u64::from(rng.next_u32()) * u64::from(n);
-            }
-        }
-        (m >> 32) as u32
-    }
-
     /// `shuffle` as it was written for `ChaCha8Rng`.
     fn shuffle_plain<R: RngCore, T>(rng: &mut R, items: &mut [T]) {
         for i in (1..items.len()).rev() {
-            let j = uniform_plain(rng, i as u32 + 1) as usize;
+            let j = uniform(|| rng.next_u32(), i as u32 + 1) as usize;
             items.swap(i, j);
         }
     }
