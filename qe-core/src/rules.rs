@@ -59,10 +59,23 @@ impl Table {
     }
 
     /// The entries, for counts `0, 1, 2, …`.
-    pub fn entries(&self) -> &[u8] {
-        &self.values[..self.len as usize]
+    pub const fn entries(&self) -> &[u8] {
+        self.values.split_at(self.len as usize).0
     }
 }
+
+/// The default monopolization tables (R-SCO-7): 3 and 4 players, then 5. Written here once:
+/// [`RulesBuilder::build`] and the scoring's remembered industry points read them.
+pub(crate) static DEFAULT_MONOPOLIZATION: [Table; 2] = [
+    Table::of([0, 0, 3, 6, 10, 0, 0, 0], 5),
+    Table::of([0, 0, 6, 10, 16, 0, 0, 0], 5),
+];
+
+/// The default diversification tables (R-SCO-8), as [`DEFAULT_MONOPOLIZATION`].
+pub(crate) static DEFAULT_DIVERSIFICATION: [Table; 2] = [
+    Table::of([0, 0, 0, 4, 8, 0, 0, 0], 5),
+    Table::of([0, 0, 0, 8, 12, 17, 0, 0], 6),
+];
 
 /// The rules of one game: player count, expansion, manifest and scoring tables.
 ///
@@ -349,16 +362,12 @@ impl RulesBuilder {
         } else {
             Table::of([0, 1, 3, 6, 10, 0, 0, 0], 5)
         });
-        let monopolization = self.monopolization.unwrap_or(if five {
-            Table::of([0, 0, 6, 10, 16, 0, 0, 0], 5)
-        } else {
-            Table::of([0, 0, 3, 6, 10, 0, 0, 0], 5)
-        });
-        let diversification = self.diversification.unwrap_or(if five {
-            Table::of([0, 0, 0, 8, 12, 17, 0, 0], 6)
-        } else {
-            Table::of([0, 0, 0, 4, 8, 0, 0, 0], 5)
-        });
+        let monopolization = self
+            .monopolization
+            .unwrap_or(DEFAULT_MONOPOLIZATION[usize::from(five)]);
+        let diversification = self
+            .diversification
+            .unwrap_or(DEFAULT_DIVERSIFICATION[usize::from(five)]);
         if diversification.entries().iter().take(3).any(|&v| v != 0) {
             return Err(SetupError::Table {
                 table: "diversification",

@@ -2,7 +2,7 @@
 //! (section 8).
 
 use crate::components::{AssetKind, Industry, Manifest, Nation, TileId, TokenId};
-use crate::rules::Rules;
+use crate::rules::{Rules, DEFAULT_DIVERSIFICATION, DEFAULT_MONOPOLIZATION};
 use crate::seat::{PerSeat, Seat, MAX_SEATS};
 
 /// What one seat holds at game end: the input of scoring.
@@ -251,10 +251,16 @@ pub(crate) struct IndustryPoints<'a> {
 const SMALL_VECTORS: usize = 1 << 10;
 
 /// The entries of the default monopolization and diversification tables (R-SCO-7, R-SCO-8;
-/// `RulesBuilder::build`): 3 and 4 players, then 5 players.
-const DEFAULT_TABLES: [(&[u8], &[u8]); 2] = [
-    (&[0, 0, 3, 6, 10], &[0, 0, 0, 4, 8]),
-    (&[0, 0, 6, 10, 16], &[0, 0, 0, 8, 12, 17]),
+/// [`DEFAULT_MONOPOLIZATION`], [`DEFAULT_DIVERSIFICATION`]): 3 and 4 players, then 5 players.
+static DEFAULT_TABLES: [(&[u8], &[u8]); 2] = [
+    (
+        DEFAULT_MONOPOLIZATION[0].entries(),
+        DEFAULT_DIVERSIFICATION[0].entries(),
+    ),
+    (
+        DEFAULT_MONOPOLIZATION[1].entries(),
+        DEFAULT_DIVERSIFICATION[1].entries(),
+    ),
 ];
 
 /// [`IndustryPoints`]' scores under each of [`DEFAULT_TABLES`], for every count vector with no
