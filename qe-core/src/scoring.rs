@@ -676,9 +676,9 @@ impl SeatOutcome {
 /// them is built) and [`Tally`], written into `outcome` where it lies (an [`Outcome`] is 336 bytes;
 /// PERF.md): the seats `0..players` are scored, the others left as they are
 /// ([`Outcome::UNSCORED`]). A pass for the most and least spent, then one scoring each seat, its
-/// industry counts' points from [`IndustryPoints`], that keeps the best survivor's total and
-/// spending and the seats that share them as a mask (R-SCO-11), so that marking the winners
-/// compares nothing. The plain version, which the tests hold it to, is the tests'
+/// industry counts' points from [`IndustryPoints`], that keeps the best survivor's
+/// [`SeatOutcome::finish_key`] and the seats that share it as a mask (R-SCO-11), so that marking
+/// the winners compares nothing. The plain version, which the tests hold it to, is the tests'
 /// `score_tallied_plain` (the winners from the highest [`SeatOutcome::finish_key`]).
 #[allow(clippy::inline_always)]
 #[inline(always)]
@@ -712,9 +712,8 @@ pub(crate) fn score_tallied_into(
         }
     }
     let points = IndustryPoints::of(rules);
-    // R-SCO-11: the best survivor's total and spending so far. A survivor spent less than the
-    // most, so less than `i128::MAX`: the first survivor replaces these.
-    let (mut best_total, mut best_spent, mut winners) = (0, i128::MAX, 0u8);
+    // R-SCO-11: the best survivor's finish key so far, and the seats that share it.
+    let (mut best, mut winners) = (None, 0u8);
     for ((i, t), o) in tallies.iter().enumerate().zip(outcome.seats.values_mut()) {
         let f = facts(Seat(i as u8));
         let tiles = t.tile_points(&points, f.industry);
@@ -745,13 +744,6 @@ pub(crate) fn score_tallied_into(
         let total = subtotal + least_spent_bonus;
         // R-SCO-2
         let eliminated = f.spent == max_spent;
-        if !eliminated {
-            if total > best_total || (total == best_total && f.spent < best_spent) {
-                (best_total, best_spent, winners) = (total, f.spent, 1 << i);
-            } else if total == best_total && f.spent == best_spent {
-                winners |= 1 << i;
-            }
-        }
         *o = SeatOutcome {
             seat: i as u8,
             nation: f.nation,
@@ -773,6 +765,14 @@ pub(crate) fn score_tallied_into(
             least_spent_bonus,
             total,
         };
+        if !eliminated {
+            let key = o.finish_key();
+            match best.map(|b| key.cmp(&b)) {
+                None | Some(core::cmp::Ordering::Greater) => (best, winners) = (Some(key), 1 << i),
+                Some(core::cmp::Ordering::Equal) => winners |= 1 << i,
+                Some(core::cmp::Ordering::Less) => {}
+            }
+        }
     }
     // R-SCO-11: highest total among the survivors; ties to the least spent; still tied share.
     for (i, o) in outcome.seats.in_play_mut(players).iter_mut().enumerate() {
