@@ -7,7 +7,7 @@ use qe_core::{Game, Rules, Seat};
 
 #[path = "support/random_play.rs"]
 mod random_play;
-use random_play::{play_out, random_command, Rng};
+use random_play::{play_out, play_out_by_command, random_command, Rng};
 
 fn main() {
     println!("size_of::<Game>() = {} bytes", std::mem::size_of::<Game>());
@@ -23,18 +23,38 @@ fn random_game(rules: Rules, seed: u64, rng: &mut Rng) -> usize {
     game.outcome().map_or(0, |o| o.winners().count())
 }
 
-#[divan::bench(args = [(4, false), (5, true), (3, true)])]
-fn full_random_game(bencher: Bencher, (players, commodities): (u8, bool)) {
-    let rules = if commodities {
+/// The rules of `players` seats, with or without Commodities.
+fn rules_of(players: u8, commodities: bool) -> Rules {
+    if commodities {
         Rules::commodities(players).unwrap()
     } else {
         Rules::base(players).unwrap()
-    };
+    }
+}
+
+#[divan::bench(args = [(4, false), (5, true), (3, true)])]
+fn full_random_game(bencher: Bencher, (players, commodities): (u8, bool)) {
+    let rules = rules_of(players, commodities);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut seed = 0;
     bencher.bench_local(|| {
         seed += 1;
         random_game(black_box(rules), seed, &mut rng)
+    });
+}
+
+/// [`full_random_game`] with the bids played a command at a time ([`Game::play`]) instead of a
+/// bidding step at once ([`Game::play_bids`]): the same games.
+#[divan::bench(args = [(4, false), (5, true)])]
+fn full_random_game_by_command(bencher: Bencher, (players, commodities): (u8, bool)) {
+    let rules = rules_of(players, commodities);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut seed = 0;
+    bencher.bench_local(|| {
+        seed += 1;
+        let mut game = Game::seeded(black_box(rules), seed);
+        play_out_by_command(&mut game, &mut rng);
+        game.outcome().map_or(0, |o| o.winners().count())
     });
 }
 

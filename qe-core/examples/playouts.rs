@@ -1,13 +1,13 @@
 //! Plays N full random games as fast as possible and prints games/s: a profiling harness
 //! (`valgrind --tool=callgrind` counts instructions, whatever the machine's load).
 //!
-//! `cargo run --release -p qe-core --example playouts -- [GAMES] [PLAYERS] [commodities|base] [views|obs]`
+//! `cargo run --release -p qe-core --example playouts -- [GAMES] [PLAYERS] [commodities|base] [views|obs|steps|commands]`
 
 use qe_core::{Game, Rules, Seat};
 
 #[path = "../benches/support/random_play.rs"]
 mod random_play;
-use random_play::{play_out, random_command, Rng};
+use random_play::{play_out, play_out_by_command, random_command, Rng};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -17,9 +17,11 @@ fn main() {
     // "views": also build the acting seat's view before every command, as a bot would; "obs": and
     // write its observation (qe_core::encoding), as a learning agent would; "steps": play a step at
     // a time and after each step write every acting seat's observation (with an `Observer`) and
-    // action mask, as the Python binding's `step_observe` does.
+    // action mask, as the Python binding's `step_observe` does; "commands": play the bids a
+    // command at a time instead of a bidding step at once (the same games).
     let mode = args.next();
     let steps = mode.as_deref() == Some("steps");
+    let commands = mode.as_deref() == Some("commands");
     let space = qe_core::encoding::ActionSpace::new(qe_core::encoding::BidLadder::default(), false);
     let mut mask = vec![0i8; space.size()];
     let mut observer = Box::new(qe_core::encoding::Observer::new());
@@ -51,6 +53,8 @@ fn main() {
             checksum = buffer
                 .iter()
                 .fold(checksum, |c, x| c.wrapping_add(x.to_bits().into()));
+        } else if commands {
+            play_out_by_command(&mut game, &mut rng);
         } else if !views {
             play_out(&mut game, &mut rng);
         }
@@ -79,6 +83,8 @@ fn main() {
             ", a view per command"
         } else if steps {
             ", observations and masks per step"
+        } else if commands {
+            ", a command per bid"
         } else {
             ""
         },

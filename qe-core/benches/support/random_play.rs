@@ -31,11 +31,29 @@ pub fn random_command(game: &Game, rng: &mut Rng) -> Command {
 }
 
 /// Plays `game` to its end with the commands of [`random_command`], one step at a time as a
-/// simulator would: the seats that must bid and their bid range are read once per step
-/// ([`Game::bidders`]: every seat of a bidding step has the same range). The same games as calling [`random_command`]
-/// before every command.
+/// simulator would: each bidding step whole ([`Game::play_bids`], which gives the step's bid range
+/// once: every seat of a bidding step has the same), else the pile choice. The same games as
+/// calling [`random_command`] before every command.
 #[inline]
 pub fn play_out(game: &mut Game, rng: &mut Rng) {
+    while !game.is_over() {
+        let bid = game
+            .play_bids(|_, range| random_bid(range, rng))
+            .expect("legal");
+        if bid.is_empty() {
+            let first = game.to_act().first().unwrap_or(Seat(0));
+            let command = random_pile(game, first, rng);
+            game.play(command).expect("legal");
+        }
+    }
+}
+
+/// [`play_out`] a command at a time: each bidding step's seats and range read once
+/// ([`Game::bidders`]), then a [`Game::play`] for each seat's bid. The same games as [`play_out`],
+/// for measuring what the bids cost one command at a time. Out of line, so that it leaves the
+/// code of the loops that call [`play_out`] as it was.
+#[inline(never)]
+pub fn play_out_by_command(game: &mut Game, rng: &mut Rng) {
     while !game.is_over() {
         if let Some((acting, range)) = game.bidders() {
             for seat in acting.iter() {

@@ -5,7 +5,7 @@
 use super::contest::{self, Round};
 use super::{Game, NONE};
 use crate::error::CommandError;
-use crate::event::{BidStage, Event, EventSink};
+use crate::event::{Event, EventSink};
 use crate::legal::BidRange;
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
@@ -203,15 +203,10 @@ impl Game {
         }
         self.bids[seat] = amount;
         self.pending.remove(seat);
-        let stage = match self.phase {
-            Phase::Rebid { tie } => BidStage::Rebid(tie),
-            Phase::AssetRebid { tie } => BidStage::AssetRebid(tie),
-            _ => BidStage::Secret,
-        };
         sink.event(Event::Bid {
             turn: self.turn,
             seat,
-            stage,
+            stage: self.bid_stage(),
             amount: Some(amount),
             seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
         });
@@ -277,7 +272,7 @@ impl Game {
 
     /// Every pending bid is in: evaluate the company or the asset contest.
     #[inline(never)]
-    fn settle(&mut self, sink: &mut impl EventSink) {
+    pub(super) fn settle(&mut self, sink: &mut impl EventSink) {
         if matches!(self.phase, Phase::AssetRebid { .. }) {
             self.settle_asset(sink);
         } else {

@@ -6,6 +6,7 @@
 //! | module | rules |
 //! |---|---|
 //! | [`auction`] | the company auction and the turn (R-AUC-1…11, R-TRN-1…4) |
+//! | [`bids_step`] | a whole bidding step at once ([`Game::play_bids`]) |
 //! | [`contest`] | who wins a round of sealed bids, for the company and the asset (R-AUC-5…7, R-COM-3, R-COM-4) |
 //! | [`commodities`] | the asset step of the Commodities expansion (R-COM-3…7a) |
 //! | [`peek`] | peeking at a past price (R-VIS-5) |
@@ -29,6 +30,7 @@ use crate::turn_log::{TurnLog, EMPTY_LOG};
 use auction::FastBid;
 
 mod auction;
+mod bids_step;
 mod chance;
 mod commodities;
 pub(crate) mod contest;

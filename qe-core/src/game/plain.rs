@@ -211,3 +211,63 @@ fn a_new_game_is_the_blank_game_started() {
         }
     }
 }
+
+/// [`Game::play_bids_to`] against the bids of its step played one at a time with
+/// [`Game::apply_to`], lowest seat first, stopping at the first one rejected: at every step of
+/// random games, with bids now and then equal to the opening bid (R-AUC-3) or an opening bid of 0
+/// (R-AUC-2), the same result, the same events and the same game; each seat is asked with the
+/// range [`Game::bid_range`] gives it; and no bid is asked when no seat bids.
+#[test]
+fn a_bidding_step_at_once_agrees_with_its_bids_one_at_a_time() {
+    use crate::event::Event;
+    use crate::seat::{PerSeat, SeatSet};
+    let mut rng = TestRng(7);
+    let (mut steps, mut rejected) = (0, 0);
+    random_games(100, |game| {
+        let bidders = game.bidders();
+        let mut amounts = PerSeat::splat(0u64);
+        for (_, amount) in amounts.seats_mut() {
+            *amount = match rng.next() % 8 {
+                0 => game.opening,
+                1 => 0,
+                n => n,
+            };
+        }
+        let mut fast = *game;
+        let mut fast_events: alloc::vec::Vec<Event> = alloc::vec::Vec::new();
+        let mut asked = SeatSet::EMPTY;
+        let result = fast.play_bids_to(
+            |seat, range| {
+                assert_eq!(game.bid_range(seat), Some(*range), "{seat:?}");
+                asked = SeatSet::from_bits(asked.bits() | SeatSet::only(seat).bits());
+                amounts[seat]
+            },
+            &mut fast_events,
+        );
+        let mut plain = *game;
+        let mut plain_events: alloc::vec::Vec<Event> = alloc::vec::Vec::new();
+        let mut expected = Ok(bidders.map_or(SeatSet::EMPTY, |(seats, _)| seats));
+        let mut bid = SeatSet::EMPTY;
+        for seat in bidders.map_or(SeatSet::EMPTY, |(seats, _)| seats).iter() {
+            bid = SeatSet::from_bits(bid.bits() | SeatSet::only(seat).bits());
+            let command = Command::Bid {
+                seat,
+                amount: amounts[seat],
+            };
+            if let Err(e) = plain.apply_to(command, &mut plain_events) {
+                expected = Err((seat, e));
+                break;
+            }
+        }
+        assert_eq!(result, expected, "{:?}", game.phase());
+        assert_eq!(asked, bid);
+        assert_eq!(fast_events, plain_events);
+        assert_eq!(fast, plain);
+        steps += usize::from(bidders.is_some());
+        rejected += usize::from(result.is_err());
+    });
+    assert!(
+        steps > 10_000 && rejected > 1_000,
+        "{steps} steps, {rejected} rejected"
+    );
+}

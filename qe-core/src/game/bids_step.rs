@@ -1,0 +1,113 @@
+//! A whole bidding step played at once ([`Game::play_bids`]): every seat that must bid now bids,
+//! in seat order, with the checks of the bid commands it stands for (R-AUC-2, R-AUC-3, R-AUC-6,
+//! R-COM-4) made once for the step where they are the same for every seat.
+
+use super::{Game, NONE};
+use crate::error::CommandError;
+use crate::event::{BidStage, Event, EventSink};
+use crate::legal::BidRange;
+use crate::phase::Phase;
+use crate::seat::{Seat, SeatSet};
+use crate::visibility;
+
+impl Game {
+    /// Plays the current bidding step whole: asks `amount` for the bid of each seat that must bid
+    /// now, lowest seat first, and plays it. The same as playing a [`Command::Bid`](crate::Command)
+    /// of each of those seats with [`Game::play`] in seat order, which is what the tests hold it to;
+    /// only faster, for a simulator that has every seat's bid at hand (PERF.md).
+    ///
+    /// `amount` is given the seat and the step's [`BidRange`] (every seat of a step has the same,
+    /// as [`Game::bidders`] says). Returns the seats that bid: the auctioneer alone for an opening
+    /// bid (R-AUC-2), the pending bidders for secret bids and rebids (R-AUC-3, R-AUC-6, R-COM-4),
+    /// none when no seat bids now (a pile to choose, a chance outcome, the end), and then `amount`
+    /// is not called. The last bid of a step settles it, as the last bid command does.
+    ///
+    /// A bid the rules reject stops the step there: the seats before it have bid, the game is as
+    /// the commands up to it would leave it, and the error names the seat and why, as
+    /// [`Game::play`] would have (R-AUC-12).
+    ///
+    /// ```
+    /// use qe_core::{CommandError, Game, Rules, Seat};
+    /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
+    /// // The auctioneer opens (R-AUC-2).
+    /// let opened = game.play_bids(|_, range| range.min + 4).unwrap();
+    /// assert_eq!(opened.iter().collect::<Vec<_>>(), [Seat(0)]);
+    /// // Then the three others bid at once; a bid of the opening 5 is refused (R-AUC-3).
+    /// let err = game.play_bids(|seat, _| 5 + u64::from(seat.0 == 1)).unwrap_err();
+    /// assert_eq!(err, (Seat(2), CommandError::BidEqualsOpening { amount: 5 }));
+    /// assert_eq!(game.to_act().iter().collect::<Vec<_>>(), [Seat(2), Seat(3)]);
+    /// game.play_bids(|_, _| 0).unwrap(); // seat 1's 6 wins (R-AUC-5)
+    /// assert_eq!(game.spent(Seat(1)), 6);
+    /// ```
+    #[inline]
+    pub fn play_bids(
+        &mut self,
+        amount: impl FnMut(Seat, &BidRange) -> u64,
+    ) -> Result<SeatSet, (Seat, CommandError)> {
+        self.play_bids_to(amount, &mut ())
+    }
+
+    /// [`Game::play_bids`], handing each event to `sink` as [`Game::apply_to`] would for each bid.
+    #[inline]
+    pub fn play_bids_to(
+        &mut self,
+        mut amount: impl FnMut(Seat, &BidRange) -> u64,
+        sink: &mut impl EventSink,
+    ) -> Result<SeatSet, (Seat, CommandError)> {
+        let bidders = self.pending;
+        if bidders.is_empty() {
+            if !matches!(self.phase, Phase::OpeningBid { .. }) {
+                return Ok(SeatSet::EMPTY);
+            }
+            let seat = Seat(self.auct);
+            let range = BidRange {
+                min: 1,
+                max: u64::MAX,
+                forbidden: None,
+            };
+            let bid = amount(seat, &range);
+            if bid == 0 {
+                return Err((seat, CommandError::OpeningBidZero));
+            }
+            self.opening_bid(seat, bid, sink);
+            return Ok(SeatSet::only(seat));
+        }
+        // R-AUC-3: never the auctioneer's bid; no auctioneer, no restriction (R-AUC-9).
+        let forbidden = (self.auct != NONE).then_some(self.opening);
+        let range = BidRange {
+            min: 0,
+            max: u64::MAX,
+            forbidden,
+        };
+        let stage = self.bid_stage();
+        for seat in bidders.iter() {
+            let bid = amount(seat, &range);
+            if Some(bid) == forbidden {
+                // The seats from this one on have not bid.
+                self.pending = SeatSet::from_bits(bidders.bits() & (u8::MAX << seat.0));
+                return Err((seat, CommandError::BidEqualsOpening { amount: bid }));
+            }
+            self.bids[seat] = bid;
+            sink.event(Event::Bid {
+                turn: self.turn,
+                seat,
+                stage,
+                amount: Some(bid),
+                seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
+            });
+        }
+        self.pending = SeatSet::EMPTY;
+        self.settle(sink);
+        Ok(bidders)
+    }
+
+    /// The stage of the bids of the current bidding step, as their events name it.
+    #[inline]
+    pub(super) fn bid_stage(&self) -> BidStage {
+        match self.phase {
+            Phase::Rebid { tie } => BidStage::Rebid(tie),
+            Phase::AssetRebid { tie } => BidStage::AssetRebid(tie),
+            _ => BidStage::Secret,
+        }
+    }
+}
