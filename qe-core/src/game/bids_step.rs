@@ -80,20 +80,24 @@ impl Game {
             forbidden,
         };
         let stage = self.bid_stage();
-        for seat in bidders.iter() {
+        let (turn, auctioneer) = (self.turn, self.auctioneer());
+        for (seat, slot) in self.bids.seats_mut() {
+            if !bidders.contains(seat) {
+                continue;
+            }
             let bid = amount(seat, &range);
             if Some(bid) == forbidden {
                 // The seats from this one on have not bid.
                 self.pending = SeatSet::from_bits(bidders.bits() & (u8::MAX << seat.0));
                 return Err((seat, CommandError::BidEqualsOpening { amount: bid }));
             }
-            self.bids[seat] = bid;
+            *slot = bid;
             sink.event(Event::Bid {
-                turn: self.turn,
+                turn,
                 seat,
                 stage,
                 amount: Some(bid),
-                seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
+                seen_by: visibility::bid_seen_by(seat, auctioneer),
             });
         }
         self.pending = SeatSet::EMPTY;
