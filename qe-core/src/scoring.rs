@@ -113,6 +113,9 @@ pub struct Outcome {
 
 impl Outcome {
     /// Every seat's result, by seat.
+    // Inlined, like `Outcome::winners`, so that a caller reading an outcome it was handed reads it
+    // where it lies, without copying it first (`Game::score_kept_into`, PERF.md).
+    #[inline]
     pub fn seats(&self) -> &[SeatOutcome] {
         self.seats.in_play(self.players)
     }
@@ -160,6 +163,8 @@ impl Outcome {
     /// assert!(outcome.seats().iter().any(|s| s.total > 0));
     /// assert_eq!(outcome.winners().count(), 0);
     /// ```
+    // Inlined (see `Outcome::seats`; PERF.md).
+    #[inline]
     pub fn winners(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats()
             .iter()

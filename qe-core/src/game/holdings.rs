@@ -107,33 +107,36 @@ impl Game {
         if !self.is_over() {
             return None;
         }
-        self.outcome_kept()
+        let mut outcome = Outcome::UNSCORED;
+        self.score_kept_into(&mut outcome);
+        Some(outcome)
     }
 
-    /// The outcome scored from the ledger and the tallies kept as the game went
-    /// ([`Game::keep_award`]), without a pass over the turn log, and written where it is returned
-    /// (PERF.md). Each seat's facts are read from the game as it is scored
-    /// ([`scoring::score_tallied_into`]).
-    fn outcome_kept(&self) -> Option<Outcome> {
+    /// The outcome scored into `scored`, an [`Outcome::UNSCORED`] its caller holds (the game's
+    /// seats written over, the others left unscored), from the ledger and the tallies kept as the
+    /// game went ([`Game::keep_award`]), without a pass over the turn log; each seat's facts are
+    /// read from the game as it is scored ([`scoring::score_tallied_into`]). [`Game::outcome`],
+    /// inlined into its caller, holds the outcome and puts it in `Some`, so that with
+    /// [`Outcome::winners`] and [`Outcome::seats`] inlined too the 336-byte outcome is copied once
+    /// (from the constant) where the caller keeps it, not also out of this call and into the
+    /// caller's own (PERF.md). The plain version, which the tests hold it to, is
+    /// `Game::outcome_from_log` (in the tests).
+    fn score_kept_into(&self, scored: &mut Outcome) {
         let gold_empty = self.pile_remaining(AssetKind::Gold) == 0;
         let zero_rounds = self.zero_rounds_by_seat();
-        let mut outcome = Some(Outcome::UNSCORED);
-        if let Some(scored) = &mut outcome {
-            scoring::score_tallied_into(
-                &self.rules,
-                self.players(),
-                |seat| SeatFacts {
-                    nation: Some(self.setup.nations[seat]),
-                    industry: self.dealt.then_some(self.setup.deal[seat.index()]),
-                    zero_rounds: (zero_rounds >> (8 * seat.index())) as u8,
-                    spent: self.ledger.spent(seat),
-                },
-                &self.tallies,
-                gold_empty,
-                scored,
-            );
-        }
-        outcome
+        scoring::score_tallied_into(
+            &self.rules,
+            self.players(),
+            |seat| SeatFacts {
+                nation: Some(self.setup.nations[seat]),
+                industry: self.dealt.then_some(self.setup.deal[seat.index()]),
+                zero_rounds: (zero_rounds >> (8 * seat.index())) as u8,
+                spent: self.ledger.spent(seat),
+            },
+            &self.tallies,
+            gold_empty,
+            scored,
+        );
     }
 
     /// How many rounds gave each seat a zero-bid mark (R-AUC-11), seat `s`'s count in byte `s` of
