@@ -35,6 +35,17 @@ impl fmt::Display for Seat {
 )]
 pub struct SeatSet(u8);
 
+/// Each seat number's bit in a [`SeatSet`], 0 past the largest game.
+const SEAT_BITS: [u8; 256] = {
+    let mut bits = [0u8; 256];
+    let mut seat = 0;
+    while seat < MAX_SEATS {
+        bits[seat] = 1 << seat;
+        seat += 1;
+    }
+    bits
+};
+
 impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
@@ -56,14 +67,12 @@ impl SeatSet {
         SeatSet(Self::bit(seat))
     }
 
-    /// The bit of `seat`; 0 for a seat number past the largest game (never a panic).
+    /// The bit of `seat`; 0 for a seat number past the largest game (never a panic). Read from
+    /// [`SEAT_BITS`], one load for every seat number, instead of a shift guarded by a comparison
+    /// (PERF.md); the tests hold it to the plain shift.
     #[inline]
     const fn bit(seat: Seat) -> u8 {
-        if (seat.0 as usize) < MAX_SEATS {
-            1 << seat.0
-        } else {
-            0
-        }
+        SEAT_BITS[seat.0 as usize]
     }
 
     /// The raw bit mask.
@@ -81,7 +90,7 @@ impl SeatSet {
     /// Whether `seat` is in the set.
     #[inline]
     pub const fn contains(self, seat: Seat) -> bool {
-        seat.0 < 8 && self.0 & (1 << seat.0) != 0
+        self.0 & Self::bit(seat) != 0
     }
 
     /// Adds `seat` (a seat past [`MAX_SEATS`] is ignored).
@@ -276,6 +285,34 @@ impl<T> IndexMut<Seat> for PerSeat<T> {
     #[inline]
     fn index_mut(&mut self, seat: Seat) -> &mut T {
         &mut self.0[seat.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Seat, SeatSet, MAX_SEATS};
+
+    /// A seat's bit read from `SEAT_BITS` against the plain shift, for every seat number: the
+    /// seats of the largest game have theirs, every other number none (PERF.md).
+    #[test]
+    fn the_seat_bits_table_agrees_with_the_plain_bit() {
+        for n in 0..=u8::MAX {
+            let plain = if usize::from(n) < MAX_SEATS {
+                1u8 << n
+            } else {
+                0
+            };
+            let seat = Seat(n);
+            assert_eq!(SeatSet::only(seat).bits(), plain, "{n}");
+            let all = SeatSet::from_bits(u8::MAX);
+            assert_eq!(all.contains(seat), plain != 0, "{n}");
+            let mut removed = all;
+            removed.remove(seat);
+            assert_eq!(removed.bits(), 0x1f & !plain, "{n}");
+            let mut inserted = SeatSet::EMPTY;
+            inserted.insert(seat);
+            assert_eq!(inserted, SeatSet::only(seat), "{n}");
+        }
     }
 }
 
