@@ -36,11 +36,14 @@ pub fn random_command(game: &Game, rng: &mut Rng) -> Command {
 /// calling [`random_command`] before every command.
 #[inline]
 pub fn play_out(game: &mut Game, rng: &mut Rng) {
-    while !game.is_over() {
+    loop {
         let bid = game
             .play_bids(|_, range| random_bid(range, rng))
             .expect("legal");
         if bid.is_empty() {
+            if game.is_over() {
+                return;
+            }
             let first = game.to_act().first().unwrap_or(Seat(0));
             let command = random_pile(game, first, rng);
             game.play(command).expect("legal");
