@@ -93,6 +93,12 @@ pub struct Rules {
     /// The number of seats, never 0 ([`RulesBuilder::build`] takes 3 to 5), so that the turn's
     /// auctioneer and round divide by it without a check for zero (PERF.md).
     players: NonZeroU8,
+    /// The number of turns, [`Rules::turns_of`] the player count, kept so that the end of each
+    /// turn compares with a byte instead of computing it (`Rules::turns`, PERF.md).
+    turns: u8,
+    /// The turn without an auctioneer, the 3-player last turn (R-TRN-3), or 256 (no turn), kept so
+    /// that each turn's auctioneer is found with one comparison (`Rules::auctioneer`, PERF.md).
+    open_turn: u16,
     expansions: Expansions,
     manifest: Manifest,
     /// R-SCO-6: VP by the number of own-nation tiles.
@@ -162,7 +168,7 @@ impl Rules {
     /// The number of turns (R-TRN-1): 16 with 3 or 4 players, 15 with 5.
     #[inline]
     pub fn turns(&self) -> u8 {
-        Rules::turns_of(self.players.get())
+        self.turns
     }
 
     /// The number of turns of a game of `players` seats (R-TRN-1): 16 with 3 or 4, 15 with 5.
@@ -202,7 +208,7 @@ impl Rules {
     /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).
     #[inline]
     pub fn auctioneer(&self, turn: u8) -> Option<crate::Seat> {
-        if self.players.get() == 3 && turn == 15 {
+        if u16::from(turn) == self.open_turn {
             None
         } else {
             Some(crate::Seat(turn % self.players))
@@ -379,6 +385,8 @@ impl RulesBuilder {
         Ok(Rules {
             // In 3..=5, checked above.
             players: NonZeroU8::new(self.players).unwrap_or(NonZeroU8::MIN),
+            turns: Rules::turns_of(self.players),
+            open_turn: if self.players == 3 { 15 } else { 256 },
             expansions: self.expansions,
             manifest: self.manifest,
             nationalization,
@@ -415,4 +423,32 @@ fn least_spent_default(five: bool, expansions: Expansions) -> u8 {
     }
     let _ = expansions;
     vp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rules;
+    use crate::Seat;
+
+    /// The turns and the turn without an auctioneer kept in [`Rules`] against their plain
+    /// reading from the player count (R-TRN-1, R-TRN-2, R-TRN-3), for every turn number.
+    #[test]
+    fn the_kept_turns_agree_with_the_player_count_r_trn_1_r_trn_3() {
+        for rules in Rules::every_variant() {
+            let players = rules.players();
+            assert_eq!(rules.turns(), if players == 5 { 15 } else { 16 });
+            for turn in 0..=u8::MAX {
+                let plain = if players == 3 && turn == 15 {
+                    None
+                } else {
+                    Some(Seat(turn % players))
+                };
+                assert_eq!(
+                    rules.auctioneer(turn),
+                    plain,
+                    "{players} players, turn {turn}"
+                );
+            }
+        }
+    }
 }
