@@ -239,7 +239,7 @@ impl Game {
         // The other bids are still 0 from `start_turn`.
         self.bids[seat] = amount;
         self.opening = amount;
-        self.log[self.turn as usize].opening = amount;
+        self.log[self.turn_index()].opening = amount;
         let mut others = self.seats;
         others.remove(seat);
         self.pending = others;
@@ -338,7 +338,7 @@ impl Game {
     /// then starts the asset contest (R-COM-3) or the next turn. The turn is read once and handed
     /// down (`Game::award_at`, PERF.md).
     fn award(&mut self, winner: Option<Seat>, third_tie: bool, sink: &mut impl EventSink) {
-        self.award_at(usize::from(self.turn), winner, third_tie, sink);
+        self.award_at(self.turn_index(), winner, third_tie, sink);
     }
 
     /// [`Game::award`] of turn `t`, the current one: read once, so that the turn log, the deck and

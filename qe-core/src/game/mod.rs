@@ -225,6 +225,14 @@ impl Game {
         self.turn
     }
 
+    /// The current turn as an index of the turn log and the deck, while a turn is in play: the
+    /// turn is then below 16 (R-TRN-1), and taken modulo 16 so that the compiler knows it and
+    /// indexes without a bounds check (PERF.md). The tests hold it to the turn itself.
+    #[inline]
+    pub(crate) fn turn_index(&self) -> usize {
+        usize::from(self.turn) % 16
+    }
+
     /// The auctioneer of the current turn (R-TRN-2).
     #[inline]
     pub fn auctioneer(&self) -> Option<Seat> {

@@ -271,3 +271,17 @@ fn a_bidding_step_at_once_agrees_with_its_bids_one_at_a_time() {
         "{steps} steps, {rejected} rejected"
     );
 }
+
+/// [`Game::turn_index`] against the turn itself at every step of random games before the end,
+/// when the turn log and the deck are indexed by it.
+#[test]
+fn the_turn_index_is_the_turn_while_a_turn_is_in_play() {
+    let mut steps = 0;
+    random_games(30, |game| {
+        if !game.is_over() {
+            assert_eq!(game.turn_index(), usize::from(game.turn()));
+            steps += 1;
+        }
+    });
+    assert!(steps > 1000, "{steps}");
+}
