@@ -45,7 +45,7 @@ fn full_random_game(bencher: Bencher, (players, commodities): (u8, bool)) {
 
 /// [`full_random_game`] with the bids played a command at a time ([`Game::play`]) instead of a
 /// bidding step at once ([`Game::play_bids`]): the same games.
-#[divan::bench(args = [(4, false), (5, true)])]
+#[divan::bench(args = [(4, false), (5, true), (3, true)])]
 fn full_random_game_by_command(bencher: Bencher, (players, commodities): (u8, bool)) {
     let rules = rules_of(players, commodities);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);

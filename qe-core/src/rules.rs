@@ -205,6 +205,16 @@ impl Rules {
         turns * (1 + n.saturating_sub(1) + 2 * n + 2 * n + 1) + n
     }
 
+    /// The turn without an auctioneer of a game of `players` seats: the last of a 3-player game
+    /// (R-TRN-3), else 256, no turn.
+    const fn open_turn_of(players: u8) -> u16 {
+        if players == 3 {
+            Rules::turns_of(3) as u16 - 1
+        } else {
+            256
+        }
+    }
+
     /// The auctioneer of `turn` (R-TRN-2), or `None` for the 3-player last turn (R-TRN-3).
     #[inline]
     pub fn auctioneer(&self, turn: u8) -> Option<crate::Seat> {
@@ -386,7 +396,7 @@ impl RulesBuilder {
             // In 3..=5, checked above.
             players: NonZeroU8::new(self.players).unwrap_or(NonZeroU8::MIN),
             turns: Rules::turns_of(self.players),
-            open_turn: if self.players == 3 { 15 } else { 256 },
+            open_turn: Rules::open_turn_of(self.players),
             expansions: self.expansions,
             manifest: self.manifest,
             nationalization,

@@ -5,7 +5,7 @@
 use super::contest::{self, Round};
 use super::{Game, NONE};
 use crate::error::CommandError;
-use crate::event::{Event, EventSink};
+use crate::event::{BidStage, Event, EventSink};
 use crate::legal::BidRange;
 use crate::phase::{Chance, Phase};
 use crate::rules::Rules;
@@ -23,7 +23,25 @@ pub(super) enum FastBid {
     No,
 }
 
+/// The range of the auctioneer's opening bid: at least 1 (R-AUC-2), at most 2^64−1 (R-AUC-4).
+pub(super) const OPENING_RANGE: BidRange = BidRange {
+    min: 1,
+    max: u64::MAX,
+    forbidden: None,
+};
+
 impl Game {
+    /// The range of a secret bid or rebid now: anything from 0 to 2^64−1 (R-AUC-4) but the
+    /// auctioneer's opening bid (R-AUC-3); no restriction without an auctioneer (R-AUC-9).
+    #[inline]
+    pub(super) fn secret_range(&self) -> BidRange {
+        BidRange {
+            min: 0,
+            max: u64::MAX,
+            forbidden: (self.auct != NONE).then_some(self.opening),
+        }
+    }
+
     /// The bids `seat` may make now, if it must bid.
     ///
     /// The auctioneer opens with at least 1 (R-AUC-2); then every other seat may bid anything from
@@ -46,17 +64,9 @@ impl Game {
     #[inline]
     pub fn bid_range(&self, seat: Seat) -> Option<BidRange> {
         if self.is_pending_bidder(seat) {
-            Some(BidRange {
-                min: 0,
-                max: u64::MAX,
-                forbidden: self.auctioneer().map(|_| self.opening),
-            })
+            Some(self.secret_range())
         } else if matches!(self.phase, Phase::OpeningBid { .. }) && self.auct == seat.0 {
-            Some(BidRange {
-                min: 1,
-                max: u64::MAX,
-                forbidden: None,
-            })
+            Some(OPENING_RANGE)
         } else {
             None
         }
@@ -92,27 +102,12 @@ impl Game {
     #[inline]
     fn bidders_at_once(&self) -> Option<(SeatSet, BidRange)> {
         if !self.pending.is_empty() {
-            let forbidden = (self.auct != NONE).then_some(self.opening);
-            return Some((
-                self.pending,
-                BidRange {
-                    min: 0,
-                    max: u64::MAX,
-                    forbidden,
-                },
-            ));
+            return Some((self.pending, self.secret_range()));
         }
         if !matches!(self.phase, Phase::OpeningBid { .. }) {
             return None;
         }
-        Some((
-            self.choosing,
-            BidRange {
-                min: 1,
-                max: u64::MAX,
-                forbidden: None,
-            },
-        ))
+        Some((self.choosing, OPENING_RANGE))
     }
 
     /// The plain version of [`Game::bidders_at_once`], which the tests hold it to.
@@ -203,10 +198,15 @@ impl Game {
         }
         self.bids[seat] = amount;
         self.pending.remove(seat);
+        let stage = match self.phase {
+            Phase::Rebid { tie } => BidStage::Rebid(tie),
+            Phase::AssetRebid { tie } => BidStage::AssetRebid(tie),
+            _ => BidStage::Secret,
+        };
         sink.event(Event::Bid {
             turn: self.turn,
             seat,
-            stage: self.bid_stage(),
+            stage,
             amount: Some(amount),
             seen_by: visibility::bid_seen_by(seat, self.auctioneer()),
         });
@@ -341,9 +341,9 @@ impl Game {
         self.award_at(self.turn_index(), winner, third_tie, sink);
     }
 
-    /// [`Game::award`] of turn `t`, the current one: read once, so that the turn log, the deck and
-    /// the zero-bid marks are indexed by one value, bounds-checked once, not reloaded after every
-    /// store.
+    /// [`Game::award`] of turn `t`, the current one ([`Game::turn_index`]): read once, so that the
+    /// turn log and the deck are indexed by one value the compiler knows is in bounds, not
+    /// reloaded after every store.
     #[inline]
     fn award_at(
         &mut self,

@@ -2,13 +2,12 @@
 //! in seat order, with the checks of the bid commands it stands for (R-AUC-2, R-AUC-3, R-AUC-6,
 //! R-COM-4) made once for the step where they are the same for every seat.
 
-use super::{Game, NONE};
+use super::auction::OPENING_RANGE;
+use super::Game;
 use crate::error::CommandError;
-use crate::event::{BidStage, Event, EventSink};
 use crate::legal::BidRange;
 use crate::phase::Phase;
 use crate::seat::{Seat, SeatSet};
-use crate::visibility;
 
 impl Game {
     /// Plays the current bidding step whole: asks `amount` for the bid of each seat that must bid
@@ -26,6 +25,13 @@ impl Game {
     /// the commands up to it would leave it, and the error names the seat and why, as
     /// [`Game::play`] would have (R-AUC-12).
     ///
+    /// Like [`Game::play`], it produces no events: a caller that wants each bid's events plays
+    /// the bids as commands ([`Game::apply`], [`Game::apply_to`]).
+    ///
+    /// If `amount` panics, the bids it gave before are stored but their seats are still listed as
+    /// pending until the step's end, which never comes: a game the commands do not reach (its
+    /// seats may still bid, each bid replacing the one stored). Drop it, or replay its record.
+    ///
     /// ```
     /// use qe_core::{CommandError, Game, Rules, Seat};
     /// let mut game = Game::seeded(Rules::base(4).unwrap(), 1);
@@ -42,17 +48,7 @@ impl Game {
     #[inline]
     pub fn play_bids(
         &mut self,
-        amount: impl FnMut(Seat, &BidRange) -> u64,
-    ) -> Result<SeatSet, (Seat, CommandError)> {
-        self.play_bids_to(amount, &mut ())
-    }
-
-    /// [`Game::play_bids`], handing each event to `sink` as [`Game::apply_to`] would for each bid.
-    #[inline]
-    pub fn play_bids_to(
-        &mut self,
         mut amount: impl FnMut(Seat, &BidRange) -> u64,
-        sink: &mut impl EventSink,
     ) -> Result<SeatSet, (Seat, CommandError)> {
         let bidders = self.pending;
         if bidders.is_empty() {
@@ -60,27 +56,17 @@ impl Game {
                 return Ok(SeatSet::EMPTY);
             }
             let seat = Seat(self.auct);
-            let range = BidRange {
-                min: 1,
-                max: u64::MAX,
-                forbidden: None,
-            };
-            let bid = amount(seat, &range);
+            let bid = amount(seat, &OPENING_RANGE);
+            // R-AUC-2: at least 1 (the auctioneer is the seat, as `Game::open` checks).
             if bid == 0 {
                 return Err((seat, CommandError::OpeningBidZero));
             }
-            self.opening_bid(seat, bid, sink);
+            self.opening_bid(seat, bid, &mut ());
             return Ok(SeatSet::only(seat));
         }
         // R-AUC-3: never the auctioneer's bid; no auctioneer, no restriction (R-AUC-9).
-        let forbidden = (self.auct != NONE).then_some(self.opening);
-        let range = BidRange {
-            min: 0,
-            max: u64::MAX,
-            forbidden,
-        };
-        let stage = self.bid_stage();
-        let (turn, auctioneer) = (self.turn, self.auctioneer());
+        let range = self.secret_range();
+        let forbidden = range.forbidden;
         for (seat, slot) in self.bids.seats_mut() {
             if !bidders.contains(seat) {
                 continue;
@@ -92,26 +78,9 @@ impl Game {
                 return Err((seat, CommandError::BidEqualsOpening { amount: bid }));
             }
             *slot = bid;
-            sink.event(Event::Bid {
-                turn,
-                seat,
-                stage,
-                amount: Some(bid),
-                seen_by: visibility::bid_seen_by(seat, auctioneer),
-            });
         }
         self.pending = SeatSet::EMPTY;
-        self.settle(sink);
+        self.settle(&mut ());
         Ok(bidders)
-    }
-
-    /// The stage of the bids of the current bidding step, as their events name it.
-    #[inline]
-    pub(super) fn bid_stage(&self) -> BidStage {
-        match self.phase {
-            Phase::Rebid { tie } => BidStage::Rebid(tie),
-            Phase::AssetRebid { tie } => BidStage::AssetRebid(tie),
-            _ => BidStage::Secret,
-        }
     }
 }

@@ -118,7 +118,7 @@ impl Game {
     /// the field's tie, of whom only the newly tied rebid while the others' rebids stand (R-COM-4).
     /// `ties`: the asset's ties so far.
     fn asset_round(&mut self, ties: u8, sink: &mut impl EventSink) {
-        let t = self.turn as usize;
+        let t = self.turn_index();
         match contest::round(&self.bids, self.group, ties, self.field) {
             Round::Empty => self.no_taker(sink),
             Round::Won(taker) => self.set_taker(taker, false, sink),
@@ -147,7 +147,7 @@ impl Game {
 
     fn set_taker(&mut self, seat: Seat, third_tie: bool, sink: &mut impl EventSink) {
         self.taker = seat.0;
-        let log = &mut self.log[self.turn as usize];
+        let log = &mut self.log[self.turn_index()];
         log.set_asset_third_tie(third_tie);
         let second_tie = log.asset_ties()[1];
         self.phase = Phase::TakeAsset { seat };
@@ -194,7 +194,7 @@ impl Game {
 
     /// The token `token` came off the pile `k`: give it to the taker or discard it.
     pub(super) fn finish_draw(&mut self, k: AssetKind, token: TokenId, sink: &mut impl EventSink) {
-        let t = self.turn as usize;
+        let t = self.turn_index();
         self.drawn[k.index()] += 1;
         let auctioneer = self.auctioneer();
         let log = &mut self.log[t];

@@ -117,7 +117,7 @@ impl Game {
     /// game went ([`Game::keep_award`]), without a pass over the turn log; each seat's facts are
     /// read from the game as it is scored ([`scoring::score_tallied_into`]). [`Game::outcome`],
     /// inlined into its caller, holds the outcome and puts it in `Some`, so that with
-    /// [`Outcome::winners`] and [`Outcome::seats`] inlined too the 336-byte outcome is copied once
+    /// [`Outcome::winners`] and [`Outcome::seats`] inlined too the outcome is copied once
     /// (from the constant) where the caller keeps it, not also out of this call and into the
     /// caller's own (PERF.md). The plain version, which the tests hold it to, is
     /// `Game::outcome_from_log` (in the tests).

@@ -225,9 +225,11 @@ impl Game {
         self.turn
     }
 
-    /// The current turn as an index of the turn log and the deck, while a turn is in play: the
-    /// turn is then below 16 (R-TRN-1), and taken modulo 16 so that the compiler knows it and
-    /// indexes without a bounds check (PERF.md). The tests hold it to the turn itself.
+    /// The current turn as an index of the turn log and the deck: while a turn is in play the turn
+    /// is below 16 (R-TRN-1), and taken modulo 16 so that the compiler knows it and indexes without
+    /// a bounds check (PERF.md). The opening bid, the award and the asset contest index by it; the
+    /// company auction's settling, which writes the log only on a tie, indexes by the turn, which
+    /// measured cheaper there. The tests hold it to the turn itself.
     #[inline]
     pub(crate) fn turn_index(&self) -> usize {
         usize::from(self.turn) % 16
