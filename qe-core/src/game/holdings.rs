@@ -14,8 +14,8 @@ impl Game {
         self.ledger.spent(seat)
     }
 
-    /// The winner `winner` of the current turn's tile `tile`, which pays its bid: posted to the game's
-    /// ledger (R-AUC-10) and to the winner's tally, as the game goes (PERF.md). The plain
+    /// The winner `winner` of the current turn's tile `tile`, which pays its bid: posted to the
+    /// game's ledger (R-AUC-10) and to the winner's tally, as the game goes (PERF.md). The plain
     /// alternative, which the tests hold these to, is the turn log posted at the end
     /// ([`Game::ledger_from_log`], [`Game::all_holdings`]).
     #[inline]
